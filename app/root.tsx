@@ -1,0 +1,67 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { Toaster } from "./components/toaster";
+import styles from "./styles/app.css?url";
+import { readToast } from "./utils/toast.server";
+import { useNonce } from "./utils/nonce";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Kids Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, setCookie } = await readToast(request);
+  return json({ toast }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+export function Document({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f766e" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  return (
+    <Document>
+      <Outlet />
+      <Toaster toast={toast} />
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error) ? String(error.data || error.statusText) : "Something went wrong. Please try again.";
+  return (
+    <Document>
+      <main className="center-page">
+        <div className="card narrow">
+          <h1>{status === 404 ? "Oops! You're lost." : "Something went wrong"}</h1>
+          <p>{status === 404 ? "The page you are looking for was not found." : message}</p>
+          <a className="btn" href="/kids-device">
+            Back to Home
+          </a>
+        </div>
+      </main>
+    </Document>
+  );
+}

@@ -1,0 +1,75 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { z } from "zod";
+import { PasswordInput, SubmitButton } from "~/components/forms";
+import { updateParentPassword } from "../../db/queries/parents";
+import { revokeAllSessions } from "../../db/queries/sessions";
+import { requireParent, sessionCookie } from "~/utils/auth.server";
+import { useIsSubmitting } from "~/utils/hooks";
+import { hashPassword, passwordProblem, verifyPassword } from "~/utils/password.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const ChangePasswordSchema = z.object({
+  old_password: z.string({ required_error: "Current password is required." }),
+  new_password: z.string({ required_error: "New password is required." }),
+  confirm_password: z.string({ required_error: "Please confirm the new password." }),
+});
+
+export const meta: MetaFunction = () => [{ title: "Change Password · Kids Portal" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireParent(args);
+  return null;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const { parent } = await requireParent(args);
+  const formData = await args.request.formData();
+  // The spec leaves these checks to the server (spec 1 §5): they run here, and their messages are shown.
+  const submission = await parseWithZod(formData, {
+    async: true,
+    schema: ChangePasswordSchema.superRefine(async (v, ctx) => {
+      if (!(await verifyPassword(parent.password_hash, v.old_password))) {
+        ctx.addIssue({ code: "custom", path: ["old_password"], message: "Your current password is incorrect." });
+        return;
+      }
+      const problem = passwordProblem(v.new_password);
+      if (problem) ctx.addIssue({ code: "custom", path: ["new_password"], message: problem });
+      else if (v.new_password === v.old_password) ctx.addIssue({ code: "custom", path: ["new_password"], message: "The new password must be different from the current one." });
+      if (v.new_password !== v.confirm_password) ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "New password and confirm password do not match." });
+    }),
+  });
+  if (submission.status !== "success") {
+    return json(submission.reply({ hideFields: ["old_password", "new_password", "confirm_password"] }), { status: 400 });
+  }
+  const db = args.context.services.db;
+  await updateParentPassword(db, parent.id, await hashPassword(submission.value.new_password));
+  await revokeAllSessions(db, parent.id);
+  return redirectWithToast(
+    "/login",
+    { type: "success", message: "Your password has been changed. Please sign in again." },
+    { headers: { "Set-Cookie": await sessionCookie().serialize("", { maxAge: 0 }) } },
+  );
+}
+
+export default function ChangePassword() {
+  const lastResult = useActionData<typeof action>();
+  const busy = useIsSubmitting();
+  const [form, fields] = useForm({ lastResult });
+  return (
+    <section className="card narrow">
+      <Link to="/kids-device" className="back-link">
+        ← Back to Home
+      </Link>
+      <h1>Change Password</h1>
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <PasswordInput {...getInputProps(fields.old_password, { type: "password" })} id={fields.old_password.id} label="Current password" errors={fields.old_password.errors} autoComplete="current-password" />
+        <PasswordInput {...getInputProps(fields.new_password, { type: "password" })} id={fields.new_password.id} label="New password" errors={fields.new_password.errors} autoComplete="new-password" />
+        <PasswordInput {...getInputProps(fields.confirm_password, { type: "password" })} id={fields.confirm_password.id} label="Confirm password" errors={fields.confirm_password.errors} autoComplete="new-password" />
+        <SubmitButton busy={busy}>Change Password</SubmitButton>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+import { Outlet } from "@remix-run/react";
+
+/** Public pages: a centred card with the product's name, no menu. */
+export default function AuthLayout() {
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <a href="/login" className="brand brand-large" aria-label="Kids Portal home">
+          <span className="brand-mark" aria-hidden="true">◉</span> Kids Portal
+        </a>
+        <Outlet />
+      </div>
+      <footer className="auth-footer">
+        <a href="/contact">Need a help?</a> · <a href="/legal/privacy">Privacy</a> · <a href="/legal/terms">Terms</a>
+      </footer>
+    </main>
+  );
+}

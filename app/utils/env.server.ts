@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place that reads process.env. Every variable has a default that works on a fresh
+ * machine (SQLite, in-process jobs, simulated phones); production sets the real ones.
+ */
+const bool = (def: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? def : v === "true" || v === "1"));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("data"),
+  DATABASE_URL: z
+    .string()
+    .default("")
+    .refine((v) => v === "" || v.startsWith("postgres://") || v.startsWith("postgresql://") || v.startsWith("file:"), {
+      message: "DATABASE_URL must be empty (SQLite under DATA_DIR), file:<path> or postgres://…",
+    }),
+  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(12 * 60),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(7),
+  SECURE_COOKIES: bool(false),
+  REDIS_URL: z.string().default(""),
+  DEVICE_SERVICE_URL: z.string().default(""),
+  SIMULATE_DEMO_DEVICES: bool(true),
+  SEED_DEMO: bool(true),
+  KIDS_APP_API_KEY: z.string().default("dev-kids-app-key"),
+  SMTP_URL: z.string().default(""),
+  MAIL_FROM: z.string().default("Kids Portal <no-reply@kids-portal.local>"),
+  GOOGLE_CLIENT_ID: z.string().default(""),
+  GOOGLE_CLIENT_SECRET: z.string().default(""),
+  GOOGLE_ISSUER: z.string().default("https://accounts.google.com"),
+  APPLE_CLIENT_ID: z.string().default(""),
+  APPLE_ISSUER: z.string().default("https://appleid.apple.com"),
+  APPLE_HIDDEN_HOST: z.string().default("api.kids-portal.example"),
+  SHOP_URL: z.string().url().default("https://shop.kids-portal.example"),
+  STRIPE_SECRET_KEY: z.string().default(""),
+  STRIPE_API_BASE: z.string().default(""),
+  FCM_PROJECT_ID: z.string().default(""),
+  FCM_CLIENT_EMAIL: z.string().default(""),
+  FCM_PRIVATE_KEY: z.string().default(""),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; databaseKind: "sqlite" | "postgres"; sqlitePath: string };
+
+function devSecret(dataDir: string): string {
+  const file = path.join(dataDir, ".session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === "production" && !e.SESSION_SECRET && source.SESSION_SECRET_WARNED !== "1") {
+    // A fresh machine still starts; a real deployment sets SESSION_SECRET (the same on every process).
+    console.warn(`SESSION_SECRET is not set: using a generated one kept in ${path.join(e.DATA_DIR, ".session-secret")}.`);
+    source.SESSION_SECRET_WARNED = "1";
+  }
+  const databaseKind = e.DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";
+  const sqlitePath = e.DATABASE_URL.startsWith("file:")
+    ? e.DATABASE_URL.slice("file:".length)
+    : path.join(e.DATA_DIR, "portal.sqlite");
+  return { ...e, SESSION_SECRET: e.SESSION_SECRET ?? devSecret(e.DATA_DIR), databaseKind, sqlitePath };
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

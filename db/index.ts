@@ -1,0 +1,64 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
+import pg from "pg";
+import { migrations } from "./migrations/index";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+export type Dialect = "sqlite" | "postgres";
+
+export interface DbOptions {
+  /** postgres://… for PostgreSQL, otherwise a SQLite file path (":memory:" allowed). */
+  url: string;
+  poolSize?: number;
+}
+
+export function dialectOf(url: string): Dialect {
+  return url.startsWith("postgres://") || url.startsWith("postgresql://") ? "postgres" : "sqlite";
+}
+
+// PostgreSQL returns int8 (count(*), sum()) as strings; the schema only uses values far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export function createDb({ url, poolSize = 10 }: DbOptions): DB {
+  if (dialectOf(url) === "postgres") {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: poolSize }) }),
+    });
+  }
+  if (url !== ":memory:") mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  const sqlite = new SQLite(url);
+  sqlite.pragma("journal_mode = WAL");
+  // NORMAL is durable across application crashes (kill -9) in WAL mode; only an OS crash may lose the last commits.
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export function dbDialect(db: DB): Dialect {
+  return db.getExecutor().adapter.constructor.name.toLowerCase().includes("postgres") ? "postgres" : "sqlite";
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: DB): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+export async function migrateDown(db: DB): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  for (;;) {
+    const { error, results } = await migrator.migrateDown();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (!results || results.length === 0) return;
+  }
+}
+
+export type { Database } from "./schema";

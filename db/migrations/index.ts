@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import * as initial from "./2026-11-21T00-initial";
+
+/** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
+export const migrations: Record<string, Migration> = {
+  "2026-11-21T00-initial": initial,
+};

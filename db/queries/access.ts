@@ -1,0 +1,46 @@
+import type { DB } from "../index";
+
+/**
+ * The ids of every kid a parent may see and change: their own, and those delegated to their email and accepted.
+ * The single authorisation rule for kid-scoped data; routes and device-service procedures both use it.
+ */
+export function accessibleKidIds(db: DB, parent: { id: string; email: string }) {
+  return db
+    .selectFrom("kid_profiles")
+    .select("kid_profiles.id")
+    .where("kid_profiles.parent_id", "=", parent.id)
+    .union(
+      db
+        .selectFrom("delegation_kids")
+        .innerJoin("delegations", "delegations.id", "delegation_kids.delegation_id")
+        .select("delegation_kids.profile_id as id")
+        .where("delegations.delegate_email", "=", parent.email)
+        .where("delegations.status", "=", "Accepted"),
+    );
+}
+
+export async function canAccessKid(db: DB, parent: { id: string; email: string }, profileId: string): Promise<boolean> {
+  const own = await db
+    .selectFrom("kid_profiles")
+    .select("id")
+    .where("id", "=", profileId)
+    .where("parent_id", "=", parent.id)
+    .executeTakeFirst();
+  if (own) return true;
+  const delegated = await db
+    .selectFrom("delegation_kids")
+    .innerJoin("delegations", "delegations.id", "delegation_kids.delegation_id")
+    .select("delegation_kids.profile_id")
+    .where("delegation_kids.profile_id", "=", profileId)
+    .where("delegations.delegate_email", "=", parent.email)
+    .where("delegations.status", "=", "Accepted")
+    .executeTakeFirst();
+  return Boolean(delegated);
+}
+
+/** A device the parent may act on, looked up by serial number, or undefined. */
+export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string) {
+  const device = await db.selectFrom("devices").selectAll().where("serial_number", "=", serialNumber).executeTakeFirst();
+  if (!device) return undefined;
+  return (await canAccessKid(db, parent, device.profile_id)) ? device : undefined;
+}

@@ -1,0 +1,6 @@
+/// <reference types="@remix-run/dev" />
+/// <reference types="@remix-run/node" />
+declare module "*.css?url" {
+  const href: string;
+  export default href;
+}

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { createServer } from "node:http";
+import type { Duplex } from "node:stream";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { env } from "./app/utils/env.server";
+import { createServices, type Services } from "./app/utils/services.server";
+import { mountSse } from "./app/utils/sse.server";
+import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
+import { seedIfEmpty } from "./db/seed/index";
+
+export interface StartedServer {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export async function startServer(options: { port?: number; quiet?: boolean } = {}): Promise<StartedServer> {
+  const e = env();
+  const services = await createServices(e);
+  const seeded = e.SEED_DEMO ? await seedIfEmpty(services.db) : null;
+
+  const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", 1);
+  app.use(compression({ filter: (req, res) => !req.path.startsWith("/events") && compression.filter(req, res) }));
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+  app.use(securityHeaders(e));
+  app.use(sameOriginPosts());
+
+  mountSse(app, services);
+
+  // Path-routed WebSocket upgrades; later parts register theirs here. Unknown paths are destroyed.
+  const upgrades = new Map<string, UpgradeHandler>();
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: e.NODE_ENV,
+      getLoadContext: (_req, res) => ({ services, cspNonce: String(res.locals.cspNonce ?? randomBytes(16).toString("base64")) }),
+    }),
+  );
+
+  const server = createServer(app);
+  server.on("upgrade", (req, socket, head) => {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    const handler = upgrades.get(pathname);
+    if (!handler) {
+      socket.destroy();
+      return;
+    }
+    handler(req, socket, head);
+  });
+
+  const port = options.port ?? e.PORT;
+  await new Promise<void>((resolve) => server.listen(port, e.HOST, resolve));
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const url = e.PUBLIC_URL ?? `http://localhost:${actualPort}`;
+
+  if (!options.quiet) {
+    services.log("info", "server started", { url, database: e.databaseKind, queue: e.REDIS_URL ? "bullmq" : "in-process" });
+    console.log(`\n  Kids Portal is running at ${url}\n`);
+    if (seeded) console.log(`  Demo family seeded. Sign in with ${seeded.email} / ${seeded.password}\n`);
+    else if (e.SEED_DEMO) console.log(`  Demo login (if you have not changed it): demo@kids-portal.test / demo-parent-2026\n`);
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections?.();
+        setTimeout(() => {
+          server.closeAllConnections?.();
+          resolve();
+        }, 5_000).unref();
+      });
+      await services.close();
+    })());
+
+  return { url, services, close };
+}
+
+const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
+if (isMain) {
+  startServer()
+    .then((started) => {
+      const shutdown = (signal: string) => {
+        started.services.log("info", "shutting down", { signal });
+        started.close().then(
+          () => process.exit(0),
+          (err) => {
+            console.error(err);
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", () => shutdown("SIGTERM"));
+      process.once("SIGINT", () => shutdown("SIGINT"));
+    })
+    .catch((err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    });
+}
