@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The route guard, checked structurally: every route module outside the public pages must authorise in each
+ * loader and action it exports (requireParent, requireKidAccess or requireOperator), so a new page cannot
+ * forget it.
+ */
+const PUBLIC = [/^_auth(\.|$)/, /^\$\.tsx$/, /^_index\.tsx$/, /^logout\.tsx$/, /^users\./, /^dev\.mailbox/, /^healthz/];
+
+const dir = path.resolve("app/routes");
+const files = readdirSync(dir).filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts") && !f.endsWith(".test.tsx"));
+
+function exportedFunctionBody(source: string, name: "loader" | "action"): string | null {
+  const start = source.search(new RegExp(`export (async )?function ${name}\\b|export const ${name}\\b`));
+  if (start < 0) return null;
+  const rest = source.slice(start);
+  const next = rest.slice(1).search(/\nexport /);
+  return next < 0 ? rest : rest.slice(0, next + 1);
+}
+
+describe("route guard", () => {
+  it("finds the route modules", () => {
+    expect(files).toContain("_app.kids-device.tsx");
+  });
+
+  for (const file of files.filter((f) => !PUBLIC.some((p) => p.test(f)))) {
+    it(`${file} authorises every loader and action`, () => {
+      const source = readFileSync(path.join(dir, file), "utf8");
+      for (const name of ["loader", "action"] as const) {
+        const body = exportedFunctionBody(source, name);
+        if (body === null) continue;
+        expect(body, `${file} ${name}`).toMatch(/require(Parent|KidAccess|Operator)\(/);
+      }
+    });
+  }
+});
