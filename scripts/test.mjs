@@ -41,7 +41,10 @@ if (!only || only === "static") {
   run("npx", ["tsc", "--noEmit"]);
   run("npx", ["eslint", ".", "--max-warnings=0"]);
 }
-if (!only || only === "unit") run("npx", ["vitest", "run"], { env });
+if (!only || only === "unit") {
+  ensureBuild(); // server tests run the built app
+  run("npx", ["vitest", "run"], { env });
+}
 if (!only || only === "e2e") {
   ensureBuild();
   run("npx", ["playwright", "test"], { env: { ...env, CHROMIUM_PATH: CHROMIUM } });

@@ -1,0 +1,111 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSession } from "./db/queries/sessions";
+import { findParentByEmail } from "./db/queries/parents";
+
+// The real server on an ephemeral port, with a fresh SQLite database (needs `remix build` first; npm test does it).
+process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-server-test-"));
+process.env.NODE_ENV = "production";
+process.env.LOG_LEVEL = "error";
+process.env.SIMULATE_DEMO_DEVICES = "false";
+
+const { startServer } = await import("./server");
+let started: Awaited<ReturnType<typeof startServer>>;
+let base: string;
+
+beforeAll(async () => {
+  started = await startServer({ port: 0, quiet: true });
+  base = started.url;
+});
+afterAll(async () => {
+  await started?.close();
+});
+
+describe("server", () => {
+  it("answers /healthz and serves /login with security headers", async () => {
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
+    const res = await fetch(`${base}/login`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    const html = await res.text();
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(html).toContain(`nonce="${nonce}"`);
+  });
+
+  it("sends a signed-out visitor of a guarded page to /login", async () => {
+    const res = await fetch(`${base}/kids-device?profileId=x`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fkids-device%3FprofileId%3Dx");
+  });
+
+  it("accepts Authorization: Bearer for the mobile wrapper, and refuses a revoked or unknown token", async () => {
+    const parent = (await findParentByEmail(started.services.db, "demo@kids-portal.test"))!;
+    const token = await createSession(started.services.db, parent.id, { idleMinutes: 60, absoluteDays: 1 });
+    const ok = await fetch(`${base}/kids-device`, { headers: { Authorization: `Bearer ${token}` }, redirect: "manual" });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain("Mia");
+    const bad = await fetch(`${base}/kids-device`, { headers: { Authorization: "Bearer nope" }, redirect: "manual" });
+    expect(bad.status).toBe(302);
+  });
+
+  it("refuses a cross-site form post", async () => {
+    const res = await fetch(`${base}/login`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=demo%40kids-portal.test&password=demo-parent-2026",
+      redirect: "manual",
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("destroys WebSocket upgrades on unknown paths", async () => {
+    const { port } = new URL(base);
+    const closed = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(port), "127.0.0.1", () => {
+        socket.write("GET /not-a-socket HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+      });
+      let data = "";
+      socket.on("data", (d) => (data += d.toString()));
+      socket.on("close", () => resolve(data));
+    });
+    expect(closed).toBe(""); // closed without an HTTP answer
+  });
+});
+
+describe("process", () => {
+  it("shuts down gracefully on SIGTERM", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "kids-portal-sigterm-"));
+    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: "0", NODE_ENV: "production", SIMULATE_DEMO_DEVICES: "false", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d.toString()));
+    child.stderr.on("data", (d) => (out += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+      const check = setInterval(() => {
+        if (out.includes("is running at")) {
+          clearInterval(check);
+          clearTimeout(t);
+          resolve();
+        }
+      }, 50);
+    });
+    const started = Date.now();
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(out).toContain("shutting down");
+  }, 40_000);
+});
