@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * loader and action it exports (requireParent, requireKidAccess or requireOperator), so a new page cannot
  * forget it.
  */
-const PUBLIC = [/^_auth(\.|$)/, /^\$\.tsx$/, /^_index\.tsx$/, /^logout\.tsx$/, /^users\./, /^dev\.mailbox/, /^healthz/];
+const PUBLIC = [/^_auth(\.|$)/, /^legal\./, /^\$\.tsx$/, /^_index\.tsx$/, /^logout\.tsx$/, /^users\./, /^dev\.mailbox/, /^healthz/];
 
 const dir = path.resolve("app/routes");
 const files = readdirSync(dir).filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts") && !f.endsWith(".test.tsx"));
