@@ -1,60 +1,211 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { TRPCError } from "@trpc/server";
+import QRCode from "qrcode";
+import { z } from "zod";
 import { listKidsForParent } from "../../db/queries/kids";
-import { requireParent } from "~/utils/auth.server";
+import {
+  countUnreadNotifications,
+  getKidOverview,
+  getUsage,
+  listNotifications,
+  listPendingRatings,
+  markNotificationsRead,
+  markRatingsShown,
+} from "../../db/queries/dashboard";
+import { getAckState } from "../../device-service/ack";
+import { DashboardView, NoDevices } from "~/components/dashboard/Dashboard";
+import { callDevice, hrefWith } from "~/components/dashboard/device.server";
+import { editKidSchema } from "~/components/dashboard/schemas";
+import dashboardStyles from "~/styles/dashboard.css?url";
+import { requireKidAccess, requireParent } from "~/utils/auth.server";
+import {
+  KIDS_PAGE_SIZE,
+  MAX_PICTURE_BYTES,
+  NOTIFICATIONS_PAGE,
+  kidAge,
+  limitProgress,
+  listPaging,
+  resolvePeriod,
+  screenTimeRecommendation,
+  sniffImageType,
+  visibleCount,
+} from "~/utils/rules";
+import { redirectWithToast } from "~/utils/toast.server";
 
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Kids Devices · Kids Portal" }];
+
+const MODALS = ["sleep", "protection", "recommendation", "edit", "permissions", "notifications", "enroll", "switch"] as const;
+export type DashboardModal = (typeof MODALS)[number];
 
 export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
-  const kids = await listKidsForParent(args.context.services.db, parent, { pageSize: 50 });
+  const db = args.context.services.db;
   const url = new URL(args.request.url);
-  const profileId = url.searchParams.get("profileId");
-  const current = kids.find((k) => k.id === profileId) ?? kids[0] ?? null;
-  if (profileId && !kids.some((k) => k.id === profileId)) throw new Response("Kid not found.", { status: 404 });
-  return json({ useDefaultPassword: Boolean(parent.use_default_password), kids, current });
+  const q = (k: string) => url.searchParams.get(k);
+  const requested = q("profileId");
+  if (requested) await requireKidAccess(args, requested);
+  const kids = await listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE });
+  const currentId = requested ?? kids.find((k) => k.serialNumber)?.id ?? kids[0]?.id ?? null;
+  const overview = currentId ? await getKidOverview(db, currentId) : null;
+  const modalParam = q("modal");
+  const modal = (MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as DashboardModal) : null;
+  const parentView = { useDefaultPassword: Boolean(parent.use_default_password), hideGoogle: Boolean(parent.hide_google) };
+
+  if (!overview?.device) {
+    return json({
+      state: "no-devices" as const,
+      parent: parentView,
+      kids,
+      kid: overview ? { id: overview.profile.id, name: overview.profile.name } : null,
+      modal,
+    });
+  }
+
+  const { profile, device } = overview;
+  const now = new Date();
+  const period = resolvePeriod({ filter: q("filter"), date: q("date"), week: q("week") }, now);
+  const tab = q("tab") === "info" ? ("info" as const) : ("usage" as const);
+  const appsCount = visibleCount(q("apps"));
+  const catsCount = visibleCount(q("cats"));
+  if (modal === "notifications") await markNotificationsRead(db, profile.id, now);
+  const notificationPages = Math.max(1, Math.min(50, Number.parseInt(q("npage") ?? "1", 10) || 1));
+  const [usage, ack, unread, pendingRatings, notifications] = await Promise.all([
+    tab === "usage" ? getUsage(db, profile.id, device.id, period) : null,
+    getAckState(db, device.id),
+    countUnreadNotifications(db, profile.id),
+    listPendingRatings(db, device.id),
+    modal === "notifications" ? listNotifications(db, profile.id, notificationPages * NOTIFICATIONS_PAGE) : null,
+  ]);
+  const age = kidAge(profile.birthMonth, profile.birthYear, now);
+  const apps = usage?.apps ?? [];
+  const categories = usage?.categories ?? [];
+  return json({
+    state: "dashboard" as const,
+    parent: parentView,
+    kids,
+    kid: { id: profile.id, name: profile.name },
+    modal,
+    profile,
+    device,
+    age,
+    recommendation: screenTimeRecommendation(age),
+    tab,
+    period,
+    ack: {
+      sleepModeAcknowledged: ack.sleepModeAcknowledged,
+      protectionAcknowledged: ack.protectionAcknowledged,
+      pendingPolicyVersion: ack.pendingPolicyVersion,
+      appliedPolicyVersion: ack.appliedPolicyVersion,
+    },
+    unread,
+    pendingRatings,
+    notifications: notifications ? { items: notifications.items, total: notifications.total, pages: notificationPages } : null,
+    usage: usage
+      ? {
+          totalUsedTime: usage.totalUsedTime,
+          chart: usage.chart,
+          lastUsageAt: usage.lastUsageAt,
+          apps: apps.slice(0, appsCount).map((a) => ({
+            ...a,
+            progress: limitProgress(a.timeInMinute, a.enableDailyLimit ? a.dailyLimit * period.days : 0),
+          })),
+          categories: categories.slice(0, catsCount).map((c) => ({
+            ...c,
+            progress: limitProgress(c.usedTime, c.enableDailyLimit ? c.dailyLimitTime * period.days : 0),
+          })),
+          appsPaging: { count: appsCount, total: apps.length, ...listPaging(appsCount, apps.length) },
+          catsPaging: { count: catsCount, total: categories.length, ...listPaging(catsCount, categories.length) },
+        }
+      : null,
+    nowIso: now.toISOString(),
+  });
+}
+
+const intentSchema = z.enum(["sleep", "protection", "map-display", "edit-kid", "rating-shown", "enroll"]);
+
+export async function action(args: ActionFunctionArgs) {
+  const { parent } = await requireParent(args);
+  const { request, context } = args;
+  const db = context.services.db;
+  const formData = await request.formData();
+  const intent = intentSchema.safeParse(formData.get("intent"));
+  const profileId = String(formData.get("profileId") ?? "");
+  await requireKidAccess(args, profileId);
+  if (!intent.success) throw new Response("Unknown action.", { status: 400 });
+  const overview = await getKidOverview(db, profileId);
+  const device = overview?.device;
+  const back = hrefWith(request, { modal: null });
+
+  switch (intent.data) {
+    case "sleep": {
+      if (!device) throw new Response("Kid not found.", { status: 404 });
+      const sleepMode = formData.get("sleepMode") === "on";
+      return callDevice(context, parent, back, (d) => d.kids.setSleepMode({ profileId, sleepMode }));
+    }
+    case "protection": {
+      if (!device) throw new Response("Kid not found.", { status: 404 });
+      const status = formData.get("protection");
+      if (status !== "locked" && status !== "unlocked") return redirectWithToast(hrefWith(request, {}), { type: "error", message: "Please choose locked or unlocked." });
+      return callDevice(context, parent, back, (d) =>
+        d.kids.setProtection({ profileId, serialNumber: device.serialNumber, kidsAppProtectionStatus: status === "locked" }),
+      );
+    }
+    case "map-display": {
+      if (!device) throw new Response("Kid not found.", { status: 404 });
+      const enableLocationMapDisplay = formData.get("enableLocationMapDisplay") === "on";
+      return callDevice(context, parent, back, (d) => d.device.updateDevice({ serialNumber: device.serialNumber, enableLocationMapDisplay }));
+    }
+    case "rating-shown": {
+      if (device) await markRatingsShown(db, device.id);
+      return redirectWithToast(back, { type: "info", message: "Thanks. You can rate any app later from its page." });
+    }
+    case "enroll": {
+      try {
+        const created = await context.services.device({ id: parent.id, email: parent.email, role: parent.role }).enrollment.createToken({ profileId });
+        const svg = await QRCode.toString(created.enrollUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+        return json({ intent: "enroll" as const, svg, expiresAt: created.expiresAt, enrollUrl: created.enrollUrl });
+      } catch (err) {
+        const message = err instanceof TRPCError ? err.message : "Something went wrong. Please try again.";
+        return redirectWithToast(hrefWith(request, {}), { type: "error", message });
+      }
+    }
+    case "edit-kid": {
+      if (!overview) throw new Response("Kid not found.", { status: 404 });
+      const file = formData.get("picture");
+      let picture: { mime: string; base64: string } | null = null;
+      let pictureError: string | null = null;
+      if (file instanceof File && file.size > 0 && !parent.hide_google) {
+        if (file.size > MAX_PICTURE_BYTES) pictureError = "The picture must be 3 MB or smaller.";
+        else {
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          const mime = sniffImageType(bytes);
+          if (!mime) pictureError = "The picture must be a PNG, JPEG, GIF or WebP image.";
+          else picture = { mime, base64: Buffer.from(bytes).toString("base64") };
+        }
+      }
+      formData.delete("picture");
+      const submission = parseWithZod(formData, {
+        schema: editKidSchema(new Date().getUTCFullYear()).superRefine((_v, ctx) => {
+          if (pictureError) ctx.addIssue({ code: "custom", path: ["picture"], message: pictureError });
+        }),
+      });
+      if (submission.status !== "success") {
+        return json({ intent: "edit-kid" as const, result: submission.reply() }, { status: 400 });
+      }
+      const v = submission.value;
+      return callDevice(context, parent, back, (d) =>
+        d.kids.updateProfile({ profileId, kidName: v.kidName, birthMonth: v.birthMonth, birthYear: v.birthYear, ...(picture ? { picture } : {}) }),
+      );
+    }
+  }
 }
 
 export default function KidsDevice() {
-  const { useDefaultPassword, kids, current } = useLoaderData<typeof loader>();
-  return (
-    <div className="stack">
-      {useDefaultPassword ? (
-        <div className="banner banner-warning" role="alert">
-          You are using the default password. <Link to="/change-password">Change your password</Link> to keep your account safe.
-        </div>
-      ) : null}
-      {current?.serialNumber ? (
-        <section className="card" aria-labelledby="kid-name">
-          <nav aria-label="Kids" className="kid-switcher">
-            {kids.map((k) => (
-              <Link key={k.id} to={`/kids-device?profileId=${k.id}`} aria-current={k.id === current.id ? "page" : undefined} className="chip">
-                {k.name}
-              </Link>
-            ))}
-          </nav>
-          <h1 id="kid-name">{current.name}</h1>
-          <p className="muted">Device {current.serialNumber}</p>
-        </section>
-      ) : (
-        <section className="card center empty-state">
-          <h1>Kids Devices</h1>
-          <p>No devices have been added yet.</p>
-          <div className="button-row">
-            <Link className="btn" to="/parent-profile">
-              Go To Profile
-            </Link>
-            <Link className="btn btn-outline" to="/payment-history">
-              Go To Payment History
-            </Link>
-            <Form method="post" action="/logout">
-              <button className="btn btn-outline" type="submit">
-                Log out
-              </button>
-            </Form>
-          </div>
-        </section>
-      )}
-    </div>
-  );
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (data.state === "no-devices") return <NoDevices data={data} actionData={actionData} />;
+  return <DashboardView data={data} actionData={actionData} />;
 }
