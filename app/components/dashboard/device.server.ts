@@ -14,10 +14,11 @@ export async function callDevice<T extends { respones_msg?: string }>(
   back: string,
   call: (device: DeviceCaller) => Promise<T>,
   fallbackMessage = "Saved.",
+  successHref: string = back,
 ): Promise<Response> {
   try {
     const result = await call(context.services.device({ id: parent.id, email: parent.email, role: parent.role }));
-    return await redirectWithToast(back, { type: "success", message: result?.respones_msg || fallbackMessage });
+    return await redirectWithToast(successHref, { type: "success", message: result?.respones_msg || fallbackMessage });
   } catch (err) {
     if (err instanceof TRPCError) return redirectWithToast(back, { type: "error", message: err.message });
     context.services.log("error", "device service call failed", { error: err instanceof Error ? err.message : String(err) });

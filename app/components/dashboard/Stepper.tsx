@@ -1,0 +1,79 @@
+import { useEffect, useState } from "react";
+import { useHydrated } from "~/utils/hooks";
+import { roundUpToStep, stepMinutes } from "~/utils/rules";
+
+/**
+ * A minutes stepper. Without JavaScript the − and + buttons submit the form with `step` (the server answers
+ * with the new draft value in the URL); with JavaScript they change the value in place, and leaving the field
+ * rounds it up to the next multiple of 15. Never below 0.
+ */
+export function MinutesStepper({ id, name, label, value, onChange, describedBy }: { id: string; name: string; label: string; value: number; onChange?: (v: number) => void; describedBy?: string }) {
+  const hydrated = useHydrated();
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const set = (v: number) => {
+    setText(String(v));
+    onChange?.(v);
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="stepper">
+        <button
+          type="submit"
+          name="step"
+          value="-15"
+          aria-label={`Decrease ${label.toLowerCase()} by 15 minutes`}
+          aria-controls={id}
+          onClick={
+            hydrated
+              ? (e) => {
+                  e.preventDefault();
+                  set(stepMinutes(text, -1));
+                }
+              : undefined
+          }
+        >
+          −
+        </button>
+        <input
+          id={id}
+          name={name}
+          type="number"
+          inputMode="numeric"
+          step={1}
+          value={text}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            setText(e.target.value);
+            const n = Number.parseInt(e.target.value, 10);
+            if (Number.isFinite(n)) onChange?.(Math.max(0, n));
+          }}
+          onBlur={() => set(roundUpToStep(text))}
+        />
+        <button
+          type="submit"
+          name="step"
+          value="+15"
+          aria-label={`Increase ${label.toLowerCase()} by 15 minutes`}
+          aria-controls={id}
+          onClick={
+            hydrated
+              ? (e) => {
+                  e.preventDefault();
+                  set(stepMinutes(text, 1));
+                }
+              : undefined
+          }
+        >
+          +
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The first submit button of a form is the one Enter uses: make it the form's main action, not a stepper. */
+export function DefaultSubmit({ name, value }: { name: string; value: string }) {
+  return <button type="submit" name={name} value={value} className="sr-only" tabIndex={-1} aria-hidden="true" />;
+}

@@ -1,0 +1,79 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import leafletStyles from "leaflet/dist/leaflet.css?url";
+import dashboardStyles from "~/styles/dashboard.css?url";
+import { requireParent } from "~/utils/auth.server";
+import { externalMapUrl, mapBbox, MAP_ZOOM } from "~/utils/rules";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: leafletStyles },
+  { rel: "stylesheet", href: dashboardStyles },
+];
+export const meta: MetaFunction = () => [{ title: "Map · Kids Portal" }];
+
+function num(v: string | null, min: number, max: number): number | null {
+  if (v === null || v.trim() === "") return null;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= min && n <= max ? n : null;
+}
+
+/** `/map?lat&long&zoom&bbox`: the local map page (framed by the dashboard, or opened on its own). */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireParent(args);
+  const url = new URL(args.request.url);
+  const lat = num(url.searchParams.get("lat"), -90, 90);
+  const long = num(url.searchParams.get("long"), -180, 180);
+  if (lat === null || long === null) throw new Response("A latitude and a longitude are needed.", { status: 400 });
+  const zoom = Math.round(num(url.searchParams.get("zoom"), 1, 19) ?? MAP_ZOOM);
+  const given = (url.searchParams.get("bbox") ?? "").split(",").map(Number);
+  const bbox = given.length === 4 && given.every(Number.isFinite) ? (given as [number, number, number, number]) : mapBbox(lat, long);
+  return json({ lat, long, zoom, bbox, external: externalMapUrl(lat, long) });
+}
+
+export default function MapPage() {
+  const { lat, long, zoom, bbox, external } = useLoaderData<typeof loader>();
+  const ref = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let map: import("leaflet").Map | undefined;
+    let cancelled = false;
+    void import("leaflet").then((mod) => {
+      const L = (mod as unknown as { default?: typeof import("leaflet") }).default ?? mod;
+      if (cancelled || !ref.current) return;
+      map = L.map(ref.current, { zoomControl: true, attributionControl: true }).setView([lat, long], zoom);
+      L.tileLayer("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png", {
+        subdomains: ["a", "b", "c"],
+        maxZoom: 19,
+        attribution: '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a> contributors',
+      }).addTo(map);
+      const [w, s, e, n] = bbox;
+      L.rectangle(
+        [
+          [s, w],
+          [n, e],
+        ],
+        { color: "#0f766e", weight: 1, fillOpacity: 0.08 },
+      ).addTo(map);
+      L.circleMarker([lat, long], { radius: 9, color: "#fff", weight: 3, fillColor: "#0f766e", fillOpacity: 1 }).addTo(map);
+      setReady(true);
+    });
+    return () => {
+      cancelled = true;
+      map?.remove();
+    };
+  }, [lat, long, zoom, bbox]);
+  return (
+    <main className="map-page">
+      <div ref={ref} className="map-canvas" role="img" aria-label={`Map centred on ${lat}, ${long}`} data-ready={ready} />
+      <p className="map-fallback">
+        <span>
+          Location: <strong>{lat.toFixed(5)}, {long.toFixed(5)}</strong>
+        </span>{" "}
+        <a href={external} target="_blank" rel="noreferrer">
+          View on OpenStreetMap
+        </a>
+      </p>
+    </main>
+  );
+}
