@@ -230,6 +230,11 @@ export interface Database {
   notifications: NotificationsTable;
   delegations: DelegationsTable;
   delegation_kids: DelegationKidsTable;
+  mail_outbox: MailOutboxTable;
+  used_links: UsedLinksTable;
+  otp_codes: OtpCodesTable;
+  signin_tokens: SigninTokensTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Parent = Selectable<ParentsTable>;
@@ -240,3 +245,44 @@ export type Device = Selectable<DevicesTable>;
 export type DeviceStatus = Selectable<DeviceStatusTable>;
 export type CatalogApp = Selectable<CatalogAppsTable>;
 export type ProfileApp = Selectable<ProfileAppsTable>;
+
+// ---- accounts (migration 2026-11-21T02-accounts) ----
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  created_at: string;
+}
+
+export interface UsedLinksTable {
+  id: string;
+  purpose: string;
+  used_at: string;
+  expires_at: string;
+}
+
+export interface OtpCodesTable {
+  id: string;
+  parent_id: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface SigninTokensTable {
+  id: string;
+  parent_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  hits: Generated<number>;
+}

@@ -6,6 +6,10 @@ import { z } from "zod";
 import { Field, PasswordInput, SubmitButton } from "~/components/forms";
 import { createParent, findParentByEmail } from "../../db/queries/parents";
 import { getParent } from "~/utils/auth.server";
+import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
+import { linkUrl, newLink } from "~/utils/links.server";
+import { appOrigin, mails, sendMail } from "~/utils/mail.server";
+import { RATE_LIMIT_MESSAGE, allowIp } from "~/utils/rate-limit.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { hashPassword, passwordProblem } from "~/utils/password.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -27,8 +31,14 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const db = args.context.services.db;
+  const { db, env } = args.context.services;
   const formData = await args.request.formData();
+  if (isHoneypotFilled(formData)) {
+    return json(parseWithZod(formData, { schema: RegistrationSchema }).reply({ formErrors: [HONEYPOT_MESSAGE], hideFields: ["password"] }), { status: 400 });
+  }
+  if (!(await allowIp(db, env, args.request, "registration"))) {
+    return json(parseWithZod(formData, { schema: RegistrationSchema }).reply({ formErrors: [RATE_LIMIT_MESSAGE], hideFields: ["password"] }), { status: 429 });
+  }
   const submission = await parseWithZod(formData, {
     async: true,
     schema: RegistrationSchema.superRefine(async (v, ctx) => {
@@ -39,13 +49,19 @@ export async function action(args: ActionFunctionArgs) {
   });
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { parentName, email, password } = submission.value;
+  let parent;
   try {
-    await createParent(db, { email, name: parentName, passwordHash: await hashPassword(password) });
+    parent = await createParent(db, { email, name: parentName, passwordHash: await hashPassword(password) });
   } catch {
     // A concurrent sign-up with the same email lost the race on the unique index.
     return json(submission.reply({ fieldErrors: { email: ["An account with this email already exists. Please sign in instead."] }, hideFields: ["password"] }), { status: 400 });
   }
-  return redirectWithToast("/login", { type: "success", message: "Your account has been created. Please sign in." });
+  const link = newLink(env.SESSION_SECRET, { parentId: parent.id, purpose: "verify-email" });
+  await sendMail(args.context.services, mails.verifyEmail(parent.email, parent.name, linkUrl(appOrigin(args.request, env), "/login", link)));
+  return redirectWithToast("/login", {
+    type: "success",
+    message: "Your account has been created. Please sign in. We've also sent you a link to verify your email address.",
+  });
 }
 
 export default function Registration() {
@@ -62,6 +78,7 @@ export default function Registration() {
             {form.errors.join(" ")}
           </div>
         ) : null}
+        <Honeypot />
         <Field label="Parent name" id={fields.parentName.id} errors={fields.parentName.errors}>
           <input {...getInputProps(fields.parentName, { type: "text" })} autoComplete="name" />
         </Field>

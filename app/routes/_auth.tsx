@@ -1,4 +1,8 @@
+import type { LinksFunction } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
+import authStyles from "~/styles/auth.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 
 /** Public pages: a centred card with the product's name, no menu. */
 export default function AuthLayout() {

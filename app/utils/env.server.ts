@@ -43,6 +43,13 @@ const schema = z.object({
   APPLE_ISSUER: z.string().default("https://appleid.apple.com"),
   APPLE_HIDDEN_HOST: z.string().default("api.kids-portal.example"),
   SHOP_URL: z.string().url().default("https://shop.kids-portal.example"),
+  /** Apple's client secret (a JWT you generate); only needed when Apple returns a code without an id_token. */
+  APPLE_CLIENT_SECRET: z.string().default(""),
+  /** Serve /dev/mailbox even when NODE_ENV=production (never on a real deployment). */
+  DEV_MAILBOX: bool(false),
+  /** Abuse limits: attempts per client IP per minute on each public form, failed sign-ins per account per hour. */
+  RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: z.coerce.number().int().positive().default(100),
   STRIPE_SECRET_KEY: z.string().default(""),
   STRIPE_API_BASE: z.string().default(""),
   FCM_PROJECT_ID: z.string().default(""),

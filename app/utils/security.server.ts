@@ -6,8 +6,13 @@ import type { Env } from "./env.server";
  * Security headers on every response. Scripts run only with this request's nonce; styles allow inline
  * attributes because server-rendered SVG charts carry them.
  */
+/** Header through which the client address as Express sees it (req.ip, proxy-aware) reaches Remix. */
+export const CLIENT_IP_HEADER = "x-kp-client-ip";
+
 export function securityHeaders(e: Env): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
+    // Overwrite whatever the client sent: rate limits key on this, so it must come from Express only.
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
     const csp = [
@@ -28,6 +33,7 @@ export function securityHeaders(e: Env): RequestHandler {
     res.setHeader("X-Frame-Options", "SAMEORIGIN");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
     if (e.NODE_ENV === "production") res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
     next();
   };

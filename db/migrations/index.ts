@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import * as initial from "./2026-11-21T00-initial";
+import * as accounts from "./2026-11-21T02-accounts";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
   "2026-11-21T00-initial": initial,
+  "2026-11-21T02-accounts": accounts,
 };
