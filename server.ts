@@ -13,6 +13,8 @@ import { createServices, type Services } from "./app/utils/services.server";
 import { mountSse } from "./app/utils/sse.server";
 import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
 import { seedIfEmpty } from "./db/seed/index";
+import { mountDeviceService } from "./device-service/http";
+import { startDemoPhones, type DemoPhones } from "./device-service/simulator/demo";
 
 export interface StartedServer {
   url: string;
@@ -22,7 +24,7 @@ export interface StartedServer {
 
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-export async function startServer(options: { port?: number; quiet?: boolean } = {}): Promise<StartedServer> {
+export async function startServer(options: { port?: number; quiet?: boolean; simulateDemoDevices?: boolean } = {}): Promise<StartedServer> {
   const e = env();
   const services = await createServices(e);
   const seeded = e.SEED_DEMO ? await seedIfEmpty(services.db) : null;
@@ -45,6 +47,13 @@ export async function startServer(options: { port?: number; quiet?: boolean } = 
 
   // Path-routed WebSocket upgrades; later parts register theirs here. Unknown paths are destroyed.
   const upgrades = new Map<string, UpgradeHandler>();
+
+  // The device service: /trpc, /device-api (enrollment, kids-app parent login), /admin/queues, /device-socket.
+  mountDeviceService(app, upgrades, {
+    runtime: services.deviceRuntime,
+    sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
+    kidsAppApiKey: e.KIDS_APP_API_KEY,
+  });
 
   app.all(
     "*",
@@ -72,6 +81,12 @@ export async function startServer(options: { port?: number; quiet?: boolean } = 
   const actualPort = typeof address === "object" && address ? address.port : port;
   const url = e.PUBLIC_URL ?? `http://localhost:${actualPort}`;
 
+  // The demo family's phones, simulated in-process over the real protocol (SIMULATE_DEMO_DEVICES=false turns it off).
+  let demo: DemoPhones | undefined;
+  if (e.SIMULATE_DEMO_DEVICES && (options.simulateDemoDevices ?? true)) {
+    demo = await startDemoPhones(services.db, `http://127.0.0.1:${actualPort}`, (msg, extra) => services.log("info", msg, extra));
+  }
+
   if (!options.quiet) {
     services.log("info", "server started", { url, database: e.databaseKind, queue: e.REDIS_URL ? "bullmq" : "in-process" });
     console.log(`\n  Kids Portal is running at ${url}\n`);
@@ -82,6 +97,7 @@ export async function startServer(options: { port?: number; quiet?: boolean } = 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await demo?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections?.();

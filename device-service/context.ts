@@ -1,5 +1,7 @@
 import type { DB } from "../db/index";
 import type { Bus } from "./bus";
+import type { PushTransport } from "./commands/push";
+import type { JobQueue } from "../jobs/queues";
 
 export interface ParentIdentity {
   id: string;
@@ -7,10 +9,24 @@ export interface ParentIdentity {
   role: "parent" | "operator";
 }
 
+export type LogFn = (level: "debug" | "info" | "warn" | "error", msg: string, extra?: Record<string, unknown>) => void;
+
+/** The phones connected to this process: deliver pending commands to one of them, if it is here. */
+export interface LocalConnections {
+  has(deviceId: string): boolean;
+  deliver(deviceId: string, opts?: { includeSent?: boolean }): Promise<void>;
+}
+
 export interface DeviceServiceDeps {
   db: DB;
   bus: Bus;
-  log: (level: "debug" | "info" | "warn" | "error", msg: string, extra?: Record<string, unknown>) => void;
+  log: LogFn;
+  /** Producer side of the job queues (BullMQ or in-process). Optional only for bare test contexts. */
+  jobs?: JobQueue;
+  push?: PushTransport;
+  connections?: LocalConnections;
+  /** Base URL phones use to reach this service (enrollment links). */
+  publicUrl?: string;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

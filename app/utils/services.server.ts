@@ -3,6 +3,7 @@ import { createLocalBus, createRedisBus, type Bus } from "../../device-service/b
 import type { ParentIdentity } from "../../device-service/context";
 import { createCallerFactory } from "../../device-service/trpc";
 import { appRouter } from "../../device-service/routers/_app";
+import { createDeviceRuntime, type DeviceRuntime } from "../../device-service/runtime";
 import type { Env } from "./env.server";
 import { createLogger, type Logger } from "./log.server";
 
@@ -20,21 +21,42 @@ export interface Services {
   log: Logger;
   /** The device service as the given parent: authorisation lives in its procedures. */
   device: (parent: ParentIdentity | null) => DeviceCaller;
+  /** The device service's runtime (socket gateway, jobs, push): server.ts mounts it. */
+  deviceRuntime: DeviceRuntime;
   close(): Promise<void>;
 }
 
-export async function createServices(env: Env): Promise<Services> {
+export interface ServiceOptions {
+  /** Run job workers in this process (default true; `npm run worker` runs them alone). */
+  runWorkers?: boolean;
+  queuePrefix?: string;
+}
+
+export async function createServices(env: Env, opts: ServiceOptions = {}): Promise<Services> {
   const log = createLogger(env.LOG_LEVEL);
   const db = createDb({ url: env.databaseKind === "postgres" ? env.DATABASE_URL : env.sqlitePath });
   await migrateToLatest(db);
   const bus = env.REDIS_URL ? createRedisBus(env.REDIS_URL, (m) => log("error", m)) : createLocalBus();
+  const deviceRuntime = await createDeviceRuntime({
+    db,
+    bus,
+    log,
+    redisUrl: env.REDIS_URL || undefined,
+    queuePrefix: opts.queuePrefix,
+    runWorkers: opts.runWorkers,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    fcm: { projectId: env.FCM_PROJECT_ID, clientEmail: env.FCM_CLIENT_EMAIL, privateKey: env.FCM_PRIVATE_KEY },
+  });
+  const deps = deviceRuntime.deps;
   return {
     env,
     db,
     bus,
     log,
-    device: (parent) => createCaller({ db, bus, log, parent }),
+    deviceRuntime,
+    device: (parent) => createCaller({ ...deps, parent }),
     async close() {
+      await deviceRuntime.close();
       await bus.close();
       await db.destroy();
     },

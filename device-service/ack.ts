@@ -1,0 +1,41 @@
+import type { DB } from "../db/index";
+import type { PolicyDocument } from "./policy/build";
+import { policyAspects } from "./policy/build";
+
+export interface AckState {
+  sleepModeAcknowledged: boolean;
+  protectionAcknowledged: boolean;
+  limitsAcknowledged: boolean;
+  /** The newest policy version sent (acknowledged or not). */
+  pendingPolicyVersion: number | null;
+  /** The newest policy version the phone acknowledged. */
+  appliedPolicyVersion: number | null;
+}
+
+/**
+ * What the dashboard shows green vs pending (`isDeviceAcknowledge`), derived only from policy
+ * acknowledgements: an aspect is acknowledged when the newest policy the phone applied has the same
+ * sleep mode / protection / limits as the newest policy sent. No policy sent yet: nothing is pending.
+ */
+export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
+  const latest = await db.selectFrom("device_policies").select(["version", "document"]).where("device_id", "=", deviceId).orderBy("version", "desc").limit(1).executeTakeFirst();
+  if (!latest) return { sleepModeAcknowledged: true, protectionAcknowledged: true, limitsAcknowledged: true, pendingPolicyVersion: null, appliedPolicyVersion: null };
+  const applied = await db
+    .selectFrom("device_policies")
+    .select(["version", "document"])
+    .where("device_id", "=", deviceId)
+    .where("acknowledged_at", "is not", null)
+    .orderBy("version", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!applied) return { sleepModeAcknowledged: false, protectionAcknowledged: false, limitsAcknowledged: false, pendingPolicyVersion: latest.version, appliedPolicyVersion: null };
+  const want = policyAspects(JSON.parse(latest.document) as PolicyDocument);
+  const have = policyAspects(JSON.parse(applied.document) as PolicyDocument);
+  return {
+    sleepModeAcknowledged: want.sleepMode === have.sleepMode,
+    protectionAcknowledged: want.protection === have.protection,
+    limitsAcknowledged: want.limits === have.limits,
+    pendingPolicyVersion: latest.version,
+    appliedPolicyVersion: applied.version,
+  };
+}

@@ -1,0 +1,214 @@
+import type { DB } from "../../db/index";
+import { newId, nowIso } from "../../db/queries/ids";
+import type { CommandStatus, DeviceCommand } from "../../db/schema";
+import type { DeviceServiceDeps } from "../context";
+import { notifyParents } from "../notify";
+import { ONE_SHOT_TTL_MS, type CommandType } from "./types";
+
+export const OPEN_STATUSES: CommandStatus[] = ["queued", "sent"];
+
+export interface IssueInput {
+  deviceId: string;
+  type: CommandType;
+  payload?: Record<string, unknown>;
+  issuedBy?: string | null;
+  /** null: never expires (policies, which are superseded instead). Default 10 minutes. */
+  ttlMs?: number | null;
+  policyVersion?: number | null;
+}
+
+/** The command as the phone receives it: `{event: "command", id: <command id>, data: CommandFrameData}`. */
+export interface CommandFrameData {
+  type: CommandType;
+  payload: Record<string, unknown>;
+  issuedAt: string;
+  expiresAt: string | null;
+}
+
+export function frameData(c: DeviceCommand): CommandFrameData {
+  return { type: c.type as CommandType, payload: JSON.parse(c.payload) as Record<string, unknown>, issuedAt: c.created_at, expiresAt: c.expires_at };
+}
+
+/**
+ * Stores the command (the outbox row is the source of truth), schedules its expiry, then dispatches it:
+ * to the socket if the phone is connected to this process, to whichever process holds it (bus), and
+ * through the push transport when the phone is offline.
+ */
+export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): Promise<DeviceCommand> {
+  const now = new Date();
+  const ttl = input.ttlMs === undefined ? ONE_SHOT_TTL_MS : input.ttlMs;
+  const row: DeviceCommand = {
+    id: newId(),
+    device_id: input.deviceId,
+    type: input.type,
+    payload: JSON.stringify(input.payload ?? {}),
+    status: "queued",
+    policy_version: input.policyVersion ?? null,
+    attempts: 0,
+    issued_by: input.issuedBy ?? null,
+    error: null,
+    result: null,
+    created_at: nowIso(now),
+    sent_at: null,
+    completed_at: null,
+    expires_at: ttl === null ? null : nowIso(new Date(now.getTime() + ttl)),
+  };
+  await deps.db.insertInto("device_commands").values(row).execute();
+  if (ttl !== null && deps.jobs) {
+    await deps.jobs.enqueue("command-expiry", { commandId: row.id }, { delayMs: ttl + 250, jobId: `expire-${row.id}` }).catch((err: unknown) => {
+      // The expiry is re-derived at start-up and by the sweep, so a failed enqueue only delays it.
+      deps.log("warn", "command expiry not scheduled", { commandId: row.id, error: err instanceof Error ? err.message : String(err) });
+    });
+  }
+  await dispatch(deps, input.deviceId, [row]);
+  return (await findCommand(deps.db, row.id)) ?? row;
+}
+
+export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = []): Promise<void> {
+  if (deps.connections?.has(deviceId)) {
+    await deps.connections.deliver(deviceId);
+    return;
+  }
+  await deps.bus.publish({ type: "device.command", deviceId }).catch((err: unknown) => {
+    deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
+  });
+  if (!deps.push || fresh.length === 0) return;
+  const status = await deps.db.selectFrom("device_status").select("online").where("device_id", "=", deviceId).executeTakeFirst();
+  if (status?.online) return; // connected to another process: the bus carries it there
+  const device = await deps.db.selectFrom("devices").select(["id", "fcm_token"]).where("id", "=", deviceId).executeTakeFirst();
+  if (!device) return;
+  for (const c of fresh) {
+    try {
+      const r = await deps.push.send({ deviceId, fcmToken: device.fcm_token }, { commandId: c.id, type: c.type, data: { payload: c.payload.slice(0, 2000) } });
+      if (r === "sent") {
+        await deps.db
+          .updateTable("device_commands")
+          .set((eb) => ({ status: "sent", sent_at: nowIso(), attempts: eb("attempts", "+", 1) }))
+          .where("id", "=", c.id)
+          .where("status", "=", "queued")
+          .execute();
+      }
+    } catch (err) {
+      // The command stays queued and is delivered when the phone connects.
+      deps.log("warn", "push failed", { deviceId, commandId: c.id, transport: deps.push.name, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}
+
+/** Commands to (re)deliver: queued ones, and with includeSent the sent-but-unacknowledged ones. Expired ones are closed on the way. */
+export async function pendingCommands(db: DB, deviceId: string, includeSent: boolean, now = new Date()): Promise<DeviceCommand[]> {
+  const rows = await db
+    .selectFrom("device_commands")
+    .selectAll()
+    .where("device_id", "=", deviceId)
+    .where("status", "in", includeSent ? OPEN_STATUSES : ["queued"])
+    .orderBy("created_at")
+    .limit(200)
+    .execute();
+  const live: DeviceCommand[] = [];
+  for (const r of rows) {
+    if (r.expires_at && r.expires_at <= nowIso(now)) await expireCommand({ db }, r.id, now);
+    else live.push(r);
+  }
+  return live;
+}
+
+export async function markSent(db: DB, commandIds: string[]): Promise<void> {
+  if (!commandIds.length) return;
+  await db
+    .updateTable("device_commands")
+    .set((eb) => ({ status: "sent", sent_at: nowIso(), attempts: eb("attempts", "+", 1) }))
+    .where("id", "in", commandIds)
+    .where("status", "in", OPEN_STATUSES)
+    .execute();
+}
+
+export async function findCommand(db: DB, id: string): Promise<DeviceCommand | undefined> {
+  return db.selectFrom("device_commands").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Closes a command that is still open past its expiry. Idempotent; returns whether it changed anything. */
+export async function expireCommand(deps: Pick<DeviceServiceDeps, "db">, commandId: string, now = new Date(), reason = "expired before the phone acknowledged it"): Promise<boolean> {
+  const res = await deps.db
+    .updateTable("device_commands")
+    .set({ status: "expired", completed_at: nowIso(now), error: reason })
+    .where("id", "=", commandId)
+    .where("status", "in", OPEN_STATUSES)
+    .where("expires_at", "<=", nowIso(now))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export interface AckInput {
+  commandId: string;
+  status: "acknowledged" | "failed";
+  result?: unknown;
+  error?: string;
+}
+
+/**
+ * The phone acknowledges by command id. Idempotent: a repeated ack changes nothing. An acknowledged
+ * APPLY_POLICY marks its policy version applied; the kid's parents hear about it on their dashboards.
+ */
+export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: string, ack: AckInput): Promise<DeviceCommand | undefined> {
+  const now = nowIso();
+  const cmd = await deps.db.selectFrom("device_commands").selectAll().where("id", "=", ack.commandId).where("device_id", "=", deviceId).executeTakeFirst();
+  if (!cmd) return undefined;
+  if (!OPEN_STATUSES.includes(cmd.status)) return cmd;
+  const res = await deps.db
+    .updateTable("device_commands")
+    .set({
+      status: ack.status,
+      completed_at: now,
+      result: ack.result === undefined ? null : JSON.stringify(ack.result).slice(0, 10_000),
+      error: ack.error?.slice(0, 500) ?? null,
+    })
+    .where("id", "=", cmd.id)
+    .where("status", "in", OPEN_STATUSES)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return findCommand(deps.db, cmd.id);
+  if (cmd.type === "APPLY_POLICY" && cmd.policy_version !== null && ack.status === "acknowledged") {
+    await deps.db
+      .updateTable("device_policies")
+      .set({ acknowledged_at: now })
+      .where("device_id", "=", deviceId)
+      .where("version", "=", cmd.policy_version)
+      .where("acknowledged_at", "is", null)
+      .execute();
+  }
+  const device = await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst();
+  if (device) await notifyParents(deps, device.profile_id, `command.${ack.status}`);
+  return findCommand(deps.db, cmd.id);
+}
+
+export async function recentCommands(db: DB, deviceId: string, limit = 20) {
+  const rows = await db.selectFrom("device_commands").selectAll().where("device_id", "=", deviceId).orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
+  const now = nowIso();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type as CommandType,
+    // An open command past its expiry reads as expired even before the sweep closes it.
+    status: (OPEN_STATUSES.includes(r.status) && r.expires_at && r.expires_at <= now ? "expired" : r.status) as CommandStatus,
+    payload: JSON.parse(r.payload) as Record<string, unknown>,
+    policyVersion: r.policy_version,
+    attempts: r.attempts,
+    error: r.error,
+    result: r.result ? (JSON.parse(r.result) as unknown) : null,
+    createdAt: r.created_at,
+    sentAt: r.sent_at,
+    completedAt: r.completed_at,
+    expiresAt: r.expires_at,
+  }));
+}
+
+/** Start-up and periodic sweep: closes every open command past its expiry. Returns how many. */
+export async function expireOverdue(db: DB, now = new Date()): Promise<number> {
+  const res = await db
+    .updateTable("device_commands")
+    .set({ status: "expired", completed_at: nowIso(now), error: "expired before the phone acknowledged it" })
+    .where("status", "in", OPEN_STATUSES)
+    .where("expires_at", "is not", null)
+    .where("expires_at", "<=", nowIso(now))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}

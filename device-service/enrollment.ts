@@ -1,0 +1,156 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import type { DB } from "../db/index";
+import { newId, nowIso } from "../db/queries/ids";
+import type { Device } from "../db/schema";
+
+export const ENROLLMENT_TTL_MS = 60 * 60_000;
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/** A one-time token for a kid's profile. Only its hash is stored; the token itself goes into the QR code. */
+export async function createEnrollmentToken(db: DB, input: { profileId: string; parentId: string; ttlMs?: number }, now = new Date()) {
+  const token = `enr_${randomBytes(24).toString("base64url")}`;
+  const expiresAt = nowIso(new Date(now.getTime() + (input.ttlMs ?? ENROLLMENT_TTL_MS)));
+  await db
+    .insertInto("enrollment_tokens")
+    .values({ token_hash: sha256(token), profile_id: input.profileId, parent_id: input.parentId, created_at: nowIso(now), expires_at: expiresAt, used_at: null, device_id: null })
+    .execute();
+  return { token, expiresAt };
+}
+
+/** Everything the phone tells us about itself at enrollment (the /device-info fields of spec 1). */
+export const hardwareSchema = z.object({
+  serialNumber: z.string().trim().min(3).max(64).regex(/^[A-Za-z0-9._-]+$/, "serialNumber has unexpected characters"),
+  brand: z.string().max(100).optional(),
+  model: z.string().max(100).optional(),
+  hardware: z.string().max(100).optional(),
+  basebandVersion: z.string().max(200).optional(),
+  manufacturer: z.string().max(100).optional(),
+  androidVersion: z.string().max(40).optional(),
+  languageCode: z.string().max(20).optional(),
+  imei: z.string().max(40).optional(),
+  wifiMac: z.string().max(40).optional(),
+  networkOperator: z.string().max(100).optional(),
+  phoneNumber: z.string().max(40).optional(),
+  totalRam: z.string().max(40).optional(),
+  totalStorage: z.string().max(40).optional(),
+  appVersion: z.string().max(40).optional(),
+  fcmToken: z.string().max(4096).optional(),
+});
+export type Hardware = z.infer<typeof hardwareSchema>;
+
+export function hardwareColumns(h: Partial<Hardware>) {
+  const cols = {
+    brand: h.brand,
+    model: h.model,
+    hardware: h.hardware,
+    baseband_version: h.basebandVersion,
+    manufacturer: h.manufacturer,
+    android_version: h.androidVersion,
+    language_code: h.languageCode,
+    imei: h.imei,
+    wifi_mac: h.wifiMac,
+    network_operator: h.networkOperator,
+    phone_number: h.phoneNumber,
+    total_ram: h.totalRam,
+    total_storage: h.totalStorage,
+    app_version: h.appVersion,
+    fcm_token: h.fcmToken,
+  };
+  return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined)) as Partial<Record<keyof typeof cols, string>>;
+}
+
+export class EnrollmentError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Exchanges a one-time token (and the phone's hardware info) for a device credential. The credential is
+ * `<deviceId>.<secret>`; only its SHA-256 is stored, in devices.credential_hash. Re-enrolling the same
+ * phone for the same family rotates the credential; a phone enrolled to another family is refused.
+ */
+export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardware, now = new Date()) {
+  if (!token || token.length > 200) throw new EnrollmentError(400, "The enrollment code is not valid.");
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("enrollment_tokens").selectAll().where("token_hash", "=", sha256(token)).executeTakeFirst();
+    if (!row) throw new EnrollmentError(401, "The enrollment code is not valid.");
+    if (row.used_at) throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
+    if (row.expires_at <= nowIso(now)) throw new EnrollmentError(401, "This enrollment code has expired. Please show a new QR code.");
+    const claimed = await trx.updateTable("enrollment_tokens").set({ used_at: nowIso(now) }).where("token_hash", "=", row.token_hash).where("used_at", "is", null).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
+
+    const existing = await trx
+      .selectFrom("devices")
+      .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+      .select(["devices.id", "devices.profile_id", "kid_profiles.parent_id"])
+      .where("devices.serial_number", "=", hw.serialNumber)
+      .executeTakeFirst();
+    const secret = randomBytes(32).toString("base64url");
+    const ts = nowIso(now);
+    let deviceId: string;
+    if (existing) {
+      if (existing.parent_id !== row.parent_id) throw new EnrollmentError(409, "This phone is enrolled to another family.");
+      deviceId = existing.id;
+      const credential = `${deviceId}.${secret}`;
+      await trx
+        .updateTable("devices")
+        .set({ ...hardwareColumns(hw), profile_id: row.profile_id, credential_hash: sha256(credential), last_activation_at: ts, updated_at: ts })
+        .where("id", "=", deviceId)
+        .execute();
+    } else {
+      deviceId = newId();
+      const credential = `${deviceId}.${secret}`;
+      await trx
+        .insertInto("devices")
+        .values({
+          id: deviceId,
+          profile_id: row.profile_id,
+          serial_number: hw.serialNumber,
+          app_version: null,
+          brand: null,
+          model: null,
+          hardware: null,
+          baseband_version: null,
+          manufacturer: null,
+          android_version: null,
+          language_code: null,
+          imei: null,
+          wifi_mac: null,
+          network_operator: null,
+          phone_number: null,
+          total_ram: null,
+          total_storage: null,
+          fcm_token: null,
+          ...hardwareColumns(hw),
+          protection_enabled: 1,
+          last_activation_at: ts,
+          credential_hash: sha256(credential),
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      await trx.insertInto("device_status").values({ device_id: deviceId, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: hw.appVersion ?? null, updated_at: ts }).execute();
+      await trx.insertInto("location_settings").values({ device_id: deviceId, enable_location_tracking: 1, location_tracking_interval: 15, updated_at: ts }).execute();
+    }
+    await trx.updateTable("enrollment_tokens").set({ device_id: deviceId }).where("token_hash", "=", row.token_hash).execute();
+    return { deviceId, profileId: row.profile_id, serialNumber: hw.serialNumber, credential: `${deviceId}.${secret}` };
+  });
+}
+
+/** Resolves a device credential to its device, comparing hashes in constant time. */
+export async function authenticateDevice(db: DB, credential: string | null | undefined): Promise<Device | undefined> {
+  if (!credential || credential.length > 200) return undefined;
+  const dot = credential.indexOf(".");
+  if (dot <= 0) return undefined;
+  const device = await db.selectFrom("devices").selectAll().where("id", "=", credential.slice(0, dot)).executeTakeFirst();
+  if (!device?.credential_hash) return undefined;
+  const a = Buffer.from(device.credential_hash, "hex");
+  const b = Buffer.from(sha256(credential), "hex");
+  return a.length === b.length && timingSafeEqual(a, b) ? device : undefined;
+}

@@ -1,0 +1,179 @@
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { createBullBoard } from "@bull-board/api";
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { ExpressAdapter } from "@bull-board/express";
+import { createExpressMiddleware } from "@trpc/server/adapters/express";
+import express, { type Express, type Request, type RequestHandler } from "express";
+import { z } from "zod";
+import { canAccessKid } from "../db/queries/access";
+import { listKidsForParent } from "../db/queries/kids";
+import { findParentByEmail, findParentById } from "../db/queries/parents";
+import { findLiveSession, type SessionPolicy } from "../db/queries/sessions";
+import type { DB } from "../db/index";
+import { sessionCookie } from "../app/utils/auth.server";
+import { verifyPassword } from "../app/utils/password.server";
+import type { BullRunner } from "../jobs/bullmq";
+import type { DeviceServiceDeps, ParentIdentity } from "./context";
+import { createEnrollmentToken, EnrollmentError, exchangeEnrollmentToken, hardwareSchema } from "./enrollment";
+import { appRouter } from "./routers/_app";
+import type { DeviceRuntime } from "./runtime";
+import { DEVICE_SOCKET_PATH } from "./socket/gateway";
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface MountOptions {
+  runtime: DeviceRuntime;
+  sessionPolicy: SessionPolicy;
+  kidsAppApiKey: string;
+}
+
+async function sessionToken(req: Request): Promise<string | null> {
+  const auth = req.get("Authorization");
+  if (auth?.startsWith("Bearer ")) return auth.slice(7).trim() || null;
+  const value = await sessionCookie().parse(req.get("Cookie") ?? null);
+  return typeof value === "string" && value ? value : null;
+}
+
+export async function parentFromRequest(db: DB, req: Request, policy: SessionPolicy): Promise<ParentIdentity | null> {
+  const token = await sessionToken(req);
+  if (!token) return null;
+  const session = await findLiveSession(db, token, policy);
+  if (!session) return null;
+  const parent = await findParentById(db, session.parent_id);
+  return parent ? { id: parent.id, email: parent.email, role: parent.role } : null;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Operators only: no session → 401, a parent → 403. */
+export function requireOperator(db: DB, policy: SessionPolicy): RequestHandler {
+  return (req, res, next) => {
+    parentFromRequest(db, req, policy).then(
+      (who) => {
+        if (!who) {
+          if (req.accepts("html")) res.redirect(302, `/login?redirectTo=${encodeURIComponent(req.originalUrl)}`);
+          else res.status(401).json({ respones_msg: "Please sign in again.", is_logout: 1 });
+          return;
+        }
+        if (who.role !== "operator") {
+          res.status(403).type("text/plain").send("Operators only.");
+          return;
+        }
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  };
+}
+
+/**
+ * Everything the device service serves over HTTP, mounted before Remix:
+ * /trpc (the router for a separately deployed web tier), /device-api (enrollment and the kids app's parent
+ * login), /admin/queues (Bull Board, operators only) and the /device-socket upgrade.
+ */
+export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHandler>, o: MountOptions): void {
+  const { deps } = o.runtime;
+  const db = deps.db;
+
+  app.use(
+    "/trpc",
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: async ({ req }) => ({ ...deps, parent: await parentFromRequest(db, req, o.sessionPolicy) }),
+      onError: ({ error, path }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR") deps.log("error", "trpc error", { path, error: error.message });
+      },
+    }),
+  );
+
+  const api = express.Router();
+  api.use(express.json({ limit: "64kb" }));
+
+  /** The phone exchanges its one-time token and hardware info for a device credential. */
+  api.post("/enroll", async (req, res) => {
+    const body = z.object({ token: z.string().min(1).max(200), hardware: hardwareSchema }).safeParse({ ...req.body, token: req.body?.token ?? req.query.token });
+    if (!body.success) {
+      res.status(400).json({ respones_msg: "The enrollment request is not valid." });
+      return;
+    }
+    try {
+      const r = await exchangeEnrollmentToken(db, body.data.token, body.data.hardware);
+      deps.log("info", "device enrolled", { deviceId: r.deviceId, serialNumber: r.serialNumber });
+      res.json({ respones_msg: "Phone enrolled.", data: { deviceId: r.deviceId, profileId: r.profileId, serialNumber: r.serialNumber, credential: r.credential, socketPath: DEVICE_SOCKET_PATH } });
+    } catch (err) {
+      if (err instanceof EnrollmentError) res.status(err.status).json({ respones_msg: err.message });
+      else {
+        deps.log("error", "enrollment failed", { error: err instanceof Error ? err.message : String(err) });
+        res.status(500).json({ respones_msg: "Enrollment failed. Please try again." });
+      }
+    }
+  });
+
+  /**
+   * The kids app's parent login (spec 1 §6: a fixed API key header). Returns the parent's kids; with a
+   * profileId it also returns a one-time enrollment token for that kid, so the app enrolls the phone next.
+   */
+  api.post("/kids/parent/login", async (req, res) => {
+    const key = req.get("x-api-key") ?? "";
+    if (!key || !sameSecret(key, o.kidsAppApiKey)) {
+      res.status(401).json({ respones_msg: "This app is not allowed to sign in." });
+      return;
+    }
+    const body = z.object({ email: z.string().email().max(254), password: z.string().min(1).max(128), profileId: z.string().max(64).optional() }).safeParse(req.body);
+    if (!body.success) {
+      res.status(400).json({ respones_msg: "Please enter your email and password." });
+      return;
+    }
+    const parent = await findParentByEmail(db, body.data.email);
+    if (!(await verifyPassword(parent?.password_hash ?? null, body.data.password)) || !parent) {
+      res.status(401).json({ respones_msg: "The email or password is not correct." });
+      return;
+    }
+    const kids = await listKidsForParent(db, parent);
+    let enrollment: { token: string; expiresAt: string } | null = null;
+    if (body.data.profileId) {
+      if (!(await canAccessKid(db, parent, body.data.profileId))) {
+        res.status(404).json({ respones_msg: "We couldn't find this kid in your account." });
+        return;
+      }
+      enrollment = await createEnrollmentToken(db, { profileId: body.data.profileId, parentId: parent.id });
+    }
+    res.json({ respones_msg: "Signed in.", data: { parentName: parent.name, kidsList: kids.map((k) => ({ _id: k.id, profile_name: k.name })), enrollment } });
+  });
+  app.use("/device-api", api);
+
+  upgrades.set(DEVICE_SOCKET_PATH, (req, socket, head) => o.runtime.gateway.handleUpgrade(req, socket, head));
+
+  mountQueueBoard(app, deps, o);
+}
+
+function mountQueueBoard(app: Express, deps: DeviceServiceDeps, o: MountOptions) {
+  const guard = requireOperator(deps.db, o.sessionPolicy);
+  const jobs = o.runtime.jobs;
+  if (jobs.kind === "bullmq") {
+    const serverAdapter = new ExpressAdapter();
+    serverAdapter.setBasePath("/admin/queues");
+    createBullBoard({ queues: (jobs as BullRunner).queues.map((q) => new BullMQAdapter(q)), serverAdapter });
+    // Bull Board ships its own inline scripts: it gets a CSP of its own instead of the app's nonce policy.
+    app.use(
+      "/admin/queues",
+      guard,
+      (_req, res, next) => {
+        res.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
+        next();
+      },
+      serverAdapter.getRouter() as RequestHandler,
+    );
+    return;
+  }
+  // In-process runner: nothing in Redis to browse, so a plain summary of the in-memory queues.
+  app.get(["/admin/queues", "/admin/queues/api/queues"], guard, async (_req, res) => {
+    res.json({ runner: "in-process", queues: await jobs.counts() });
+  });
+}

@@ -1,0 +1,83 @@
+import { nowIso } from "../../db/queries/ids";
+import type { DB } from "../../db/index";
+import type { DeviceServiceDeps } from "../context";
+import { issueCommand, OPEN_STATUSES, dispatch } from "../commands/outbox";
+import { buildPolicy, samePolicy, type PolicyDocument, type PolicyInput } from "./build";
+
+/** Reads everything the policy depends on for one device. */
+export async function loadPolicyInput(db: DB, deviceId: string): Promise<PolicyInput> {
+  const device = await db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .select(["devices.id", "devices.profile_id", "devices.protection_enabled", "devices.allow_full_device_access", "kid_profiles.sleep_mode"])
+    .where("devices.id", "=", deviceId)
+    .executeTakeFirstOrThrow();
+  const [apps, categories, global, location, blocked] = await Promise.all([
+    db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).execute(),
+    db.selectFrom("category_limits").selectAll().where("profile_id", "=", device.profile_id).execute(),
+    db.selectFrom("global_settings").select("value").where("device_id", "=", deviceId).where("key", "=", "GlobalDailyLimit").executeTakeFirst(),
+    db.selectFrom("location_settings").selectAll().where("device_id", "=", deviceId).executeTakeFirst(),
+    db.selectFrom("browser_logs").select("url").distinct().where("device_id", "=", deviceId).where("is_blocked", "=", 1).execute(),
+  ]);
+  return {
+    sleepMode: device.sleep_mode === 1,
+    protectionEnabled: device.protection_enabled === 1,
+    allowFullDeviceAccess: device.allow_full_device_access === 1,
+    apps: apps.map((a) => ({
+      packageName: a.package_name,
+      category: a.play_store_category,
+      disabled: a.is_app_disabled === 1,
+      disabledType: a.disabled_type,
+      enableDailyLimit: a.enable_daily_limit === 1,
+      dailyLimitMinutes: a.daily_limit_minutes,
+      installed: a.is_installed === 1,
+    })),
+    categories: categories.map((c) => ({ category: c.category, enabled: c.is_category_enabled === 1, enableDailyLimit: c.enable_daily_limit === 1, dailyLimitMinutes: c.daily_limit_minutes })),
+    globalDailyLimitMinutes: Number(global?.value ?? 0) || 0,
+    blockedUrls: blocked.map((b) => b.url),
+    locationTracking: { enabled: (location?.enable_location_tracking ?? 0) === 1, intervalMinutes: location?.location_tracking_interval ?? 0 },
+  };
+}
+
+export async function latestPolicy(db: DB, deviceId: string) {
+  const row = await db.selectFrom("device_policies").selectAll().where("device_id", "=", deviceId).orderBy("version", "desc").limit(1).executeTakeFirst();
+  return row ? { ...row, doc: JSON.parse(row.document) as PolicyDocument } : undefined;
+}
+
+export interface AppliedPolicy {
+  version: number;
+  commandId: string;
+  changed: boolean;
+}
+
+/**
+ * "Apply policy": builds the document from the current settings; when it differs from the latest version
+ * it stores version N+1, supersedes older unacknowledged policy commands and sends APPLY_POLICY.
+ * When nothing changed, the pending command (if any) is re-dispatched and the same version returned.
+ */
+export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, issuedBy: string | null = null): Promise<AppliedPolicy> {
+  const doc = buildPolicy(await loadPolicyInput(deps.db, deviceId));
+  const latest = await latestPolicy(deps.db, deviceId);
+  if (latest && latest.command_id && samePolicy(latest.doc, doc)) {
+    if (!latest.acknowledged_at) await dispatch(deps, deviceId);
+    return { version: latest.version, commandId: latest.command_id, changed: false };
+  }
+  const version = (latest?.version ?? 0) + 1;
+  const now = nowIso();
+  try {
+    await deps.db.insertInto("device_policies").values({ device_id: deviceId, version, document: JSON.stringify(doc), command_id: null, created_at: now, acknowledged_at: null }).execute();
+  } catch {
+    // Another process stored this version concurrently: build on top of it.
+    return applyPolicy(deps, deviceId, issuedBy);
+  }
+  await deps.db
+    .updateTable("device_commands")
+    .set({ status: "expired", completed_at: now, error: `superseded by policy version ${version}` })
+    .where("device_id", "=", deviceId)
+    .where("type", "=", "APPLY_POLICY")
+    .where("status", "in", OPEN_STATUSES)
+    .execute();
+  const cmd = await issueCommand(deps, { deviceId, type: "APPLY_POLICY", payload: { version, policy: doc }, issuedBy, ttlMs: null, policyVersion: version });
+  await deps.db.updateTable("device_policies").set({ command_id: cmd.id }).where("device_id", "=", deviceId).where("version", "=", version).execute();
+  return { version, commandId: cmd.id, changed: true };
+}

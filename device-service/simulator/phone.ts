@@ -1,0 +1,370 @@
+import { EventEmitter } from "node:events";
+import { randomBytes } from "node:crypto";
+import WebSocket from "ws";
+import type { z } from "zod";
+import type { CommandType } from "../commands/types";
+import type { Hardware } from "../enrollment";
+import type { childStatusData, DeviceEvent, InstallFailureReason } from "../socket/messages";
+import { commandFrameData, serverToDevice } from "../socket/messages";
+
+type ChildStatus = z.input<typeof childStatusData>;
+
+export interface PhoneOptions {
+  /** http(s)://host:port of the portal. */
+  baseUrl: string;
+  serialNumber: string;
+  credential?: string;
+  hardware?: Partial<Hardware>;
+  status?: Partial<ChildStatus>;
+  /** Reconnect after a drop, with exponential backoff and full jitter (default true). */
+  reconnect?: boolean;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Packages whose install fails with the given reason (tests of spec 2 §8). */
+  failInstalls?: Record<string, InstallFailureReason>;
+  /** Leave commands unacknowledged (tests of redelivery). */
+  ignoreCommands?: boolean;
+  location?: { latitude: number; longitude: number };
+  log?: (msg: string) => void;
+}
+
+interface Pending {
+  frame: string;
+  resolve: (data: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+export interface ReceivedCommand {
+  id: string;
+  type: CommandType;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * A virtual kids phone speaking exactly the device protocol: it enrolls over HTTP, keeps the socket,
+ * sends child_status first, retries every unanswered frame after a reconnect (same id, so the server
+ * never double counts), carries out commands and acknowledges them by id.
+ */
+export class SimulatedPhone extends EventEmitter {
+  credential?: string;
+  deviceId?: string;
+  ws?: WebSocket;
+  connected = false;
+  closedByUs = false;
+  readonly state = {
+    locked: false,
+    ringing: false,
+    reboots: 0,
+    policyVersion: undefined as number | undefined,
+    policy: undefined as unknown,
+    installed: new Set<string>(),
+    disabled: new Set<string>(),
+    vpn: false,
+    dns: false,
+    kidsAppStarted: 0,
+    knoxStopped: false,
+  };
+  readonly received: ReceivedCommand[] = [];
+  private pending = new Map<string, Pending>();
+  private seq = 0;
+  private attempts = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(public opts: PhoneOptions) {
+    super();
+    this.credential = opts.credential;
+    this.deviceId = opts.credential?.split(".")[0];
+  }
+
+  get serialNumber() {
+    return this.opts.serialNumber;
+  }
+
+  hardware(): Hardware {
+    return {
+      serialNumber: this.opts.serialNumber,
+      brand: "Google",
+      model: "Pixel 8a",
+      hardware: "tensor",
+      basebandVersion: "g5300-00000-240101-B-0000000",
+      manufacturer: "Google",
+      androidVersion: "14",
+      languageCode: "en-GB",
+      imei: "350000000000001",
+      wifiMac: "02:00:00:00:00:01",
+      networkOperator: "EE",
+      phoneNumber: "+44 7700 900000",
+      totalRam: "8 GB",
+      totalStorage: "128 GB",
+      appVersion: "3.8.1",
+      ...this.opts.hardware,
+    };
+  }
+
+  /** Exchanges a one-time enrollment token for a device credential. */
+  async enroll(token: string): Promise<string> {
+    const res = await fetch(`${this.opts.baseUrl}/device-api/enroll`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token, hardware: this.hardware() }),
+    });
+    const body = (await res.json()) as { respones_msg: string; data?: { credential: string; deviceId: string } };
+    if (!res.ok || !body.data) throw new Error(`enrollment refused (${res.status}): ${body.respones_msg}`);
+    this.credential = body.data.credential;
+    this.deviceId = body.data.deviceId;
+    return this.credential;
+  }
+
+  statusData(): ChildStatus {
+    return {
+      batteryPercentage: 80,
+      wifiConnected: true,
+      kidsAppStatus: "Healthy",
+      missingPermissions: [],
+      appVersion: this.opts.hardware?.appVersion ?? "3.8.1",
+      protectionState: true,
+      ...(this.state.policyVersion !== undefined ? { policyVersion: this.state.policyVersion } : {}),
+      ...this.opts.status,
+    };
+  }
+
+  /** Opens the socket and resolves once child_status is acknowledged (or rejects when refused). */
+  connect(): Promise<void> {
+    if (!this.credential) return Promise.reject(new Error("enroll first"));
+    this.closedByUs = false;
+    const url = `${this.opts.baseUrl.replace(/^http/, "ws")}/device-socket`;
+    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${this.credential}` }, perMessageDeflate: false });
+    this.ws = ws;
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      ws.on("open", () => {
+        const id = this.nextId();
+        const frame = JSON.stringify({ event: "child_status", id, data: this.statusData() });
+        this.pending.set(id, {
+          frame,
+          resolve: () => {
+            this.connected = true;
+            this.attempts = 0;
+            // Everything unanswered before the drop goes again, with its original id.
+            for (const [pid, p] of this.pending) if (pid !== id) ws.send(p.frame);
+            this.emit("connected");
+            if (!settled) {
+              settled = true;
+              resolve();
+            }
+          },
+          reject: (e) => {
+            if (!settled) {
+              settled = true;
+              reject(e);
+            }
+          },
+        });
+        ws.send(frame);
+      });
+      ws.on("message", (raw) => this.onFrame(raw.toString()));
+      ws.on("close", (code, reason) => {
+        this.connected = false;
+        this.emit("disconnected", code, reason.toString());
+        if (!settled) {
+          settled = true;
+          reject(new Error(`socket closed ${code} ${reason.toString()}`));
+        }
+        if (!this.closedByUs && this.opts.reconnect !== false && code !== 1008) this.scheduleReconnect();
+      });
+      ws.on("error", (err) => {
+        this.opts.log?.(`[${this.serialNumber}] socket error: ${err.message}`);
+        if (!settled && ws.readyState !== WebSocket.OPEN) {
+          settled = true;
+          reject(err);
+          if (!this.closedByUs && this.opts.reconnect !== false) this.scheduleReconnect();
+        }
+      });
+    });
+  }
+
+  private scheduleReconnect() {
+    if (this.reconnectTimer) return;
+    const base = this.opts.backoffBaseMs ?? 500;
+    const max = this.opts.backoffMaxMs ?? 30_000;
+    const delay = Math.random() * Math.min(max, base * 2 ** this.attempts++);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closedByUs) return;
+      this.connect().catch(() => {
+        /* the close/error handler schedules the next try */
+      });
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  private nextId() {
+    return `${this.serialNumber}-${++this.seq}-${randomBytes(3).toString("hex")}`;
+  }
+
+  /** Sends a frame and resolves with the server's ack; unanswered frames are re-sent after a reconnect. */
+  send(event: DeviceEvent, data: unknown, id = this.nextId()): Promise<unknown> {
+    const frame = JSON.stringify({ event, id, data });
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { frame, resolve, reject });
+      if (this.connected && this.ws?.readyState === WebSocket.OPEN) this.ws.send(frame);
+    });
+  }
+
+  /** Sends raw text (tests of malformed frames); resolves with the next error frame. */
+  sendRaw(text: string | Buffer): Promise<{ code: string; message: string }> {
+    return new Promise((resolve) => {
+      this.once("protocol-error", resolve);
+      this.ws!.send(text);
+    });
+  }
+
+  private onFrame(text: string) {
+    let frame: { event: string; id: string; data: unknown };
+    try {
+      frame = serverToDevice.parse(JSON.parse(text)) as typeof frame;
+    } catch {
+      this.opts.log?.(`[${this.serialNumber}] unreadable frame from server`);
+      return;
+    }
+    if (frame.event === "ack") {
+      const p = this.pending.get(frame.id);
+      this.pending.delete(frame.id);
+      p?.resolve(frame.data);
+    } else if (frame.event === "error") {
+      const p = this.pending.get(frame.id);
+      this.pending.delete(frame.id);
+      const e = frame.data as { code: string; message: string };
+      this.emit("protocol-error", e);
+      p?.reject(Object.assign(new Error(`${e.code}: ${e.message}`), { code: e.code }));
+    } else if (frame.event === "command") {
+      const c = commandFrameData.safeParse(frame.data);
+      if (!c.success) return;
+      const cmd: ReceivedCommand = { id: frame.id, type: c.data.type, payload: c.data.payload };
+      this.received.push(cmd);
+      this.emit("command", cmd);
+      if (!this.opts.ignoreCommands) void this.execute(cmd).catch((err: unknown) => this.opts.log?.(`[${this.serialNumber}] command failed: ${String(err)}`));
+    }
+  }
+
+  private ack(cmd: ReceivedCommand, status: "acknowledged" | "failed" = "acknowledged", result?: unknown, error?: string) {
+    return this.send("command_ack", { commandId: cmd.id, status, ...(result === undefined ? {} : { result }), ...(error ? { error } : {}) });
+  }
+
+  /** What a real phone does with each command. */
+  async execute(cmd: ReceivedCommand): Promise<void> {
+    const pkg = typeof cmd.payload.packageName === "string" ? cmd.payload.packageName : undefined;
+    const s = this.state;
+    switch (cmd.type) {
+      case "LOCK":
+        s.locked = true;
+        return void (await this.ack(cmd));
+      case "REBOOT":
+        s.reboots++;
+        await this.ack(cmd);
+        // A reboot drops the socket; the phone comes back on its own.
+        this.ws?.close(1001, "rebooting");
+        return;
+      case "RING":
+        s.ringing = true;
+        return void (await this.ack(cmd));
+      case "STOP_SOUND":
+        s.ringing = false;
+        return void (await this.ack(cmd));
+      case "SEND_LOCATION": {
+        const loc = { latitude: this.opts.location?.latitude ?? 51.5014, longitude: this.opts.location?.longitude ?? -0.1419, deviceTime: new Date().toISOString() };
+        await this.send("location", loc);
+        return void (await this.ack(cmd, "acknowledged", loc));
+      }
+      case "SYNC":
+        await this.send("device_info", { ...this.hardware(), batteryLevel: this.statusData().batteryPercentage, batteryCheckedAt: new Date().toISOString() });
+        await this.send("installed_apps", { apps: [...s.installed].map((packageName) => ({ packageName })) });
+        await this.send("child_status", this.statusData());
+        return void (await this.ack(cmd));
+      case "FETCH_LOGS":
+        await this.send("device_log", {
+          title: "Kids app log",
+          deviceTime: new Date().toISOString(),
+          details: { appVersion: this.statusData().appVersion, locked: s.locked, policyVersion: s.policyVersion ?? null, installed: [...s.installed].slice(0, 100) },
+        });
+        return void (await this.ack(cmd));
+      case "APPLY_POLICY":
+        s.policy = cmd.payload.policy;
+        s.policyVersion = Number(cmd.payload.version);
+        return void (await this.ack(cmd, "acknowledged", { policyVersion: s.policyVersion }));
+      case "INSTALL_APP": {
+        if (!pkg) return void (await this.ack(cmd, "failed", undefined, "no package"));
+        const reason = this.opts.failInstalls?.[pkg];
+        if (reason) {
+          await this.send("install_result", { status: "FAILED", packageName: pkg, failureReason: reason });
+          return void (await this.ack(cmd, "failed", undefined, reason));
+        }
+        s.installed.add(pkg);
+        await this.send("install_result", { status: "INSTALLED", packageName: pkg });
+        return void (await this.ack(cmd));
+      }
+      case "UNINSTALL_APP":
+        if (pkg) s.installed.delete(pkg);
+        if (pkg) await this.send("install_result", { status: "UNINSTALLED", packageName: pkg });
+        return void (await this.ack(cmd));
+      case "ENABLE_APP":
+        if (pkg) s.disabled.delete(pkg);
+        return void (await this.ack(cmd));
+      case "DISABLE_APP":
+        if (pkg) s.disabled.add(pkg);
+        return void (await this.ack(cmd));
+      case "START_KID_APP":
+        s.kidsAppStarted++;
+        return void (await this.ack(cmd));
+      case "STOP_KNOX":
+        s.knoxStopped = true;
+        return void (await this.ack(cmd));
+      case "ENABLE_VPN":
+      case "DISABLE_VPN":
+        s.vpn = cmd.type === "ENABLE_VPN";
+        return void (await this.ack(cmd));
+      case "ENABLE_DNS":
+      case "DISABLE_DNS":
+        s.dns = cmd.type === "ENABLE_DNS";
+        return void (await this.ack(cmd));
+    }
+  }
+
+  /** Resolves when a command of this type arrives (or has already arrived after `since`). */
+  waitForCommand(type: CommandType, timeoutMs = 5_000): Promise<ReceivedCommand> {
+    const have = this.received.find((c) => c.type === type);
+    if (have) return Promise.resolve(have);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.off("command", on);
+        reject(new Error(`no ${type} command within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const on = (c: ReceivedCommand) => {
+        if (c.type !== type) return;
+        clearTimeout(t);
+        this.off("command", on);
+        resolve(c);
+      };
+      this.on("command", on);
+    });
+  }
+
+  unanswered(): number {
+    return this.pending.size;
+  }
+
+  close(): Promise<void> {
+    this.closedByUs = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      ws.once("close", () => resolve());
+      ws.close(1000, "bye");
+      setTimeout(() => {
+        ws.terminate();
+        resolve();
+      }, 1_000).unref();
+    });
+  }
+}

@@ -1,0 +1,209 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { frameData, markSent, pendingCommands } from "../commands/outbox";
+import type { DeviceServiceDeps, LocalConnections } from "../context";
+import { authenticateDevice } from "../enrollment";
+import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
+import { handleDeviceMessage, ProtocolError, setOnline, type DeviceRef } from "./telemetry";
+
+export const PING_INTERVAL_MS = 30_000;
+export const DEVICE_SOCKET_PATH = "/device-socket";
+
+interface Conn {
+  ws: WebSocket;
+  device: DeviceRef;
+  statusSeen: boolean;
+  alive: boolean;
+  chain: Promise<void>;
+  delivering: boolean;
+  again: boolean;
+  againIncludeSent: boolean;
+}
+
+export interface Gateway extends LocalConnections {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  count(): number;
+  close(): Promise<void>;
+}
+
+export function credentialOf(req: IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith("Bearer ")) return auth.slice(7).trim();
+  return null;
+}
+
+/**
+ * The device socket. Authentication happens before the upgrade completes; a refused credential gets the
+ * upgrade and an immediate close 1008. Frames are processed one at a time per phone, in order, and each
+ * is answered once committed, so a phone can retry anything unanswered without double counting.
+ */
+export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: number } = {}): Gateway {
+  // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
+  const conns = new Map<string, Conn>();
+  const all = new Set<Conn>();
+  let closed = false;
+
+  const send = (c: Conn, frame: ServerFrame) => {
+    if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(frame));
+  };
+
+  async function deliverTo(c: Conn, includeSent: boolean): Promise<void> {
+    if (!c.statusSeen) return;
+    if (c.delivering) {
+      c.again = true;
+      c.againIncludeSent ||= includeSent;
+      return;
+    }
+    c.delivering = true;
+    try {
+      let incl = includeSent;
+      for (;;) {
+        c.again = false;
+        c.againIncludeSent = false;
+        const cmds = await pendingCommands(deps.db, c.device.id, incl);
+        if (cmds.length && c.ws.readyState === c.ws.OPEN) {
+          for (const cmd of cmds) send(c, { event: "command", id: cmd.id, data: frameData(cmd) });
+          await markSent(deps.db, cmds.map((x) => x.id));
+        }
+        if (!c.again) break;
+        incl = c.againIncludeSent;
+      }
+    } catch (err) {
+      deps.log("error", "command delivery failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      c.delivering = false;
+    }
+  }
+
+  async function onFrame(c: Conn, raw: RawData, isBinary: boolean): Promise<void> {
+    const size = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : (raw as Buffer).byteLength;
+    if (isBinary || size > MAX_FRAME_BYTES) {
+      deps.log("warn", "device frame refused", { deviceId: c.device.id, reason: isBinary ? "binary" : "oversized", size });
+      send(c, { event: "error", id: "", data: { code: isBinary ? "BINARY" : "TOO_LARGE", message: isBinary ? "Frames are JSON text." : `Frames are at most ${MAX_FRAME_BYTES} bytes.` } });
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString());
+    } catch {
+      deps.log("warn", "device frame refused", { deviceId: c.device.id, reason: "malformed" });
+      send(c, { event: "error", id: "", data: { code: "MALFORMED", message: "Frames are JSON {event, id, data}." } });
+      return;
+    }
+    const rawId = typeof (json as { id?: unknown })?.id === "string" ? ((json as { id: string }).id.slice(0, 100) as string) : "";
+    const parsed = deviceToServer.safeParse(json);
+    if (!parsed.success) {
+      deps.log("warn", "device frame refused", { deviceId: c.device.id, reason: "invalid", event: String((json as { event?: unknown })?.event ?? "").slice(0, 40) });
+      send(c, { event: "error", id: rawId, data: { code: "INVALID", message: "The frame does not match the protocol.", issues: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), message: i.message })) } });
+      return;
+    }
+    const msg = parsed.data;
+    if (!c.statusSeen && msg.event !== "child_status") {
+      send(c, { event: "error", id: msg.id, data: { code: "STATUS_FIRST", message: "Send child_status first." } });
+      return;
+    }
+    try {
+      await handleDeviceMessage(deps, c.device, msg);
+      send(c, { event: "ack", id: msg.id, data: { event: msg.event } });
+      if (msg.event === "child_status" && !c.statusSeen) {
+        c.statusSeen = true;
+        // Redelivery: everything still open, including what was sent before a disconnect.
+        await deliverTo(c, true);
+      }
+    } catch (err) {
+      const code = err instanceof ProtocolError ? err.code : "SERVER_ERROR";
+      deps.log(code === "SERVER_ERROR" ? "error" : "warn", "device frame failed", { deviceId: c.device.id, event: msg.event, code, error: err instanceof Error ? err.message : String(err) });
+      send(c, { event: "error", id: msg.id, data: { code, message: err instanceof ProtocolError ? err.message : "Not stored; please retry." } });
+    }
+  }
+
+  function attach(ws: WebSocket, device: DeviceRef) {
+    const c: Conn = { ws, device, statusSeen: false, alive: true, chain: Promise.resolve(), delivering: false, again: false, againIncludeSent: false };
+    const previous = conns.get(device.id);
+    conns.set(device.id, c);
+    all.add(c);
+    if (previous) previous.ws.close(4000, "Replaced by a newer connection");
+    ws.on("pong", () => {
+      c.alive = true;
+    });
+    ws.on("message", (raw, isBinary) => {
+      c.alive = true;
+      c.chain = c.chain.then(() => onFrame(c, raw, isBinary)).catch(() => {});
+    });
+    ws.on("error", (err) => deps.log("warn", "device socket error", { deviceId: device.id, error: err.message }));
+    ws.on("close", () => {
+      all.delete(c);
+      if (conns.get(device.id) === c) {
+        conns.delete(device.id);
+        void c.chain.then(() => setOnline(deps.db, device.id, false)).catch(() => {});
+      }
+    });
+    send(c, { event: "hello", id: "", data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS } });
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const c of all) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      try {
+        c.ws.ping();
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }, opts.pingIntervalMs ?? PING_INTERVAL_MS);
+  heartbeat.unref();
+
+  const unsubscribe = deps.bus.subscribe((m) => {
+    if (m.type === "device.command") {
+      const c = conns.get(m.deviceId);
+      if (c) void deliverTo(c, false);
+    }
+  });
+
+  return {
+    handleUpgrade(req, socket, head) {
+      socket.on("error", () => {});
+      authenticateDevice(deps.db, credentialOf(req)).then(
+        (device) => {
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            if (!device) {
+              deps.log("warn", "device socket refused", { reason: "bad credential", ip: req.socket.remoteAddress });
+              ws.close(1008, "Device credential refused");
+              return;
+            }
+            attach(ws, { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number });
+          });
+        },
+        (err: unknown) => {
+          deps.log("error", "device auth failed", { error: err instanceof Error ? err.message : String(err) });
+          socket.destroy();
+        },
+      );
+    },
+    has: (deviceId) => conns.has(deviceId),
+    async deliver(deviceId, o = {}) {
+      const c = conns.get(deviceId);
+      if (c) await deliverTo(c, o.includeSent ?? false);
+    },
+    count: () => conns.size,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      unsubscribe();
+      const ids = [...conns.keys()];
+      for (const c of all) c.ws.close(1001, "Server shutting down");
+      await Promise.allSettled([...all].map((c) => c.chain));
+      for (let i = 0; i < ids.length; i += 500) {
+        await deps.db.updateTable("device_status").set({ online: 0 }).where("device_id", "in", ids.slice(i, i + 500)).execute().catch(() => {});
+      }
+      conns.clear();
+    },
+  };
+}

@@ -1,0 +1,280 @@
+import { sql, type Transaction } from "kysely";
+import type { Database } from "../../db/schema";
+import type { DB } from "../../db/index";
+import { newId, nowIso } from "../../db/queries/ids";
+import { acknowledgeCommand } from "../commands/outbox";
+import type { DeviceServiceDeps } from "../context";
+import { hardwareColumns } from "../enrollment";
+import { notifyParents } from "../notify";
+import { recordInstallFailure, markInstallDone } from "../installs";
+import type { DeviceMessage } from "./messages";
+
+export interface DeviceRef {
+  id: string;
+  profile_id: string;
+  serial_number: string;
+}
+
+type Tx = Transaction<Database>;
+
+export function hourBucket(iso: string): string {
+  const d = new Date(iso);
+  d.setUTCMinutes(0, 0, 0);
+  return d.toISOString();
+}
+
+/** First delivery of a message id for this device? Stored in the same transaction as the effect. */
+async function firstTime(trx: Tx, deviceId: string, messageId: string): Promise<boolean> {
+  const r = await trx
+    .insertInto("device_message_receipts")
+    .values({ device_id: deviceId, message_id: messageId, received_at: nowIso() })
+    .onConflict((oc) => oc.columns(["device_id", "message_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Hourly usage upsert plus the daily rollup, in one transaction. Buckets carry absolute minutes, so a
+ * retried upload rewrites the same values; the daily rows are recomputed from the hourly ones for the
+ * affected (day, app) pairs, so nothing is ever counted twice.
+ */
+export async function ingestUsage(db: DB, deviceId: string, buckets: { packageName: string; hour: string; minutes: number }[]): Promise<number> {
+  const byKey = new Map<string, { device_id: string; package_name: string; hour: string; minutes: number }>();
+  for (const b of buckets) {
+    const hour = hourBucket(b.hour);
+    byKey.set(`${hour}|${b.packageName}`, { device_id: deviceId, package_name: b.packageName, hour, minutes: b.minutes });
+  }
+  const rows = [...byKey.values()];
+  const days = [...new Set(rows.map((r) => r.hour.slice(0, 10)))].sort();
+  const pkgs = [...new Set(rows.map((r) => r.package_name))];
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 500) {
+      await trx
+        .insertInto("app_usage_hourly")
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
+        .execute();
+    }
+    const affected = new Set(rows.map((r) => `${r.hour.slice(0, 10)}|${r.package_name}`));
+    const from = `${days[0]}T00:00:00.000Z`;
+    const to = new Date(Date.parse(`${days[days.length - 1]}T00:00:00.000Z`) + 86_400_000).toISOString();
+    const sums: { package_name: string; day: string; minutes: number }[] = [];
+    for (let i = 0; i < pkgs.length; i += 500) {
+      const part = await trx
+        .selectFrom("app_usage_hourly")
+        .select(["package_name", sql<string>`substr(hour, 1, 10)`.as("day"), sql<number>`sum(minutes)`.as("minutes")])
+        .where("device_id", "=", deviceId)
+        .where("package_name", "in", pkgs.slice(i, i + 500))
+        .where("hour", ">=", from)
+        .where("hour", "<", to)
+        .groupBy(["package_name", sql`substr(hour, 1, 10)`])
+        .execute();
+      sums.push(...part.filter((s) => affected.has(`${s.day}|${s.package_name}`)));
+    }
+    for (let i = 0; i < sums.length; i += 500) {
+      await trx
+        .insertInto("app_usage_daily")
+        .values(sums.slice(i, i + 500).map((s) => ({ device_id: deviceId, package_name: s.package_name, day: s.day, minutes: Number(s.minutes) })))
+        .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
+        .execute();
+    }
+  });
+  return rows.length;
+}
+
+async function upsertStatus(db: DB, deviceId: string, values: Partial<{ battery_percentage: number; battery_checked_at: string; wifi_connected: number; kids_app_status: string; additional_data: string | null; app_version: string; protection_state: number; online: number }>) {
+  const ts = nowIso();
+  const res = await db.updateTable("device_status").set({ ...values, updated_at: ts }).where("device_id", "=", deviceId).executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) {
+    await db
+      .insertInto("device_status")
+      .values({ device_id: deviceId, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, ...values, updated_at: ts })
+      .onConflict((oc) => oc.column("device_id").doUpdateSet({ ...values, updated_at: ts }))
+      .execute();
+  }
+}
+
+export async function setOnline(db: DB, deviceId: string, online: boolean): Promise<void> {
+  await upsertStatus(db, deviceId, { online: online ? 1 : 0 });
+}
+
+/** Applies one validated message from a phone. Resolves once its effect is committed. */
+export async function handleDeviceMessage(deps: DeviceServiceDeps, device: DeviceRef, msg: DeviceMessage): Promise<void> {
+  const { db } = deps;
+  const ts = nowIso();
+  switch (msg.event) {
+    case "child_status": {
+      const d = msg.data;
+      await upsertStatus(db, device.id, {
+        battery_percentage: d.batteryPercentage,
+        battery_checked_at: ts,
+        wifi_connected: d.wifiConnected ? 1 : 0,
+        kids_app_status: d.kidsAppStatus,
+        additional_data: d.kidsAppStatus === "Healthy" || d.missingPermissions.length === 0 ? null : d.missingPermissions.join(", "),
+        app_version: d.appVersion,
+        protection_state: d.protectionState ? 1 : 0,
+        online: 1,
+      });
+      await db
+        .updateTable("devices")
+        .set({ app_version: d.appVersion, ...(d.fcmToken ? { fcm_token: d.fcmToken } : {}), updated_at: ts })
+        .where("id", "=", device.id)
+        .execute();
+      if (d.policyVersion !== undefined) {
+        // The phone says which policy it enforces: that acknowledges the version's command too.
+        const p = await db.selectFrom("device_policies").select(["command_id", "acknowledged_at"]).where("device_id", "=", device.id).where("version", "=", d.policyVersion).executeTakeFirst();
+        if (p && !p.acknowledged_at && p.command_id) await acknowledgeCommand(deps, device.id, { commandId: p.command_id, status: "acknowledged", result: { via: "child_status" } });
+      }
+      await deps.bus.publish({ type: "device.status", deviceId: device.id, profileId: device.profile_id }).catch(() => {});
+      await notifyParents(deps, device.profile_id, "device.status");
+      return;
+    }
+    case "usage":
+      await ingestUsage(db, device.id, msg.data.buckets);
+      return;
+    case "location": {
+      await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id))) return;
+        await trx.insertInto("device_locations").values({ id: newId(), device_id: device.id, latitude: msg.data.latitude, longitude: msg.data.longitude, device_time: new Date(msg.data.deviceTime).toISOString(), received_at: ts }).execute();
+      });
+      await notifyParents(deps, device.profile_id, "device.location");
+      return;
+    }
+    case "notification": {
+      await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id))) return;
+        await trx
+          .insertInto("notifications")
+          .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, message: msg.data.message, type: msg.data.type, package_name: msg.data.packageName ?? null, created_at: ts, read_at: null })
+          .execute();
+      });
+      await notifyParents(deps, device.profile_id, "device.notification");
+      return;
+    }
+    case "installed_apps": {
+      const listed = new Map(msg.data.apps.map((a) => [a.packageName, a]));
+      await db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom("profile_apps").select(["id", "package_name", "is_installed"]).where("device_id", "=", device.id).execute();
+        const have = new Set(existing.map((e) => e.package_name));
+        const gone = existing.filter((e) => e.is_installed === 1 && !listed.has(e.package_name)).map((e) => e.id);
+        const back = existing.filter((e) => e.is_installed === 0 && listed.has(e.package_name)).map((e) => e.id);
+        if (gone.length) await trx.updateTable("profile_apps").set({ is_installed: 0, updated_at: ts }).where("id", "in", gone).execute();
+        if (back.length) await trx.updateTable("profile_apps").set({ is_installed: 1, installation_failure_reason: null, updated_at: ts }).where("id", "in", back).execute();
+        const fresh = [...listed.values()].filter((a) => !have.has(a.packageName));
+        if (fresh.length) {
+          const catalog = await trx.selectFrom("catalog_apps").select(["package_name", "genre_id"]).where("package_name", "in", fresh.map((f) => f.packageName)).execute();
+          const genre = new Map(catalog.map((c) => [c.package_name, c.genre_id]));
+          await trx
+            .insertInto("profile_apps")
+            .values(
+              fresh.map((a) => ({
+                id: newId(),
+                profile_id: device.profile_id,
+                device_id: device.id,
+                package_name: a.packageName,
+                // Not from the store: 'Others' (the dashboard's 'Manually Install' badge).
+                play_store_category: genre.get(a.packageName) ?? "Others",
+                disabled_type: null,
+                installation_failure_reason: null,
+                is_installed: 1,
+                created_at: ts,
+                updated_at: ts,
+              })),
+            )
+            .execute();
+        }
+      });
+      await notifyParents(deps, device.profile_id, "device.apps");
+      return;
+    }
+    case "install_result": {
+      const d = msg.data;
+      const app = await db.selectFrom("profile_apps").select("id").where("device_id", "=", device.id).where("package_name", "=", d.packageName).executeTakeFirst();
+      if (d.status === "FAILED") {
+        if (app) await db.updateTable("profile_apps").set({ is_installed: 0, installation_failure_reason: d.failureReason, updated_at: ts }).where("id", "=", app.id).execute();
+        await recordInstallFailure(deps, device.id, d.packageName, d.failureReason);
+      } else if (d.status === "INSTALLED") {
+        if (app) await db.updateTable("profile_apps").set({ is_installed: 1, installation_failure_reason: null, updated_at: ts }).where("id", "=", app.id).execute();
+        else
+          await db
+            .insertInto("profile_apps")
+            .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: d.packageName, disabled_type: null, installation_failure_reason: null, is_installed: 1, created_at: ts, updated_at: ts })
+            .execute();
+        await markInstallDone(db, device.id, d.packageName);
+      } else if (app) {
+        await db.updateTable("profile_apps").set({ is_installed: 0, updated_at: ts }).where("id", "=", app.id).execute();
+      }
+      await notifyParents(deps, device.profile_id, "device.install");
+      return;
+    }
+    case "app_request": {
+      const d = msg.data;
+      await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id))) return;
+        await trx
+          .insertInto("app_requests")
+          .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: d.packageName, request_type: d.requestType, extended_time: d.extendedTime, remarks: d.remarks ?? null, created_at: ts, updated_at: ts })
+          .execute();
+        const kid = await trx.selectFrom("kid_profiles").select("name").where("id", "=", device.profile_id).executeTakeFirst();
+        const app = await trx.selectFrom("catalog_apps").select("title").where("package_name", "=", d.packageName).executeTakeFirst();
+        const title = app?.title ?? d.packageName;
+        const message =
+          d.requestType === "App Install"
+            ? `${kid?.name ?? "Your kid"} asked to install ${title}.`
+            : d.requestType === "App Uninstall"
+              ? `${kid?.name ?? "Your kid"} asked to uninstall ${title}.`
+              : `${kid?.name ?? "Your kid"} asked for ${d.extendedTime} more minutes on ${title}.`;
+        await trx.insertInto("notifications").values({ id: newId(), profile_id: device.profile_id, device_id: device.id, message, type: "app_request", package_name: d.packageName, created_at: ts, read_at: null }).execute();
+      });
+      await notifyParents(deps, device.profile_id, "device.request");
+      return;
+    }
+    case "browser_visit": {
+      const url = msg.data.url.trim();
+      const day = new Date(msg.data.visitedAt).toISOString().slice(0, 10);
+      await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id))) return;
+        const blocked = await trx.selectFrom("browser_logs").select("id").where("device_id", "=", device.id).where("url", "=", url).where("is_blocked", "=", 1).limit(1).executeTakeFirst();
+        await trx
+          .insertInto("browser_logs")
+          .values({ id: newId(), device_id: device.id, url, day, is_blocked: blocked ? 1 : 0, visits: 1, created_at: ts, updated_at: ts })
+          .onConflict((oc) => oc.columns(["device_id", "url", "day"]).doUpdateSet((eb) => ({ visits: eb("browser_logs.visits", "+", 1), updated_at: ts })))
+          .execute();
+      });
+      return;
+    }
+    case "device_log": {
+      await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id))) return;
+        await trx
+          .insertInto("device_logs")
+          .values({ id: newId(), device_id: device.id, title: msg.data.title ?? null, details: JSON.stringify(msg.data.details), device_time: msg.data.deviceTime ?? null, created_at: ts })
+          .execute();
+      });
+      await notifyParents(deps, device.profile_id, "device.logs");
+      return;
+    }
+    case "device_info": {
+      const { batteryLevel, batteryCheckedAt, serialNumber, ...hw } = msg.data;
+      if (serialNumber !== device.serial_number) throw new ProtocolError("SERIAL_MISMATCH", "device_info.serialNumber is not this phone's serial number");
+      await db.updateTable("devices").set({ ...hardwareColumns(hw), updated_at: ts }).where("id", "=", device.id).execute();
+      if (batteryLevel !== undefined) await upsertStatus(db, device.id, { battery_percentage: batteryLevel, battery_checked_at: batteryCheckedAt ? new Date(batteryCheckedAt).toISOString() : ts });
+      await notifyParents(deps, device.profile_id, "device.info");
+      return;
+    }
+    case "command_ack": {
+      const r = await acknowledgeCommand(deps, device.id, msg.data);
+      if (!r) throw new ProtocolError("UNKNOWN_COMMAND", "No such command for this phone");
+      return;
+    }
+  }
+}
+
+export class ProtocolError extends Error {
+  constructor(
+    public code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

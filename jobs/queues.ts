@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/** Queue names and their payloads. Payloads carry ids only: never secrets, never state the database holds. */
+export const QUEUES = {
+  /** Pushes a refresh to the parents' open dashboards (2 s after sleep mode, 3 s after protection). */
+  "kids-refresh": z.object({ profileId: z.string().min(1), reason: z.string().min(1).max(100) }),
+  /** Marks a one-shot command expired when it is still unacknowledged at its expiry. */
+  "command-expiry": z.object({ commandId: z.string().min(1) }),
+  /** Re-sends an install that failed for a transient reason (state in install_retries). */
+  "install-retry": z.object({ deviceId: z.string().min(1), packageName: z.string().min(1) }),
+} as const;
+
+export type QueueName = keyof typeof QUEUES;
+export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+export type Payload<N extends QueueName> = z.infer<(typeof QUEUES)[N]>;
+
+export interface EnqueueOptions {
+  delayMs?: number;
+  /** Deduplicates: a job with the same id that is still waiting is not added twice. No ':' allowed. */
+  jobId?: string;
+}
+
+/** The producer side, handed to the device service. */
+export interface JobQueue {
+  enqueue<N extends QueueName>(name: N, payload: Payload<N>, opts?: EnqueueOptions): Promise<void>;
+}
+
+export type Processors = { [N in QueueName]: (payload: Payload<N>) => Promise<void> };
+
+export interface QueueCounts {
+  name: QueueName;
+  waiting: number;
+  delayed: number;
+  active: number;
+  completed: number;
+  failed: number;
+}
+
+export interface JobRunner extends JobQueue {
+  readonly kind: "bullmq" | "in-process";
+  /** Starts workers for every queue (a producer-only runner never calls this). */
+  start(processors: Processors): Promise<void>;
+  counts(): Promise<QueueCounts[]>;
+  close(): Promise<void>;
+}
+
+export const JOB_ATTEMPTS = 5;
+export const JOB_BACKOFF_MS = 1_000;
