@@ -4,7 +4,7 @@ import { z } from "zod";
 import { SubmitButton } from "~/components/forms";
 import { listLiveSessions, revokeSessionById, setTwoStep } from "../../db/queries/accounts";
 import { hashToken, revokeAllSessions } from "../../db/queries/sessions";
-import authStyles from "~/styles/auth.css?url";
+import authStyles from "../styles/auth.css?url";
 import { requireParent, sessionCookie } from "~/utils/auth.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";

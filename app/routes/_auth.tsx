@@ -1,6 +1,6 @@
 import type { LinksFunction } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import authStyles from "~/styles/auth.css?url";
+import authStyles from "../styles/auth.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 

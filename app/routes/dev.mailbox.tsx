@@ -1,7 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { listOutbox } from "../../db/queries/accounts";
-import authStyles from "~/styles/auth.css?url";
+import authStyles from "../styles/auth.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Dev mailbox · Kids Portal" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,145 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { OAuth2Server } from "oauth2-mock-server";
+import { SMTPServer } from "smtp-server";
+import { accountPeerPorts } from "./mail-env";
+
+export { expect };
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** Just enough MIME for nodemailer's text mails: unfolded headers, 7bit / quoted-printable / base64 bodies. */
+export function parseMail(raw: string, to: string[]): ReceivedMail {
+  const split = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
+  let body = raw.slice(split + 4);
+  const header = (name: string) => head.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim() ?? "";
+  const enc = header("Content-Transfer-Encoding").toLowerCase();
+  if (enc === "quoted-printable") {
+    body = Buffer.from(
+      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    ).toString("utf8");
+  } else if (enc === "base64") {
+    body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  }
+  return { to, subject: header("Subject"), text: body.replace(/\r\n/g, "\n") };
+}
+
+export class Mailbox {
+  mails: ReceivedMail[] = [];
+  /** Waits for the newest mail to `to` whose subject contains `subject`, received after `since` mails. */
+  async waitFor(to: string, subject: string, opts: { after?: number; timeoutMs?: number } = {}): Promise<ReceivedMail> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+    const want = to.toLowerCase();
+    for (;;) {
+      const found = this.mails
+        .slice(opts.after ?? 0)
+        .filter((m) => m.to.some((t) => t.toLowerCase() === want) && m.subject.includes(subject))
+        .at(-1);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to} (have: ${this.mails.map((m) => `${m.to}:${m.subject}`).join(", ")})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  count(to: string): number {
+    return this.mails.filter((m) => m.to.some((t) => t.toLowerCase() === to.toLowerCase())).length;
+  }
+}
+
+export function linkIn(mail: ReceivedMail): string {
+  const m = mail.text.match(/https?:\/\/\S+/);
+  if (!m) throw new Error(`no link in mail: ${mail.text}`);
+  return m[0];
+}
+
+export function codeIn(mail: ReceivedMail): string {
+  const m = mail.text.match(/sign-in code is: (\d{4})/);
+  if (!m) throw new Error(`no code in mail: ${mail.text}`);
+  return m[1]!;
+}
+
+/** What the local OIDC provider puts in the next id_token (email and whether it is verified). */
+export interface OidcControl {
+  server: OAuth2Server;
+  url: string;
+  email: string | null;
+}
+
+const appPort = Number(process.env.E2E_PORT ?? 3199);
+
+/** Worker-scoped peers: one real SMTP server and one OIDC provider per test worker, on the ports e2e/server.ts expects. */
+export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>({
+  mailbox: [
+    async ({}, use) => {
+      const mailbox = new Mailbox();
+      const smtp = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ["AUTH", "STARTTLS"],
+        logger: false,
+        onData(stream, session, callback) {
+          const chunks: Buffer[] = [];
+          stream.on("data", (c: Buffer) => chunks.push(c));
+          stream.on("end", () => {
+            mailbox.mails.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address)));
+            callback();
+          });
+        },
+      });
+      await new Promise<void>((resolve, reject) => {
+        smtp.once("error", reject);
+        smtp.listen(accountPeerPorts(appPort).smtp, "127.0.0.1", () => resolve());
+      });
+      await use(mailbox);
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    },
+    { scope: "worker" },
+  ],
+  oidc: [
+    async ({}, use) => {
+      const server = new OAuth2Server();
+      await server.issuer.keys.generate("RS256");
+      const port = accountPeerPorts(appPort).oidc;
+      await server.start(port, "127.0.0.1");
+      const control: OidcControl = { server, url: `http://127.0.0.1:${port}`, email: null };
+      server.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }) => {
+        if (control.email) {
+          token.payload.email = control.email;
+          token.payload.email_verified = true;
+        }
+      });
+      await use(control);
+      await server.stop();
+    },
+    { scope: "worker" },
+  ],
+});
+
+export function uniqueEmail(prefix: string, project: string): string {
+  return `${prefix}-${project}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+export async function register(page: Page, email: string, password: string, name = "Alex Parent") {
+  await page.goto("/registration");
+  await page.getByLabel("Parent name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+export async function signInWithPassword(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function signOut(page: Page) {
+  await page.goto("/kids-device?modal=logout");
+  await page.getByRole("dialog").getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
