@@ -18,7 +18,7 @@ import { getAckState } from "../../device-service/ack";
 import { DashboardView, NoDevices } from "~/components/dashboard/Dashboard";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { editKidSchema } from "~/components/dashboard/schemas";
-import dashboardStyles from "~/styles/dashboard.css?url";
+import dashboardStyles from "../styles/dashboard.css?url";
 import { requireKidAccess, requireParent } from "~/utils/auth.server";
 import {
   KIDS_PAGE_SIZE,
@@ -76,7 +76,7 @@ export async function loader(args: LoaderFunctionArgs) {
     tab === "usage" ? getUsage(db, profile.id, device.id, period) : null,
     getAckState(db, device.id),
     countUnreadNotifications(db, profile.id),
-    listPendingRatings(db, device.id),
+    listPendingRatings(db, device.id, 6),
     modal === "notifications" ? listNotifications(db, profile.id, notificationPages * NOTIFICATIONS_PAGE) : null,
   ]);
   const age = kidAge(profile.birthMonth, profile.birthYear, now);

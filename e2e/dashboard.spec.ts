@@ -1,0 +1,332 @@
+import { expect, test } from "@playwright/test";
+import { signIn, uniqueEmail } from "./helpers/auth";
+import { eventually, expectToast, openKid, signInDemo } from "./helpers/dashboard";
+
+// Each journey runs twice: in the `js` and the `no-js` project, against the demo family (Mia and Leo).
+
+test("kid header: switcher, battery icon, missing-permissions warning, tabs in the URL", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Leo");
+  await expect(page.locator(".status-pill.battery-low")).toContainText("15%");
+  await page.getByRole("link", { name: /Kids app: Unhealthy/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Missing permissions" });
+  await expect(dialog).toContainText("Usage access, Display over other apps");
+  await dialog.getByRole("link", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await openKid(page, "Mia");
+  await expect(page.locator(".status-pill.battery-half")).toContainText("76%");
+  await expect(page.getByText("Kids app: Healthy")).toBeVisible();
+  await page.getByRole("link", { name: "Info", exact: true }).click();
+  await expect(page).toHaveURL(/tab=info/);
+  await expect(page.getByRole("heading", { name: "About Mia's phone" })).toBeVisible();
+  await expect(page.getByText("DEMO-MIA-0001")).toBeVisible();
+  await page.getByRole("link", { name: "Usage", exact: true }).click();
+  await expect(page).not.toHaveURL(/tab=info/);
+  await expect(page.getByRole("heading", { name: "Most used apps" })).toBeVisible();
+  await expect(page.getByTestId("last-update")).toContainText("Last Update:");
+});
+
+test("Day steps 24 hours and Week toggles This Week / Previous Week, all in the URL", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Mia");
+  const label = page.getByTestId("period-label");
+  await expect(label).toHaveText("Today");
+  const today = new Date();
+  const yesterday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 86_400_000).toISOString().slice(0, 10);
+  await page.getByRole("link", { name: "Previous day" }).click();
+  await expect(page).toHaveURL(new RegExp(`date=${yesterday}`));
+  await expect(label).not.toHaveText("Today");
+  await expect(page.getByRole("img", { name: /screen time by category/ }).first()).toBeVisible();
+  await page.getByRole("link", { name: "Next day" }).click();
+  await expect(label).toHaveText("Today");
+  await expect(page.getByRole("link", { name: "Next day" })).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Week", exact: true }).click();
+  await expect(page).toHaveURL(/filter=week/);
+  await expect(label).toHaveText("This Week");
+  await page.getByRole("link", { name: "Previous Week" }).click();
+  await expect(page).toHaveURL(/week=previous/);
+  await expect(label).toHaveText("Previous Week");
+  const previousTotal = await page.getByTestId("total-time").textContent();
+  expect(previousTotal).toMatch(/\d+h/);
+  await page.getByRole("link", { name: "This Week" }).click();
+  await expect(label).toHaveText("This Week");
+  await expect(page).not.toHaveURL(/week=previous/);
+});
+
+test("most used lists show 3, Show More adds 3, Show Less goes back to 3", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Mia", "&filter=week&week=previous");
+  const apps = page.getByTestId("apps-list").getByRole("listitem");
+  await expect(apps).toHaveCount(3);
+  await page.getByRole("link", { name: "Show More apps" }).click();
+  await expect(page).toHaveURL(/apps=6/);
+  await expect(apps).toHaveCount(6);
+  await page.getByRole("link", { name: "Show More apps" }).click();
+  await expect(apps).toHaveCount(9);
+  await page.getByRole("link", { name: "Show Less apps" }).click();
+  await expect(apps).toHaveCount(3);
+  await expect(page.getByRole("link", { name: "Show Less apps" })).toHaveCount(0);
+  // The visible words are the spec's.
+  await expect(page.getByRole("link", { name: "Show More apps" })).toHaveText("Show More");
+
+  const cats = page.getByTestId("categories-list").getByRole("listitem");
+  await expect(cats).toHaveCount(3);
+  await page.getByRole("link", { name: "Show More categories" }).click();
+  await expect(cats).toHaveCount(6);
+  await expect(page.getByRole("link", { name: "Show Less categories" })).toHaveText("Show Less");
+
+});
+
+test("a manually installed app ('Others') carries the 'Manually Install' badge", async ({ page }) => {
+  await signInDemo(page);
+  const leo = await openKid(page, "Leo");
+  // The homework app is used on some days only: walk back day by day (Day steps 24 hours) until it shows.
+  let found = false;
+  for (let d = 0; d < 30 && !found; d++) {
+    const day = new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`/kids-device?profileId=${leo.profileId}&date=${day}&apps=90`);
+    found = (await page.getByText("Manually Install").count()) > 0;
+  }
+  expect(found).toBe(true);
+  const item = page.getByTestId("apps-list").getByRole("listitem").filter({ hasText: "Manually Install" }).first();
+  await expect(item.getByRole("link")).toHaveAttribute("href", /package_name=org\.school\.homework/);
+});
+
+test("edit kid: a birth year before 2000 is refused, nothing is lost", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Mia");
+  await page.getByRole("link", { name: "Edit kid" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit kid" });
+  await expect(dialog.getByLabel("Birth month")).toHaveValue("3");
+  await dialog.getByLabel("Name").fill("Mia Rose");
+  await dialog.getByLabel("Birth year").fill("1999");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByText(`Birth year must be between 2000 and ${new Date().getUTCFullYear()}.`)).toBeVisible();
+  await expect(dialog.getByLabel("Name")).toHaveValue("Mia Rose");
+  await expect(dialog.getByLabel("Birth month").locator("option")).toHaveText([
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+  ]);
+  await dialog.getByLabel("Birth year").fill(String(new Date().getUTCFullYear() + 1));
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByText(/Birth year must be between 2000/)).toBeVisible();
+  await page.goto(page.url().replace(/[?&]modal=edit/, ""));
+  await expect(page.getByRole("heading", { level: 1, name: "Mia" })).toBeVisible();
+});
+
+test("global daily limit: 20 is refused with the spec's message and reset to 0; steppers work", async ({ page }) => {
+  await signInDemo(page);
+  const { profileId, serialNumber } = await openKid(page, "Mia");
+  await page.goto(`/global-settings?profileId=${profileId}&serialNumber=${serialNumber}`);
+  const minutes = page.getByLabel("Minutes a day", { exact: true });
+  await minutes.fill("20");
+  await minutes.press("Enter");
+  await expect(page.getByText("Please enter time multiple of 15.")).toBeVisible();
+  await expect(minutes).toHaveValue("0");
+
+  await page.getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
+  await expect(minutes).toHaveValue("15");
+  await page.getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
+  await expect(minutes).toHaveValue("30");
+  await page.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
+  await page.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
+  await page.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
+  await expect(minutes).toHaveValue("0");
+  await expect(page.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
+  await page.getByRole("switch", { name: "Daily limit" }).click();
+  await expect(minutes).toHaveValue("15");
+  await expect(page.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "true");
+});
+
+test("global settings: save a limit, report frequency, ring Play Sound / Stop Sound", async ({ page }) => {
+  await signInDemo(page);
+  const { profileId, serialNumber } = await openKid(page, "Mia");
+  await page.goto(`/global-settings?profileId=${profileId}&serialNumber=${serialNumber}`);
+  const limit = page.locator("section", { has: page.getByRole("heading", { name: "Global daily limit" }) });
+  await page.getByLabel("Minutes a day", { exact: true }).fill("45");
+  await limit.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "success");
+  await expect(limit.getByText("Saved: 45m.")).toBeVisible();
+
+  const report = page.locator("section", { has: page.getByRole("heading", { name: "Kids report frequency" }) });
+  await report.getByLabel("Monthly").check();
+  await report.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "success", "Report frequency saved.");
+  await expect(report.getByLabel("Monthly")).toBeChecked();
+  await report.getByLabel("Weekly").check();
+  await report.getByRole("button", { name: "Save" }).click();
+  await expect(report.getByLabel("Weekly")).toBeChecked();
+
+  await page.getByRole("button", { name: "Play Sound" }).click();
+  await expect(page).toHaveURL(/isPlaying=true/);
+  await expectToast(page, "success");
+  await page.getByRole("button", { name: "Stop Sound" }).click();
+  await expect(page.getByRole("button", { name: "Play Sound" })).toBeVisible();
+  await expect(page).not.toHaveURL(/isPlaying=true/);
+  await expect(page.getByText(/bypass the protections/)).toBeVisible();
+});
+
+test("device info: every detail field, Lock Device, Reboot Device and Sync", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Mia");
+  await page.getByRole("link", { name: "Device info" }).click();
+  await expect(page.getByRole("heading", { name: "Device Info" })).toBeVisible();
+  for (const field of ["Battery level", "Battery checked at", "Serial number", "Model", "Brand", "Hardware", "Baseband version", "Manufacturer", "Android version", "Language", "IMEI", "WiFi MAC", "Network operator", "Phone number", "RAM", "Storage"]) {
+    await expect(page.locator("dt", { hasText: new RegExp(`^${field}$`) })).toBeVisible();
+  }
+  await expect(page.getByText("Galaxy A15")).toBeVisible();
+  await page.getByRole("button", { name: "Lock Device" }).click();
+  await expectToast(page, "success");
+  await page.getByRole("button", { name: "Sync" }).click();
+  await expectToast(page, "success");
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page).toHaveURL(/\/kids-device\?profileId=/);
+});
+
+test("location settings: tracking off sets the interval to 0; Fetch Location Now", async ({ page }) => {
+  await signInDemo(page);
+  const { profileId, serialNumber } = await openKid(page, "Leo");
+  await page.goto(`/location-settings?profileId=${profileId}&serialNumber=${serialNumber}`);
+  const interval = page.getByLabel("Tracking interval in minutes", { exact: true });
+  const tracking = page.getByRole("switch", { name: "Enable location tracking" });
+  if ((await tracking.getAttribute("aria-checked")) === "false") await tracking.click();
+  await expect(tracking).toHaveAttribute("aria-checked", "true");
+  await expect(interval).not.toHaveValue("0");
+  await tracking.click();
+  await expect(tracking).toHaveAttribute("aria-checked", "false");
+  await expect(interval).toHaveValue("0");
+  await tracking.click();
+  await expect(interval).toHaveValue("15");
+  await page.getByRole("button", { name: "Increase tracking interval in minutes by 15 minutes" }).click();
+  await expect(interval).toHaveValue("30");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "success");
+  await expect(page.getByText("Saved: every 30 minutes.")).toBeVisible();
+  await page.getByRole("button", { name: "Fetch Location Now" }).click();
+  await expectToast(page, "success");
+});
+
+test("popups: recommendation by age, notifications paged and marked read, app rating closes for good", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Leo");
+  await page.getByRole("link", { name: /Screen time tips/ }).click();
+  const rec = page.getByRole("dialog", { name: "Screen time recommendation" });
+  await expect(rec).toContainText("4 to 8 years");
+  await expect(rec).toContainText("30 to 60 minutes a day at most.");
+  await rec.getByRole("link", { name: "Close" }).click();
+
+  await openKid(page, "Mia");
+  await page.getByRole("link", { name: /Screen time tips/ }).click();
+  await expect(rec).toContainText("10 years and over");
+  await expect(rec.getByRole("link", { name: "Open the media-voucher template" })).toHaveAttribute("href", /\/resources\/media-vouchers\?hours=\d+/);
+  await rec.getByRole("link", { name: "Close" }).click();
+
+  // Notifications: the bell shows unread, opening lists 20, the loader adds the rest, unread goes to 0.
+  const bell = page.getByRole("link", { name: /^Notifications, \d+ unread$/ });
+  await bell.click();
+  const list = page.getByRole("dialog", { name: "Notifications" }).getByRole("listitem");
+  await expect(list).toHaveCount(20);
+  await page.getByRole("link", { name: "Load more" }).click();
+  await expect(list).toHaveCount(26);
+  await page.getByRole("dialog", { name: "Notifications" }).getByRole("link", { name: "Close" }).click();
+  await expect(page.getByRole("link", { name: "Notifications, 0 unread" })).toBeVisible();
+
+  // App rating: open by itself while apps are pending (first visit of this run), closing marks them shown.
+  const rating = page.getByTestId("rating-popup");
+  if (await rating.count()) {
+    await expect(rating.getByRole("link").first()).toHaveAttribute("href", /showRating=true/);
+    await rating.getByRole("button", { name: "Close app rating" }).click();
+    await expect(rating).toHaveCount(0);
+  }
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Mia" })).toBeVisible();
+  await expect(rating).toHaveCount(0);
+});
+
+test("map toggle and the map page with its OpenStreetMap link", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Mia");
+  const toggle = page.getByRole("switch", { name: "Show map" });
+  const before = await toggle.getAttribute("aria-checked");
+  await toggle.click();
+  await expectToast(page, "success");
+  await expect(toggle).toHaveAttribute("aria-checked", before === "true" ? "false" : "true");
+  await expect(page.locator("iframe.map-frame")).toHaveCount(before === "true" ? 0 : 1);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-checked", before ?? "true");
+
+  const open = page.getByRole("link", { name: "Open map" });
+  await expect(open).toHaveAttribute("href", /\/map\?lat=51\.5014&long=-0\.1419&zoom=12&bbox=-0\.1429%2C51\.5004%2C-0\.1409%2C51\.5024/);
+  await open.click();
+  await expect(page.getByText("51.50140, -0.14190")).toBeVisible();
+  await expect(page.getByRole("link", { name: "View on OpenStreetMap" })).toHaveAttribute("href", "https://www.openstreetmap.org/?mlat=51.5014&mlon=-0.1419#map=13/51.5014/-0.1419");
+});
+
+test("another family's profileId or serialNumber is refused on every page", async ({ page, browser }, info) => {
+  await signInDemo(page);
+  const mia = await openKid(page, "Mia");
+  const leo = await openKid(page, "Leo");
+  // Same family, but the serial number of another kid: refused too.
+  expect((await page.goto(`/global-settings?profileId=${mia.profileId}&serialNumber=${leo.serialNumber}`))?.status()).toBe(404);
+
+  const email = uniqueEmail("other-family", info.project.name);
+  const other = await browser.newContext({ javaScriptEnabled: info.project.name === "js" });
+  const p = await other.newPage();
+  await p.goto("/registration");
+  await p.getByLabel("Parent name").fill("Other Parent");
+  await p.getByLabel("Email").fill(email);
+  await p.getByLabel("Password", { exact: true }).fill("other-passphrase");
+  await p.getByRole("button", { name: "Sign up" }).click();
+  await expect(p).toHaveURL(/\/login/);
+  await signIn(p, email, "other-passphrase");
+  await expect(p.getByText("No devices have been added yet.")).toBeVisible();
+  const q = `profileId=${mia.profileId}&serialNumber=${mia.serialNumber}`;
+  for (const url of [
+    `/kids-device?profileId=${mia.profileId}`,
+    `/global-settings?${q}`,
+    `/location-settings?${q}`,
+    `/device-info?profile_id=${mia.profileId}&serialNumber=${mia.serialNumber}`,
+    `/resources/kid-picture?profileId=${mia.profileId}`,
+    `/resources/notifications?profileId=${mia.profileId}`,
+  ]) {
+    const res = await p.goto(url);
+    expect(res?.status(), url).toBe(404);
+  }
+  // A forged form post is refused as well, and nothing reaches the phone.
+  const post = await p.request.post(`/device-info?profile_id=${mia.profileId}&serialNumber=${mia.serialNumber}`, { form: { intent: "lock" }, maxRedirects: 0 });
+  expect(post.status()).toBe(404);
+  const post2 = await p.request.post(`/kids-device?profileId=${mia.profileId}`, { form: { intent: "sleep", profileId: mia.profileId, sleepMode: "on" }, maxRedirects: 0 });
+  expect(post2.status()).toBe(404);
+  await other.close();
+});
+
+test("sleep mode: on → waiting for the phone → confirmed (green), then off again", async ({ page }, info) => {
+  const js = info.project.name === "js";
+  await signInDemo(page);
+  await openKid(page, "Mia");
+  const control = page.getByTestId("sleep-control");
+  for (const turn of ["on", "off"] as const) {
+    await control.click();
+    const dialog = page.getByRole("dialog", { name: "Sleep mode" });
+    await dialog.getByRole("switch", { name: `Turn sleep mode ${turn}` }).click();
+    // The popup closes; the control shows the new state at once (pending until the phone confirms).
+    await expect(dialog).toHaveCount(0);
+    await expect(control).toContainText(turn === "on" ? "On ·" : "Off ·");
+    await eventually(page, js, async () => {
+      await expect(control).toHaveClass(turn === "on" ? /ack-green/ : /ack-off/, { timeout: 1_000 });
+      await expect(page.getByTestId("waiting")).toHaveCount(0, { timeout: 500 });
+    });
+  }
+});
