@@ -4,7 +4,7 @@ export default {
   serverModuleFormat: "esm",
   serverPlatform: "node",
   // Bundle the ESM-only chart libraries into the server build so nivo renders as SVG without JavaScript.
-  serverDependenciesToBundle: [/^@nivo\//, /^d3-/, /^internmap/, /^@react-spring\//],
+  serverDependenciesToBundle: [/^@nivo\//, /^d3-/, /^internmap/, /^@react-spring\//, /^react-virtualized-auto-sizer/],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
