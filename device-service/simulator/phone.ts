@@ -330,9 +330,9 @@ export class SimulatedPhone extends EventEmitter {
     }
   }
 
-  /** Resolves when a command of this type arrives (or has already arrived after `since`). */
-  waitForCommand(type: CommandType, timeoutMs = 5_000): Promise<ReceivedCommand> {
-    const have = this.received.find((c) => c.type === type);
+  /** Resolves when a matching command of this type has arrived or arrives. */
+  waitForCommand(type: CommandType, timeoutMs = 5_000, match: (c: ReceivedCommand) => boolean = () => true): Promise<ReceivedCommand> {
+    const have = this.received.find((c) => c.type === type && match(c));
     if (have) return Promise.resolve(have);
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => {
@@ -340,7 +340,7 @@ export class SimulatedPhone extends EventEmitter {
         reject(new Error(`no ${type} command within ${timeoutMs} ms`));
       }, timeoutMs);
       const on = (c: ReceivedCommand) => {
-        if (c.type !== type) return;
+        if (c.type !== type || !match(c)) return;
         clearTimeout(t);
         this.off("command", on);
         resolve(c);

@@ -1,0 +1,167 @@
+import { createServer, type Server } from "node:http";
+import { randomBytes } from "node:crypto";
+import express from "express";
+import type { Dialect } from "../db/index";
+import { newId, nowIso } from "../db/queries/ids";
+import { createSession } from "../db/queries/sessions";
+import { seedDemo } from "../db/seed/index";
+import { createTestDb, type TestDb } from "../db/testing";
+import { createLocalBus, createRedisBus, type Bus } from "./bus";
+import type { PushTransport } from "./commands/push";
+import type { ParentIdentity } from "./context";
+import { createEnrollmentToken } from "./enrollment";
+import { mountDeviceService, type UpgradeHandler } from "./http";
+import { appRouter } from "./routers/_app";
+import { createDeviceRuntime, type DeviceRuntime } from "./runtime";
+import { SimulatedPhone, type PhoneOptions } from "./simulator/phone";
+import { createCallerFactory } from "./trpc";
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+export const TEST_API_KEY = "test-kids-app-key";
+const createCaller = createCallerFactory(appRouter);
+
+export interface Harness {
+  url: string;
+  tdb: TestDb;
+  bus: Bus;
+  runtime: DeviceRuntime;
+  server: Server;
+  logs: { level: string; msg: string; extra?: Record<string, unknown> }[];
+  demo: ParentIdentity;
+  other: ParentIdentity & { profileId: string; serialNumber: string };
+  operator: ParentIdentity;
+  caller(parent: ParentIdentity | null): ReturnType<typeof createCaller>;
+  kid(serial: string): Promise<{ profileId: string; deviceId: string; name: string }>;
+  /** A simulated phone for a seeded device, enrolled through a freshly minted token and connected. */
+  phone(serial: string, opts?: Partial<PhoneOptions> & { connect?: boolean }): Promise<SimulatedPhone>;
+  sessionFor(parentId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  dialect?: Dialect;
+  redisUrl?: string;
+  /** Reuse a database (the two-server tests share one). */
+  tdb?: TestDb;
+  seed?: boolean;
+  push?: PushTransport;
+  pingIntervalMs?: number;
+}
+
+/** A device service on an ephemeral port over a fresh test database with the demo family and one other family. */
+export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
+  const tdb = o.tdb ?? (await createTestDb(o.dialect ?? "sqlite"));
+  const logs: Harness["logs"] = [];
+  const log = (level: "debug" | "info" | "warn" | "error", msg: string, extra?: Record<string, unknown>) => {
+    logs.push({ level, msg, extra });
+  };
+  if (o.seed !== false) await seedDemo(tdb.db);
+  const bus = o.redisUrl ? createRedisBus(o.redisUrl, (m) => log("error", m)) : createLocalBus();
+  const runtime = await createDeviceRuntime({
+    db: tdb.db,
+    bus,
+    log,
+    redisUrl: o.redisUrl,
+    queuePrefix: o.redisUrl ? `test-${randomBytes(4).toString("hex")}` : undefined,
+    push: o.push,
+    pingIntervalMs: o.pingIntervalMs,
+  });
+  const app = express();
+  const upgrades = new Map<string, UpgradeHandler>();
+  mountDeviceService(app, upgrades, { runtime, sessionPolicy: { idleMinutes: 60, absoluteDays: 1 }, kidsAppApiKey: TEST_API_KEY });
+  const server = createServer(app);
+  server.on("upgrade", (req, socket, head) => {
+    const h = upgrades.get(new URL(req.url ?? "/", "http://x").pathname);
+    if (h) h(req, socket, head);
+    else socket.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  const url = `http://127.0.0.1:${port}`;
+  runtime.deps.publicUrl = url;
+
+  const db = tdb.db;
+  const parents = await db.selectFrom("parents").select(["id", "email", "role"]).execute();
+  const demoRow = parents.find((p) => p.email === "demo@kids-portal.test");
+  const opRow = parents.find((p) => p.role === "operator");
+
+  // Another family: its own parent, kid and phone.
+  let other = (await db.selectFrom("parents").select(["id", "email", "role"]).where("email", "=", "other@kids-portal.test").executeTakeFirst()) as ParentIdentity | undefined;
+  let otherKid = { profileId: "", serialNumber: "OTHER-KID-0003" };
+  if (!other && o.seed !== false) {
+    const ts = nowIso();
+    other = { id: newId(), email: "other@kids-portal.test", role: "parent" };
+    await db.insertInto("parents").values({ id: other.id, email: other.email, name: "Other Parent", password_hash: null, role: "parent", email_verified_at: ts, created_at: ts, updated_at: ts }).execute();
+    const profileId = newId();
+    await db.insertInto("kid_profiles").values({ id: profileId, parent_id: other.id, name: "Zoe", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts }).execute();
+    await db
+      .insertInto("devices")
+      .values({ id: newId(), profile_id: profileId, serial_number: otherKid.serialNumber, app_version: null, brand: null, model: null, hardware: null, baseband_version: null, manufacturer: null, android_version: null, language_code: null, imei: null, wifi_mac: null, network_operator: null, phone_number: null, total_ram: null, total_storage: null, last_activation_at: null, credential_hash: null, fcm_token: null, created_at: ts, updated_at: ts })
+      .execute();
+    otherKid = { profileId, serialNumber: otherKid.serialNumber };
+  } else if (other) {
+    const k = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", other.id).executeTakeFirstOrThrow();
+    otherKid = { profileId: k.id, serialNumber: "OTHER-KID-0003" };
+  }
+
+  const phones: SimulatedPhone[] = [];
+  const h: Harness = {
+    url,
+    tdb,
+    bus,
+    runtime,
+    server,
+    logs,
+    demo: demoRow as ParentIdentity,
+    operator: opRow as ParentIdentity,
+    other: { ...(other as ParentIdentity), ...otherKid },
+    caller: (parent) => createCaller({ ...runtime.deps, parent }),
+    async kid(serial) {
+      const r = await db
+        .selectFrom("devices")
+        .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+        .select(["devices.id as deviceId", "kid_profiles.id as profileId", "kid_profiles.name"])
+        .where("devices.serial_number", "=", serial)
+        .executeTakeFirstOrThrow();
+      return r;
+    },
+    async phone(serial, opts = {}) {
+      const dev = await db
+        .selectFrom("devices")
+        .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+        .select(["devices.profile_id", "kid_profiles.parent_id"])
+        .where("devices.serial_number", "=", serial)
+        .executeTakeFirstOrThrow();
+      // One simulated phone per serial at a time: the previous one is switched off.
+      for (const old of phones.filter((p) => p.serialNumber === serial)) await old.close();
+      const phone = new SimulatedPhone({ baseUrl: url, serialNumber: serial, backoffBaseMs: 50, backoffMaxMs: 500, ...opts });
+      const { token } = await createEnrollmentToken(db, { profileId: dev.profile_id, parentId: dev.parent_id });
+      await phone.enroll(token);
+      if (opts.connect !== false) await phone.connect();
+      phones.push(phone);
+      return phone;
+    },
+    sessionFor: (parentId) => createSession(db, parentId, { idleMinutes: 60, absoluteDays: 1 }),
+    async close() {
+      await Promise.all(phones.map((p) => p.close()));
+      await runtime.close();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      await bus.close();
+      if (!o.tdb) await tdb.destroy();
+    },
+  };
+  return h;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5_000, stepMs = 25): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
