@@ -1,0 +1,165 @@
+/**
+ * /kids-device server time on the --big data set (5 kids × 80 apps × 365 days), on SQLite and PostgreSQL,
+ * and its throughput as a ratio of a bare Express route (/healthz) on the same server in the same run.
+ *
+ *   npx remix build && npx tsx bench/kids-device.ts            # both dialects (each in its own process)
+ *   npx tsx bench/kids-device.ts --dialect sqlite               # one
+ *   BENCH_SECONDS=3 BENCH_SAMPLES=150 … (defaults: 3 s per throughput run, 150 sequential samples)
+ *
+ * The big data set is seeded once and kept: SQLite in $BENCH_DATA_DIR (default /tmp/kids-portal-bench),
+ * PostgreSQL in the database `kids_portal_bench` on $BENCH_PG (default postgres://postgres@127.0.0.1:5432).
+ * Targets: p95 ≤ 50 ms, throughput ratio ≥ 0.10.
+ */
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+const args = process.argv.slice(2);
+const dialectArg = args.includes("--dialect") ? args[args.indexOf("--dialect") + 1] : null;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 150);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
+const PG_DB = "kids_portal_bench";
+
+interface Result {
+  dialect: string;
+  samples: number;
+  p50: number;
+  p95: number;
+  max: number;
+  pageRps: number;
+  bareRps: number;
+  ratio: number;
+  seedSeconds: number | null;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function throughput(url: string, headers: Record<string, string>, seconds: number, concurrency: number): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const r = await fetch(url, { headers });
+        await r.arrayBuffer();
+        if (!r.ok) throw new Error(`${url}: ${r.status}`);
+        done++;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
+  if (dialect === "postgres") {
+    const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+    await admin.connect();
+    const exists = await admin.query("select 1 from pg_database where datname = $1", [PG_DB]);
+    if (!exists.rowCount) await admin.query(`CREATE DATABASE ${PG_DB}`);
+    await admin.end();
+    process.env.DATABASE_URL = `${PG_BASE}/${PG_DB}`;
+  } else {
+    process.env.DATA_DIR = process.env.BENCH_DATA_DIR ?? "/tmp/kids-portal-bench";
+    process.env.DATABASE_URL = "";
+  }
+  process.env.NODE_ENV = "production";
+  process.env.SEED_DEMO = "false";
+  process.env.SIMULATE_DEMO_DEVICES = "false";
+  process.env.LOG_LEVEL = "error";
+  process.env.SESSION_SECRET ??= "bench-secret-bench-secret-bench-secret-0123";
+
+  const { startServer } = await import("../server");
+  const { seedBig, BENCH_LOGIN } = await import("../db/seed/index");
+  const { createSession } = await import("../db/queries/sessions");
+  const { sessionCookie } = await import("../app/utils/auth.server");
+
+  const server = await startServer({ port: 0, quiet: true });
+  try {
+    const db = server.services.db;
+    let seedSeconds: number | null = null;
+    const present = await db.selectFrom("parents").select("id").where("email", "=", BENCH_LOGIN.email).executeTakeFirst();
+    if (!present) {
+      const t0 = performance.now();
+      await seedBig(db, new Date(), () => undefined);
+      seedSeconds = (performance.now() - t0) / 1000;
+    }
+    const parent = await db.selectFrom("parents").select("id").where("email", "=", BENCH_LOGIN.email).executeTakeFirstOrThrow();
+    const kids = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", parent.id).orderBy("name").execute();
+    const token = await createSession(db, parent.id, { idleMinutes: 720, absoluteDays: 7 });
+    const headers = { Cookie: (await sessionCookie().serialize(token)).split(";")[0], Accept: "text/html" };
+    const base = server.url.replace("0.0.0.0", "127.0.0.1");
+    const urls = kids.flatMap((k) => [
+      `${base}/kids-device?profileId=${k.id}`,
+      `${base}/kids-device?profileId=${k.id}&filter=week`,
+      `${base}/kids-device?profileId=${k.id}&filter=week&week=previous&apps=9&cats=6`,
+    ]);
+    // Warm up (JIT, SQLite page cache, Postgres plans).
+    for (const u of urls) await (await fetch(u, { headers })).arrayBuffer();
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const u = urls[i % urls.length];
+      const t = performance.now();
+      const r = await fetch(u, { headers });
+      const body = await r.text();
+      times.push(performance.now() - t);
+      if (!r.ok || !body.includes("Most used apps")) throw new Error(`unexpected response ${r.status} for ${u}`);
+    }
+    times.sort((a, b) => a - b);
+    const bareRps = await throughput(`${base}/healthz`, {}, SECONDS, CONCURRENCY);
+    const pageRps = await throughput(urls[0], headers, SECONDS, CONCURRENCY);
+    return {
+      dialect,
+      samples: SAMPLES,
+      p50: pct(times, 50),
+      p95: pct(times, 95),
+      max: times[times.length - 1],
+      pageRps,
+      bareRps,
+      ratio: pageRps / bareRps,
+      seedSeconds,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+function fmt(r: Result): string {
+  const ok = r.p95 <= 50 && r.ratio >= 0.1;
+  return [
+    `${r.dialect.padEnd(9)} p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (${r.samples} sequential requests)`,
+    `          throughput /kids-device ${r.pageRps.toFixed(0)} req/s vs bare /healthz ${r.bareRps.toFixed(0)} req/s → ratio ${r.ratio.toFixed(3)}  ${ok ? "OK" : "BELOW TARGET"}`,
+    r.seedSeconds != null ? `          (seeded the big family in ${r.seedSeconds.toFixed(0)} s)` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+if (args.includes("--child")) {
+  const r = await child(dialectArg === "postgres" ? "postgres" : "sqlite");
+  console.log(`RESULT ${JSON.stringify(r)}`);
+  process.exit(0);
+} else {
+  const dialects = dialectArg ? [dialectArg] : ["sqlite", "postgres"];
+  console.log(`bench: /kids-device on the --big data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`);
+  const self = fileURLToPath(import.meta.url);
+  let failed = false;
+  for (const d of dialects) {
+    const run = spawnSync(process.execPath, ["--import", "tsx", self, "--child", "--dialect", d], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: process.env });
+    const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
+    if (!line) {
+      console.error(run.stdout);
+      console.error(`${d}: no result (exit ${run.status})`);
+      failed = true;
+      continue;
+    }
+    const r = JSON.parse(line.slice(7)) as Result;
+    console.log(fmt(r));
+    if (r.p95 > 50 || r.ratio < 0.1) failed = true;
+  }
+  process.exitCode = failed ? 1 : 0;
+}
