@@ -1,3 +1,7 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import os from "node:os";
+import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { OAuth2Server } from "oauth2-mock-server";
 import { SMTPServer } from "smtp-server";
@@ -67,6 +71,15 @@ export interface OidcControl {
   server: OAuth2Server;
   url: string;
   email: string | null;
+  /**
+   * Apple's authorize step: when set, the provider's authorize redirect goes to a local "Apple" page that
+   * form_posts code, id_token (from this function, given the request's nonce) and state back to the app.
+   */
+  appleIdToken: ((nonce: string) => Promise<string>) | null;
+}
+
+function escapeAttr(s: string) {
+  return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 }
 
 const appPort = Number(process.env.E2E_PORT ?? 3199);
@@ -96,15 +109,42 @@ export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>
       await use(mailbox);
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
     },
-    { scope: "worker" },
+    { scope: "worker", auto: true },
   ],
   oidc: [
     async ({}, use) => {
       const server = new OAuth2Server();
-      await server.issuer.keys.generate("RS256");
       const port = accountPeerPorts(appPort).oidc;
+      // One signing key for every worker of a run: the app caches the provider's keys, as it should.
+      const keyFile = path.join(os.tmpdir(), `kids-portal-e2e-oidc-key-${port}.json`);
+      if (existsSync(keyFile)) await server.issuer.keys.add(JSON.parse(readFileSync(keyFile, "utf8")) as Record<string, unknown>);
+      else writeFileSync(keyFile, JSON.stringify((await server.issuer.keys.generate("RS256"), server.issuer.keys.toJSON(true)[0])), { mode: 0o600 });
       await server.start(port, "127.0.0.1");
-      const control: OidcControl = { server, url: `http://127.0.0.1:${port}`, email: null };
+      const control: OidcControl = { server, url: `http://127.0.0.1:${port}`, email: null, appleIdToken: null };
+      // The "Apple" consent page: a form that posts back cross-site, as Apple's response_mode=form_post does.
+      const applePage: Server = createServer((req, res) => {
+        const q = new URL(req.url ?? "/", "http://x").searchParams;
+        const make = control.appleIdToken;
+        if (!make) {
+          res.writeHead(500).end("no Apple id_token configured");
+          return;
+        }
+        make(q.get("nonce") ?? "").then((idToken) => {
+          res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Sign in with Apple</title>
+<form method="post" action="${escapeAttr(q.get("redirect_uri") ?? "")}"><input type="hidden" name="code" value="${escapeAttr(q.get("code") ?? "")}">
+<input type="hidden" name="id_token" value="${escapeAttr(idToken)}"><input type="hidden" name="state" value="${escapeAttr(q.get("state") ?? "")}">
+<button type="submit">Continue</button></form>`);
+        }, (err) => res.writeHead(500).end(String(err)));
+      });
+      await new Promise<void>((resolve) => applePage.listen(port + 1, "127.0.0.1", () => resolve()));
+      server.service.on("beforeAuthorizeRedirect", (redirect: { url: URL }, req: { url?: string }) => {
+        const q = new URL(req.url ?? "/", "http://x").searchParams;
+        if (q.get("response_mode") !== "form_post") return;
+        const page = new URL(`http://127.0.0.1:${port + 1}/auth/authorize`);
+        for (const k of ["redirect_uri", "state", "nonce", "client_id"]) page.searchParams.set(k, q.get(k) ?? "");
+        page.searchParams.set("code", redirect.url.searchParams.get("code") ?? "");
+        redirect.url.href = page.href; // the provider redirects with this same URL object
+      });
       server.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }) => {
         if (control.email) {
           token.payload.email = control.email;
@@ -112,6 +152,7 @@ export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>
         }
       });
       await use(control);
+      await new Promise<void>((resolve) => applePage.close(() => resolve()));
       await server.stop();
     },
     { scope: "worker" },
