@@ -87,6 +87,7 @@ const appPort = Number(process.env.E2E_PORT ?? 3199);
 /** Worker-scoped peers: one real SMTP server and one OIDC provider per test worker, on the ports e2e/server.ts expects. */
 export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>({
   mailbox: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from the destructuring
     async ({}, use) => {
       const mailbox = new Mailbox();
       const smtp = new SMTPServer({
@@ -112,6 +113,7 @@ export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>
     { scope: "worker", auto: true },
   ],
   oidc: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from the destructuring
     async ({}, use) => {
       const server = new OAuth2Server();
       const port = accountPeerPorts(appPort).oidc;
