@@ -174,8 +174,9 @@ describe.each(DIALECTS)("account state in the database on %s", (dialect) => {
 
   it("OTP: expires after 10 minutes; a new code voids the previous one; stored hashed", async () => {
     const t0 = new Date(Date.now() - 10 * 60_000 - 1000);
-    const code = await issueOtp(t.db, SECRET, parentId, t0);
-    expect(await verifyOtp(t.db, SECRET, parentId, code)).toEqual({ ok: false, reason: "expired" });
+    const fresh = (await createParent(t.db, { email: `otp-exp-${dialect}@example.com`, name: "Exp", passwordHash: "x" })).id;
+    const code = await issueOtp(t.db, SECRET, fresh, t0);
+    expect(await verifyOtp(t.db, SECRET, fresh, code)).toEqual({ ok: false, reason: "expired" });
     const first = await issueOtp(t.db, SECRET, parentId);
     const second = await issueOtp(t.db, SECRET, parentId);
     const rows = await t.db.selectFrom("otp_codes").select("code_hash").where("parent_id", "=", parentId).execute();
