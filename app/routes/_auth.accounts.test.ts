@@ -1,0 +1,48 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "../../db/testing";
+import { parseEnv } from "~/utils/env.server";
+import { HONEYPOT_MESSAGE } from "~/utils/honeypot";
+import { RATE_LIMIT_MESSAGE } from "~/utils/rate-limit.server";
+import { action as forgotAction, FORGOT_SENT_MESSAGE } from "./_auth.forget-password";
+import { action as loginAction } from "./_auth.login";
+
+// Route actions through their real code paths, on SQLite: the clear messages of the abuse limits.
+describe("public form abuse limits", () => {
+  let t: TestDb;
+  let context: AppLoadContext;
+  beforeAll(async () => {
+    t = await createTestDb("sqlite");
+    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/kids-portal-accounts-test", SESSION_SECRET: "x".repeat(40) });
+    context = { services: { env, db: t.db, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  const post = (path: string, ip: string, fields: Record<string, string>) =>
+    new Request(`http://localhost${path}`, { method: "POST", body: new URLSearchParams(fields), headers: { "x-kp-client-ip": ip } });
+
+  it("login: the 11th attempt in a minute from one IP is refused with a clear message", async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = (await loginAction({ request: post("/login", "9.9.9.9", { email: "no@example.com", password: "wrong-password" }), context, params: {} })) as Response;
+      expect(res.status).toBe(400);
+    }
+    const res = (await loginAction({ request: post("/login", "9.9.9.9", { email: "no@example.com", password: "wrong-password" }), context, params: {} })) as Response;
+    expect(res.status).toBe(429);
+    expect(JSON.stringify(await res.json())).toContain(RATE_LIMIT_MESSAGE);
+  });
+
+  it("login: a filled honeypot is refused", async () => {
+    const res = (await loginAction({ request: post("/login", "8.8.8.8", { email: "a@example.com", password: "x", website: "spam" }), context, params: {} })) as Response;
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain(HONEYPOT_MESSAGE);
+  });
+
+  it("forgot password: the same answer for an unknown email", async () => {
+    const res = (await forgotAction({ request: post("/forget-password", "7.7.7.7", { email: "nobody@example.com" }), context, params: {} })) as Response;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ sent: true });
+    expect(FORGOT_SENT_MESSAGE).toContain("If this email is registered with us");
+  });
+});
