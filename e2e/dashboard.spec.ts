@@ -122,8 +122,31 @@ test("edit kid: a birth year before 2000 is refused, nothing is lost", async ({ 
   await dialog.getByLabel("Birth year").fill(String(new Date().getUTCFullYear() + 1));
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog.getByText(/Birth year must be between 2000/)).toBeVisible();
-  await page.goto(page.url().replace(/[?&]modal=edit/, ""));
+  // A valid edit goes through the device service and closes the popup.
+  await dialog.getByLabel("Name").fill("Mia");
+  await dialog.getByLabel("Birth year").fill("2014");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByRole("heading", { level: 1, name: "Mia" })).toBeVisible();
+  await expect(page.getByText(/^12 years|^\d+ years/)).toBeVisible();
+});
+
+test("app protection popup: unlock, Save, then lock again; the icon follows the phone", async ({ page }, info) => {
+  const js = info.project.name === "js";
+  await signInDemo(page);
+  await openKid(page, "Leo");
+  const control = page.getByTestId("protection-control");
+  for (const choice of ["Unlocked", "Locked"] as const) {
+    await control.click();
+    const dialog = page.getByRole("dialog", { name: "App protection" });
+    await dialog.getByLabel(choice).check();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(control).toContainText(`${choice} ·`);
+    await eventually(page, js, async () => {
+      await expect(control).toContainText("confirmed", { timeout: 1_000 });
+    });
+  }
 });
 
 test("global daily limit: 20 is refused with the spec's message and reset to 0; steppers work", async ({ page }) => {

@@ -15,6 +15,7 @@ import {
   markRatingsShown,
 } from "../../db/queries/dashboard";
 import { getAckState } from "../../device-service/ack";
+import { renderCategoryChart } from "~/components/charts/render.server";
 import { DashboardView, NoDevices } from "~/components/dashboard/Dashboard";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { editKidSchema } from "~/components/dashboard/schemas";
@@ -82,6 +83,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const age = kidAge(profile.birthMonth, profile.birthYear, now);
   const apps = usage?.apps ?? [];
   const categories = usage?.categories ?? [];
+  const chartTitle = `${profile.name}'s screen time by category, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
   return json({
     state: "dashboard" as const,
     parent: parentView,
@@ -106,7 +108,9 @@ export async function loader(args: LoaderFunctionArgs) {
     usage: usage
       ? {
           totalUsedTime: usage.totalUsedTime,
-          chart: usage.chart,
+          chart: { categories: usage.chart.categories },
+          chartTitle,
+          chartSvg: renderCategoryChart(usage.chart, chartTitle),
           lastUsageAt: usage.lastUsageAt,
           apps: apps.slice(0, appsCount).map((a) => ({
             ...a,

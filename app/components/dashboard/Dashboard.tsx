@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { parseWithZod, getZodConstraint } from "@conform-to/zod";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
-import { CategoryBarChart } from "~/components/charts/CategoryBarChart";
+import { CategoryChartFigure } from "~/components/charts/CategoryBarChart";
 import { Field, SubmitButton } from "~/components/forms";
 import { Modal } from "~/components/layout";
 import type { action, loader } from "~/routes/_app.kids-device";
@@ -310,10 +310,7 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
             <p className="total-time">
               <span className="muted">Screen time</span> <strong data-testid="total-time">{formatMinutes(data.usage.totalUsedTime)}</strong>
             </p>
-            <CategoryBarChart
-              data={data.usage.chart}
-              title={`${profile.name}'s screen time by category, ${data.period.label.toLowerCase() === "today" ? "today by hour" : data.period.label}`}
-            />
+            <CategoryChartFigure svg={data.usage.chartSvg} data={data.usage.chart} title={data.usage.chartTitle} />
           </section>
 
           <UsageLists data={data} kidQs={kidQs} />
