@@ -100,8 +100,10 @@ export async function storeOtp(db: DB, parentId: string, id: string, codeHash: s
   });
 }
 
+/** The parent's live code (storeOtp keeps at most one), else the most recent spent one (to explain why). */
 export async function latestOtp(db: DB, parentId: string) {
-  return db.selectFrom("otp_codes").selectAll().where("parent_id", "=", parentId).orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const live = await db.selectFrom("otp_codes").selectAll().where("parent_id", "=", parentId).where("consumed_at", "is", null).executeTakeFirst();
+  return live ?? db.selectFrom("otp_codes").selectAll().where("parent_id", "=", parentId).orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
 }
 
 /** Spends one try atomically. Returns the tries used so far, or null when the code is gone (used, voided, expired). */
