@@ -93,6 +93,7 @@ describe("process", () => {
     child.stderr.on("data", (d) => (out += d.toString()));
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+      child.once("exit", (code) => reject(new Error(`server exited (${code}) before starting:\n${out}`)));
       const check = setInterval(() => {
         if (out.includes("is running at")) {
           clearInterval(check);

@@ -21,6 +21,11 @@ function exportedFunctionBody(source: string, name: "loader" | "action"): string
 }
 
 describe("route guard", () => {
+  it("requireKidDevice (kid pages' guard) goes through requireKidAccess", () => {
+    const source = readFileSync(path.resolve("app/components/dashboard/guard.server.ts"), "utf8");
+    expect(source).toMatch(/export async function requireKidDevice[\s\S]*?await requireKidAccess\(args, profileId\)/);
+  });
+
   it("finds the route modules", () => {
     expect(files).toContain("_app.kids-device.tsx");
   });
@@ -32,7 +37,7 @@ describe("route guard", () => {
         const body = exportedFunctionBody(source, name);
         if (body === null) continue;
         // JSON resource routes may answer a missing session with the spec's `is_logout: 1` instead of a redirect.
-        const guarded = /require(Parent|KidAccess|Operator)\(/.test(body) || (/getParent\(/.test(body) && /is_logout/.test(body));
+        const guarded = /require(Parent|KidAccess|KidDevice|Operator)\(/.test(body) || (/getParent\(/.test(body) && /is_logout/.test(body));
         expect(guarded, `${file} ${name} must authorise`).toBe(true);
       }
     });

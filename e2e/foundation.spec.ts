@@ -108,22 +108,22 @@ test("changing the password ends every session; the old password is refused", as
   await signIn(otherPage, email, "first-passphrase");
 
   await page.goto("/change-password");
-  await page.getByLabel("Current password").fill("wrong-one");
-  await page.getByLabel("New password").fill("second-passphrase");
-  await page.getByLabel("Confirm password").fill("second-passphrase");
+  await page.getByLabel("Current password", { exact: true }).fill("wrong-one");
+  await page.getByLabel("New password", { exact: true }).fill("second-passphrase");
+  await page.getByLabel("Confirm password", { exact: true }).fill("second-passphrase");
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page.getByText("Your current password is incorrect.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Change Password" })).toBeEnabled();
 
-  await page.getByLabel("Current password").fill("first-passphrase");
-  await page.getByLabel("New password").fill("second-passphrase");
-  await page.getByLabel("Confirm password").fill("different-passphrase");
+  await page.getByLabel("Current password", { exact: true }).fill("first-passphrase");
+  await page.getByLabel("New password", { exact: true }).fill("second-passphrase");
+  await page.getByLabel("Confirm password", { exact: true }).fill("different-passphrase");
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page.getByText("New password and confirm password do not match.")).toBeVisible();
 
-  await page.getByLabel("Current password").fill("first-passphrase");
-  await page.getByLabel("New password").fill("second-passphrase");
-  await page.getByLabel("Confirm password").fill("second-passphrase");
+  await page.getByLabel("Current password", { exact: true }).fill("first-passphrase");
+  await page.getByLabel("New password", { exact: true }).fill("second-passphrase");
+  await page.getByLabel("Confirm password", { exact: true }).fill("second-passphrase");
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page).toHaveURL(/\/login/);
   await expect(page.getByText("Your password has been changed. Please sign in again.")).toBeVisible();
