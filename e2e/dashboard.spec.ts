@@ -139,7 +139,7 @@ test("app protection popup: unlock, Save, then lock again; the icon follows the 
   for (const choice of ["Unlocked", "Locked"] as const) {
     await control.click();
     const dialog = page.getByRole("dialog", { name: "App protection" });
-    await dialog.getByLabel(choice).check();
+    await dialog.getByLabel(choice, { exact: true }).check();
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog).toHaveCount(0);
     await expect(control).toContainText(`${choice} ·`);

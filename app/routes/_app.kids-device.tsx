@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { TRPCError } from "@trpc/server";
 import QRCode from "qrcode";
 import { z } from "zod";
+import { canAccessKid } from "../../db/queries/access";
 import { listKidsForParent } from "../../db/queries/kids";
 import {
   countUnreadNotifications,
@@ -47,8 +48,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const q = (k: string) => url.searchParams.get(k);
   const requested = q("profileId");
-  if (requested) await requireKidAccess(args, requested);
   const kids = await listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE });
+  // The switcher's list is the parent's accessible kids; beyond its first page, ask the access rule itself.
+  if (requested && !kids.some((k) => k.id === requested) && !(await canAccessKid(db, parent, requested))) {
+    throw new Response("Kid not found.", { status: 404 });
+  }
   const currentId = requested ?? kids.find((k) => k.serialNumber)?.id ?? kids[0]?.id ?? null;
   const overview = currentId ? await getKidOverview(db, currentId) : null;
   const modalParam = q("modal");
