@@ -70,6 +70,9 @@ export default function ChangePassword() {
         <PasswordInput {...getInputProps(fields.confirm_password, { type: "password" })} id={fields.confirm_password.id} label="Confirm password" errors={fields.confirm_password.errors} autoComplete="new-password" />
         <SubmitButton busy={busy}>Change Password</SubmitButton>
       </Form>
+      <p className="muted">
+        Two-step verification and the devices signed in to your account: <Link to="/account">Account security</Link>
+      </p>
     </section>
   );
 }
