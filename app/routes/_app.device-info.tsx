@@ -6,7 +6,7 @@ import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
 import { SubmitButton } from "~/components/forms";
-import dashboardStyles from "~/styles/dashboard.css?url";
+import dashboardStyles from "../styles/dashboard.css?url";
 import { useIsSubmitting } from "~/utils/hooks";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];

@@ -8,7 +8,7 @@ import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
 import { DefaultSubmit, MinutesStepper } from "~/components/dashboard/Stepper";
 import { SubmitButton } from "~/components/forms";
-import dashboardStyles from "~/styles/dashboard.css?url";
+import dashboardStyles from "../styles/dashboard.css?url";
 import { useHydrated, useIsSubmitting } from "~/utils/hooks";
 import { checkDailyLimit, DEFAULT_REPORT_TYPE, formatMinutes, limitAfterToggle, REPORT_TYPES, stepMinutes, toMinutes } from "~/utils/rules";
 import { redirectWithToast } from "~/utils/toast.server";

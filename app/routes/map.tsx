@@ -1,8 +1,8 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import leafletStyles from "leaflet/dist/leaflet.css?url";
-import dashboardStyles from "~/styles/dashboard.css?url";
+import leafletStyles from "../../node_modules/leaflet/dist/leaflet.css?url";
+import dashboardStyles from "../styles/dashboard.css?url";
 import { requireParent } from "~/utils/auth.server";
 import { externalMapUrl, mapBbox, MAP_ZOOM } from "~/utils/rules";
 
