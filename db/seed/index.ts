@@ -164,10 +164,14 @@ async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
       .execute();
 
     // Installed apps: the kids app, then a selection from the catalog, plus one manually installed app ('Others').
-    const pool = o.apps.filter((a) => !a.is_system_app);
+    // Age-appropriate apps first (what a parent would have allowed), then older-rated ones if the list is short.
+    const age = o.now.getUTCFullYear() - kid.birthYear - (o.now.getUTCMonth() + 1 < kid.birthMonth ? 1 : 0);
+    const installable = o.apps.filter((a) => !a.is_system_app);
+    const pool = installable;
     const chosen: { pkg: string; category: string }[] = [{ pkg: KIDS_APP_PACKAGE, category: "Others" }];
-    const shuffled = [...pool].sort(() => rand() - 0.5);
-    for (const a of shuffled.slice(0, o.appsPerKid - 2)) chosen.push({ pkg: a.package_name, category: a.genre_id });
+    const fitting = pool.filter((a) => a.min_age <= age).sort(() => rand() - 0.5);
+    const rest = pool.filter((a) => a.min_age > age).sort(() => rand() - 0.5);
+    for (const a of [...fitting, ...rest].slice(0, o.appsPerKid - 2)) chosen.push({ pkg: a.package_name, category: a.genre_id });
     chosen.push({ pkg: `org.school.homework${k + 1}`, category: "Others" });
     const appRows = chosen.map((c, i) => ({
       id: newId(),
