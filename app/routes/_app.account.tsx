@@ -8,6 +8,7 @@ import authStyles from "../styles/auth.css?url";
 import { requireParent, sessionCookie } from "~/utils/auth.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatMediumDateTime } from "~/utils/format";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Account security · Kids Portal" }];
@@ -68,7 +69,7 @@ function describeAgent(ua: string | null): string {
   return os ? `${browser} on ${os}` : browser;
 }
 
-const fmt = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+const fmt = formatMediumDateTime;
 
 export default function Account() {
   const { twoStep, email, sessions, idleMinutes, absoluteDays } = useLoaderData<typeof loader>();

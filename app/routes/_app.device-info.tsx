@@ -8,6 +8,7 @@ import { PageHead } from "~/components/dashboard/PageHead";
 import { SubmitButton } from "~/components/forms";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { useIsSubmitting } from "~/utils/hooks";
+import { formatDateTime } from "~/utils/format";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Device Info · Kids Portal" }];
@@ -39,8 +40,7 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
-const fmt = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" }) : "—";
+const fmt = formatDateTime;
 
 export default function DeviceInfo() {
   const { kid, details: d } = useLoaderData<typeof loader>();

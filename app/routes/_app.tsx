@@ -2,12 +2,13 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Footer, LogoutConfirm, SideMenu, useModalHref } from "~/components/layout";
 import { listKidsForParent } from "../../db/queries/kids";
+import { perRequest } from "~/utils/request-memo.server";
 import { requireParent } from "~/utils/auth.server";
 
 /** The guarded area's frame: header with menu and kid switcher place, content, footer, logout confirmation. */
 export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
-  const kids = await listKidsForParent(args.context.services.db, parent, { pageSize: 50 });
+  const kids = await perRequest(args.request, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: 50 }));
   return json({
     parent: { name: parent.name, email: parent.email, role: parent.role, useDefaultPassword: Boolean(parent.use_default_password) },
     kids,

@@ -4,6 +4,7 @@ import { findParentById } from "../../db/queries/parents";
 import { createSession, findLiveSession, revokeSession } from "../../db/queries/sessions";
 import type { Parent } from "../../db/schema";
 import { env } from "./env.server";
+import { perRequest } from "./request-memo.server";
 
 interface Args {
   request: Request;
@@ -43,7 +44,11 @@ export interface Authenticated {
   token: string;
 }
 
-export async function getParent({ request, context }: Args): Promise<Authenticated | null> {
+export function getParent({ request, context }: Args): Promise<Authenticated | null> {
+  return perRequest(request, "parent", () => lookupParent(request, context));
+}
+
+async function lookupParent(request: Request, context: AppLoadContext): Promise<Authenticated | null> {
   const token = await readToken(request);
   if (!token) return null;
   const session = await findLiveSession(context.services.db, token, policy(context));

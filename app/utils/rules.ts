@@ -1,3 +1,5 @@
+import { formatDayLabel } from "./format";
+
 /**
  * Pure rules of the dashboard and device pages (spec 1 §4, §5, §9). No I/O, no dates read from the clock:
  * every function takes what it needs, so the table tests in rules.test.ts pin them down.
@@ -252,7 +254,7 @@ export function resolvePeriod(input: { filter?: string | null; date?: string | n
       from: date,
       to: isoDay(new Date(day.getTime() + DAY_MS)),
       days: 1,
-      label: isToday ? "Today" : day.toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }),
+      label: isToday ? "Today" : formatDayLabel(day),
       prev: { date: isoDay(new Date(day.getTime() - DAY_MS)) },
       next: isToday ? null : { date: isoDay(new Date(day.getTime() + DAY_MS)) },
     };

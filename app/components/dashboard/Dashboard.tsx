@@ -12,14 +12,14 @@ import { ackColour, batteryIcon, formatMinutes, isManualInstall, localMapHref, M
 import { BatteryIcon, BellIcon, ChevronIcon, ClockIcon, EditIcon, GearIcon, InfoIcon, LockIcon, MoonIcon, PhoneIcon, PinIcon, WarningIcon, WifiIcon } from "./icons";
 import { editKidSchema } from "./schemas";
 import { useHrefWith } from "./url";
+import { formatDateTime } from "~/utils/format";
 
 type Data = SerializeFrom<typeof loader>;
 type DashData = Extract<Data, { state: "dashboard" }>;
 type NoDevData = Extract<Data, { state: "no-devices" }>;
 type ActionData = SerializeFrom<typeof action> | undefined;
 
-const fmtDateTime = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" }) : "—";
+const fmtDateTime = formatDateTime;
 
 function Warnings({ parent, fullAccess, profileId, serialNumber }: { parent: { useDefaultPassword: boolean }; fullAccess?: boolean; profileId?: string; serialNumber?: string }) {
   return (
