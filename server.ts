@@ -53,6 +53,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     runtime: services.deviceRuntime,
     sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
     kidsAppApiKey: e.KIDS_APP_API_KEY,
+    serviceKey: e.DEVICE_SERVICE_KEY,
   });
 
   app.all(

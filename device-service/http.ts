@@ -19,6 +19,7 @@ import type { DeviceServiceDeps, ParentIdentity } from "./context";
 import { createEnrollmentToken, EnrollmentError, exchangeEnrollmentToken, hardwareSchema } from "./enrollment";
 import { appRouter } from "./routers/_app";
 import type { DeviceRuntime } from "./runtime";
+import { SERVICE_KEY_HEADER, SERVICE_PARENT_HEADER } from "./remote";
 import { DEVICE_SOCKET_PATH } from "./socket/gateway";
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -27,6 +28,8 @@ export interface MountOptions {
   runtime: DeviceRuntime;
   sessionPolicy: SessionPolicy;
   kidsAppApiKey: string;
+  /** DEVICE_SERVICE_KEY: lets a separately deployed web tier call /trpc on a parent's behalf. Empty = off. */
+  serviceKey?: string;
 }
 
 async function sessionToken(req: Request): Promise<string | null> {
@@ -42,6 +45,16 @@ export async function parentFromRequest(db: DB, req: Request, policy: SessionPol
   const session = await findLiveSession(db, token, policy);
   if (!session) return null;
   const parent = await findParentById(db, session.parent_id);
+  return parent ? { id: parent.id, email: parent.email, role: parent.role } : null;
+}
+
+/** A web tier's call: the shared key, then the parent it acts for (looked up, never trusted blindly). */
+async function parentFromServiceHeaders(db: DB, req: Request, serviceKey: string | undefined): Promise<ParentIdentity | null> {
+  const key = req.get(SERVICE_KEY_HEADER);
+  if (!serviceKey || !key) return null;
+  if (!sameSecret(key, serviceKey)) return null;
+  const id = req.get(SERVICE_PARENT_HEADER);
+  const parent = id ? await findParentById(db, id) : undefined;
   return parent ? { id: parent.id, email: parent.email, role: parent.role } : null;
 }
 
@@ -85,7 +98,10 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
     "/trpc",
     createExpressMiddleware({
       router: appRouter,
-      createContext: async ({ req }) => ({ ...deps, parent: await parentFromRequest(db, req, o.sessionPolicy) }),
+      createContext: async ({ req }) => ({
+        ...deps,
+        parent: (await parentFromServiceHeaders(db, req, o.serviceKey)) ?? (await parentFromRequest(db, req, o.sessionPolicy)),
+      }),
       onError: ({ error, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") deps.log("error", "trpc error", { path, error: error.message });
       },

@@ -30,6 +30,7 @@ export async function startDeviceServer(o: { port?: number; host?: string } = {}
     runtime: services.deviceRuntime,
     sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
     kidsAppApiKey: e.KIDS_APP_API_KEY,
+    serviceKey: e.DEVICE_SERVICE_KEY,
   });
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {

@@ -31,6 +31,7 @@ const schema = z.object({
   SECURE_COOKIES: bool(false),
   REDIS_URL: z.string().default(""),
   DEVICE_SERVICE_URL: z.string().default(""),
+  DEVICE_SERVICE_KEY: z.string().default(""),
   SIMULATE_DEMO_DEVICES: bool(true),
   SEED_DEMO: bool(true),
   KIDS_APP_API_KEY: z.string().default("dev-kids-app-key"),
@@ -80,6 +81,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     // A fresh machine still starts; a real deployment sets SESSION_SECRET (the same on every process).
     console.warn(`SESSION_SECRET is not set: using a generated one kept in ${path.join(e.DATA_DIR, ".session-secret")}.`);
     source.SESSION_SECRET_WARNED = "1";
+  }
+  if (e.DEVICE_SERVICE_URL && e.DEVICE_SERVICE_KEY.length < 32) {
+    throw new Error("Invalid environment:\n  DEVICE_SERVICE_KEY: required with DEVICE_SERVICE_URL (32+ characters, the same on both tiers)");
   }
   const databaseKind = e.DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";
   const sqlitePath = e.DATABASE_URL.startsWith("file:")

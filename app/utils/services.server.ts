@@ -1,14 +1,13 @@
 import { createDb, migrateToLatest, type DB } from "../../db/index";
 import { createLocalBus, createRedisBus, type Bus } from "../../device-service/bus";
 import type { ParentIdentity } from "../../device-service/context";
-import { createCallerFactory } from "../../device-service/trpc";
-import { appRouter } from "../../device-service/routers/_app";
+import { createDeviceCaller, type DeviceCaller } from "../../device-service/caller";
 import { createDeviceRuntime, type DeviceRuntime } from "../../device-service/runtime";
+import { createRemoteDevice } from "../../device-service/remote";
 import type { Env } from "./env.server";
 import { createLogger, type Logger } from "./log.server";
 
-const createCaller = createCallerFactory(appRouter);
-export type DeviceCaller = ReturnType<typeof createCaller>;
+export type { DeviceCaller };
 
 /**
  * Everything stateful lives here and is created once, by server.ts (or a test), then handed to Remix
@@ -54,7 +53,8 @@ export async function createServices(env: Env, opts: ServiceOptions = {}): Promi
     bus,
     log,
     deviceRuntime,
-    device: (parent) => createCaller({ ...deps, parent }),
+    // In-process by default; over HTTP to a separately deployed device service when DEVICE_SERVICE_URL is set.
+    device: env.DEVICE_SERVICE_URL ? createRemoteDevice(env.DEVICE_SERVICE_URL, env.DEVICE_SERVICE_KEY) : (parent) => createDeviceCaller({ ...deps, parent }),
     async close() {
       await deviceRuntime.close();
       await bus.close();

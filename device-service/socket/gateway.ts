@@ -15,11 +15,16 @@ interface Conn {
   device: DeviceRef;
   statusSeen: boolean;
   alive: boolean;
-  chain: Promise<void>;
+  /** Frames are handled one at a time, in order; null until the first frame. */
+  chain: Promise<void> | null;
   delivering: boolean;
   again: boolean;
   againIncludeSent: boolean;
 }
+
+const CONN = Symbol("conn");
+type SocketWithConn = WebSocket & { [CONN]?: Conn };
+const connOf = (ws: WebSocket): Conn | undefined => (ws as SocketWithConn)[CONN];
 
 export interface Gateway extends LocalConnections {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -119,27 +124,43 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     }
   }
 
+  // Per-socket memory is the fleet's cost (10,000 phones per process): one small record per connection and
+  // shared listener functions that find it through the socket, instead of four closures per socket.
+  function onPong(this: WebSocket) {
+    const c = connOf(this);
+    if (c) c.alive = true;
+  }
+  function onMessage(this: WebSocket, raw: RawData, isBinary: boolean) {
+    const c = connOf(this);
+    if (!c) return;
+    c.alive = true;
+    c.chain = (c.chain ?? Promise.resolve()).then(() => onFrame(c, raw, isBinary)).catch(() => {});
+  }
+  function onError(this: WebSocket, err: Error) {
+    deps.log("warn", "device socket error", { deviceId: connOf(this)?.device.id, error: err.message });
+  }
+  function onClose(this: WebSocket) {
+    const c = connOf(this);
+    if (!c) return;
+    all.delete(c);
+    if (conns.get(c.device.id) === c) {
+      conns.delete(c.device.id);
+      const id = c.device.id;
+      void (c.chain ?? Promise.resolve()).then(() => setOnline(deps.db, id, false)).catch(() => {});
+    }
+  }
+
   function attach(ws: WebSocket, device: DeviceRef) {
-    const c: Conn = { ws, device, statusSeen: false, alive: true, chain: Promise.resolve(), delivering: false, again: false, againIncludeSent: false };
+    const c: Conn = { ws, device, statusSeen: false, alive: true, chain: null, delivering: false, again: false, againIncludeSent: false };
+    (ws as SocketWithConn)[CONN] = c;
     const previous = conns.get(device.id);
     conns.set(device.id, c);
     all.add(c);
     if (previous) previous.ws.close(4000, "Replaced by a newer connection");
-    ws.on("pong", () => {
-      c.alive = true;
-    });
-    ws.on("message", (raw, isBinary) => {
-      c.alive = true;
-      c.chain = c.chain.then(() => onFrame(c, raw, isBinary)).catch(() => {});
-    });
-    ws.on("error", (err) => deps.log("warn", "device socket error", { deviceId: device.id, error: err.message }));
-    ws.on("close", () => {
-      all.delete(c);
-      if (conns.get(device.id) === c) {
-        conns.delete(device.id);
-        void c.chain.then(() => setOnline(deps.db, device.id, false)).catch(() => {});
-      }
-    });
+    ws.on("pong", onPong);
+    ws.on("message", onMessage);
+    ws.on("error", onError);
+    ws.on("close", onClose);
     send(c, { event: "hello", id: "", data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS } });
   }
 
@@ -199,7 +220,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       unsubscribe();
       const ids = [...conns.keys()];
       for (const c of all) c.ws.close(1001, "Server shutting down");
-      await Promise.allSettled([...all].map((c) => c.chain));
+      await Promise.allSettled([...all].map((c) => c.chain ?? Promise.resolve()));
       for (let i = 0; i < ids.length; i += 500) {
         await deps.db.updateTable("device_status").set({ online: 0 }).where("device_id", "in", ids.slice(i, i + 500)).execute().catch(() => {});
       }
