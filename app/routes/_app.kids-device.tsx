@@ -49,7 +49,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const q = (k: string) => url.searchParams.get(k);
   const requested = q("profileId");
-  const kids = await perRequest(args.request, "kids", () => listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE }));
+  const kids = await perRequest(args, "kids", () => listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE }));
   // The switcher's list is the parent's accessible kids; beyond its first page, ask the access rule itself.
   if (requested && !kids.some((k) => k.id === requested) && !(await canAccessKid(db, parent, requested))) {
     throw new Response("Kid not found.", { status: 404 });

@@ -8,7 +8,7 @@ import { requireParent } from "~/utils/auth.server";
 /** The guarded area's frame: header with menu and kid switcher place, content, footer, logout confirmation. */
 export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
-  const kids = await perRequest(args.request, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: 50 }));
+  const kids = await perRequest(args, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: 50 }));
   return json({
     parent: { name: parent.name, email: parent.email, role: parent.role, useDefaultPassword: Boolean(parent.use_default_password) },
     kids,

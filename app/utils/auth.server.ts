@@ -45,7 +45,7 @@ export interface Authenticated {
 }
 
 export function getParent({ request, context }: Args): Promise<Authenticated | null> {
-  return perRequest(request, "parent", () => lookupParent(request, context));
+  return perRequest({ request, context }, "parent", () => lookupParent(request, context));
 }
 
 async function lookupParent(request: Request, context: AppLoadContext): Promise<Authenticated | null> {

@@ -1,14 +1,17 @@
-/**
- * Work shared by the loaders of one request (root, layout and page loaders each need the signed-in parent
- * and the kids list). Keyed by the Request object, so nothing outlives the request or leaks between requests.
- */
-const memo = new WeakMap<Request, Map<string, Promise<unknown>>>();
+import type { AppLoadContext } from "@remix-run/node";
 
-export function perRequest<T>(request: Request, key: string, compute: () => Promise<T>): Promise<T> {
-  // Only reads: after an action changes data, loaders of the same request must see the new state.
-  if (request.method !== "GET" && request.method !== "HEAD") return compute();
-  let entries = memo.get(request);
-  if (!entries) memo.set(request, (entries = new Map()));
+/**
+ * Work shared by the loaders of one request (the layout and page loaders each need the signed-in parent and
+ * the kids list). Remix hands each loader its own Request object but one load context per HTTP request, so
+ * the context is the key: nothing outlives the request or leaks between requests.
+ */
+const memo = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+export function perRequest<T>(args: { request: Request; context: AppLoadContext }, key: string, compute: () => Promise<T>): Promise<T> {
+  // Only reads: an action's work is never reused, so loaders that run after it see the new state.
+  if (args.request.method !== "GET" && args.request.method !== "HEAD") return compute();
+  let entries = memo.get(args.context);
+  if (!entries) memo.set(args.context, (entries = new Map()));
   let hit = entries.get(key) as Promise<T> | undefined;
   if (!hit) {
     hit = compute();

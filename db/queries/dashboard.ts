@@ -45,38 +45,41 @@ export interface KidOverview {
 
 /** The kid's profile with its (first) device, its live status and its last location. */
 export async function getKidOverview(db: DB, profileId: string): Promise<KidOverview | null> {
-  const profile = await db
-    .selectFrom("kid_profiles")
-    .select(["id", "name", "birth_month", "birth_year", "sleep_mode", "updated_at", sql<number>`case when picture is null then 0 else 1 end`.as("has_picture")])
-    .where("id", "=", profileId)
-    .executeTakeFirst();
-  if (!profile) return null;
-  const devices = await db
-    .selectFrom("devices")
-    .leftJoin("device_status", "device_status.device_id", "devices.id")
-    .select([
-      "devices.id",
-      "devices.serial_number",
-      "devices.app_version",
-      "devices.brand",
-      "devices.model",
-      "devices.protection_enabled",
-      "devices.allow_full_device_access",
-      "devices.enable_location_map_display",
-      "devices.last_activation_at",
-      "device_status.battery_percentage",
-      "device_status.battery_checked_at",
-      "device_status.wifi_connected",
-      "device_status.kids_app_status",
-      "device_status.additional_data",
-      "device_status.online",
-      "device_status.updated_at as status_updated_at",
-      "device_status.app_version as status_app_version",
+  // Profile and devices in parallel (one round trip on PostgreSQL instead of two).
+  const [profile, devices] = await Promise.all([
+    db
+      .selectFrom("kid_profiles")
+      .select(["id", "name", "birth_month", "birth_year", "sleep_mode", "updated_at", sql<number>`case when picture is null then 0 else 1 end`.as("has_picture")])
+      .where("id", "=", profileId)
+      .executeTakeFirst(),
+    db
+      .selectFrom("devices")
+      .leftJoin("device_status", "device_status.device_id", "devices.id")
+      .select([
+        "devices.id",
+        "devices.serial_number",
+        "devices.app_version",
+        "devices.brand",
+        "devices.model",
+        "devices.protection_enabled",
+        "devices.allow_full_device_access",
+        "devices.enable_location_map_display",
+        "devices.last_activation_at",
+        "device_status.battery_percentage",
+        "device_status.battery_checked_at",
+        "device_status.wifi_connected",
+        "device_status.kids_app_status",
+        "device_status.additional_data",
+        "device_status.online",
+        "device_status.updated_at as status_updated_at",
+        "device_status.app_version as status_app_version",
     ])
-    .where("devices.profile_id", "=", profileId)
-    .orderBy("devices.created_at")
-    .orderBy("devices.id")
-    .execute();
+      .where("devices.profile_id", "=", profileId)
+      .orderBy("devices.created_at")
+      .orderBy("devices.id")
+      .execute(),
+  ]);
+  if (!profile) return null;
   const d = devices[0];
   let lastLocation: NonNullable<KidOverview["device"]>["lastLocation"] = null;
   if (d) {
