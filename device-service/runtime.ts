@@ -1,6 +1,7 @@
 import type { DB } from "../db/index";
 import { createProcessors } from "../jobs/processors/index";
 import type { JobRunner } from "../jobs/queues";
+import { pruneExpiredState } from "../jobs/housekeeping";
 import { recoverJobs } from "../jobs/recover";
 import { createRunner } from "../jobs/runner";
 import type { Bus } from "./bus";
@@ -47,12 +48,19 @@ export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<Devi
   // Belt and braces beside the expiry jobs: a sweep closes anything overdue once a minute.
   const sweep = setInterval(() => void expireOverdue(o.db).catch(() => {}), 60_000);
   sweep.unref();
+  // Housekeeping (receipts, spent tokens, ended sessions, rate-limit windows): at start-up, then hourly.
+  const prune = () =>
+    void pruneExpiredState(o.db).catch((err: unknown) => o.log("warn", "housekeeping failed", { error: err instanceof Error ? err.message : String(err) }));
+  prune();
+  const housekeeping = setInterval(prune, 3_600_000);
+  housekeeping.unref();
   return {
     deps,
     gateway,
     jobs,
     async close() {
       clearInterval(sweep);
+      clearInterval(housekeeping);
       await gateway.close();
       await jobs.close();
     },

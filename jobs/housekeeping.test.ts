@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId, nowIso } from "../db/queries/ids";
+import { createParent } from "../db/queries/parents";
+import { seedDemo } from "../db/seed/index";
+import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { pruneExpiredState } from "./housekeeping";
+
+describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb(dialect);
+    await seedDemo(t.db);
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  it("removes old receipts, spent enrollment tokens and long-ended sessions, and keeps what is still live", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    const ago = (days: number) => nowIso(new Date(now.getTime() - days * 86_400_000));
+    const device = await t.db.selectFrom("devices").select(["id", "profile_id"]).executeTakeFirstOrThrow();
+    const parent = await createParent(t.db, { email: `hk-${dialect}@example.com`, name: "HK", passwordHash: null });
+    await t.db
+      .insertInto("device_message_receipts")
+      .values([
+        { device_id: device.id, message_id: "old", received_at: ago(8) },
+        { device_id: device.id, message_id: "recent", received_at: ago(1) },
+      ])
+      .execute();
+    await t.db
+      .insertInto("enrollment_tokens")
+      .values([
+        { token_hash: "expired", profile_id: device.profile_id, parent_id: parent.id, created_at: ago(3), expires_at: ago(2), used_at: null, device_id: null },
+        { token_hash: "live", profile_id: device.profile_id, parent_id: parent.id, created_at: ago(0), expires_at: nowIso(new Date(now.getTime() + 600_000)), used_at: null, device_id: null },
+      ])
+      .execute();
+    const session = (id: string, expires: string, revoked: string | null) => ({
+      id,
+      parent_id: parent.id,
+      user_agent: null,
+      ip: null,
+      created_at: ago(40),
+      last_seen_at: ago(40),
+      expires_at: expires,
+      revoked_at: revoked,
+    });
+    await t.db
+      .insertInto("sessions")
+      .values([session(newId(), ago(31), null), session(newId(), ago(-5), ago(31)), session("keep", ago(-5), null), session("recently-ended", ago(2), null)])
+      .execute();
+
+    const counts = await pruneExpiredState(t.db, now);
+    expect(counts).toEqual({ receipts: 1, enrollmentTokens: 1, sessions: 2 });
+    expect((await t.db.selectFrom("device_message_receipts").select("message_id").execute()).map((r) => r.message_id)).toEqual(["recent"]);
+    expect((await t.db.selectFrom("enrollment_tokens").select("token_hash").execute()).map((r) => r.token_hash)).toEqual(["live"]);
+    const left = (await t.db.selectFrom("sessions").select("id").where("parent_id", "=", parent.id).execute()).map((r) => r.id).sort();
+    expect(left).toEqual(["keep", "recently-ended"]);
+    // Idempotent.
+    expect(await pruneExpiredState(t.db, now)).toEqual({ receipts: 0, enrollmentTokens: 0, sessions: 0 });
+  });
+});

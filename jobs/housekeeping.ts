@@ -1,0 +1,32 @@
+import type { DB } from "../db/index";
+import { nowIso } from "../db/queries/ids";
+import { pruneAccountState } from "../db/queries/accounts";
+
+/** How long a phone's message ids are remembered for de-duplication: far beyond any retry of an upload. */
+export const RECEIPT_RETENTION_DAYS = 7;
+/** Ended sessions are kept a while for the parent's "signed-in devices" history, then removed. */
+export const ENDED_SESSION_RETENTION_DAYS = 30;
+
+/**
+ * Removes state that only matters for a while: message receipts, used or expired enrollment tokens, ended
+ * sessions, rate-limit windows, used links, old codes and sign-in tokens. Idempotent; every process may run
+ * it (start-up and hourly), and a missed run is simply caught up by the next one.
+ */
+export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise<Record<string, number>> {
+  const days = (n: number) => nowIso(new Date(now.getTime() - n * 86_400_000));
+  const counts: Record<string, number> = {};
+  const receipts = await db.deleteFrom("device_message_receipts").where("received_at", "<", days(RECEIPT_RETENTION_DAYS)).executeTakeFirst();
+  counts.receipts = Number(receipts.numDeletedRows);
+  const tokens = await db
+    .deleteFrom("enrollment_tokens")
+    .where((eb) => eb.or([eb("expires_at", "<", days(1)), eb("used_at", "<", days(1))]))
+    .executeTakeFirst();
+  counts.enrollmentTokens = Number(tokens.numDeletedRows);
+  const sessions = await db
+    .deleteFrom("sessions")
+    .where((eb) => eb.or([eb("expires_at", "<", days(ENDED_SESSION_RETENTION_DAYS)), eb("revoked_at", "<", days(ENDED_SESSION_RETENTION_DAYS))]))
+    .executeTakeFirst();
+  counts.sessions = Number(sessions.numDeletedRows);
+  await pruneAccountState(db, now);
+  return counts;
+}
