@@ -33,7 +33,8 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", 1);
+  // Only hops that really exist: otherwise a client could pick its own address for the rate limits.
+  app.set("trust proxy", e.TRUST_PROXY);
   app.use(compression({ filter: (req, res) => !req.path.startsWith("/events") && compression.filter(req, res) }));
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
@@ -85,7 +86,9 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   // The demo family's phones, simulated in-process over the real protocol (SIMULATE_DEMO_DEVICES=false turns it off).
   let demo: DemoPhones | undefined;
   if (e.SIMULATE_DEMO_DEVICES && (options.simulateDemoDevices ?? true)) {
-    demo = await startDemoPhones(services.db, `http://127.0.0.1:${actualPort}`, (msg, extra) => services.log("info", msg, extra));
+    demo = await startDemoPhones(services.db, `http://127.0.0.1:${actualPort}`, (msg, extra) => services.log("info", msg, extra), {
+      ackDelayMs: e.SIMULATOR_ACK_DELAY_MS,
+    });
   }
 
   if (!options.quiet) {

@@ -17,6 +17,8 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
+  /** Proxy hops in front of the server whose X-Forwarded-For is trusted (0 = none: the socket address counts). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("data"),
   DATABASE_URL: z
@@ -33,6 +35,8 @@ const schema = z.object({
   DEVICE_SERVICE_URL: z.string().default(""),
   DEVICE_SERVICE_KEY: z.string().default(""),
   SIMULATE_DEMO_DEVICES: bool(true),
+  /** How long the simulated demo phones take to carry out a command (a real phone wakes up first). */
+  SIMULATOR_ACK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   SEED_DEMO: bool(true),
   KIDS_APP_API_KEY: z.string().default("dev-kids-app-key"),
   SMTP_URL: z.string().default(""),
