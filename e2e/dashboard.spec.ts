@@ -344,9 +344,12 @@ test("sleep mode: on → waiting for the phone → confirmed (green), then off a
     await control.click();
     const dialog = page.getByRole("dialog", { name: "Sleep mode" });
     await dialog.getByRole("switch", { name: `Turn sleep mode ${turn}` }).click();
-    // The popup closes; the control shows the new state at once (pending until the phone confirms).
+    // The popup closes; the control shows the new state at once, warning-coloured until the phone confirms
+    // (the e2e server's simulated phones take 1.5 s to carry out a command).
     await expect(dialog).toHaveCount(0);
     await expect(control).toContainText(turn === "on" ? "On ·" : "Off ·");
+    await expect(control).toHaveClass(/ack-warning/);
+    await expect(page.getByTestId("waiting")).toContainText("Waiting for Mia's phone to confirm");
     await eventually(page, js, async () => {
       await expect(control).toHaveClass(turn === "on" ? /ack-green/ : /ack-off/, { timeout: 1_000 });
       await expect(page.getByTestId("waiting")).toHaveCount(0, { timeout: 500 });

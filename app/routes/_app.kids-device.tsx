@@ -5,7 +5,7 @@ import { TRPCError } from "@trpc/server";
 import QRCode from "qrcode";
 import { z } from "zod";
 import { canAccessKid } from "../../db/queries/access";
-import { listKidsForParent } from "../../db/queries/kids";
+import { createKidProfile, listKidsForParent } from "../../db/queries/kids";
 import { perRequest } from "~/utils/request-memo.server";
 import {
   countUnreadNotifications,
@@ -20,7 +20,7 @@ import { getAckState } from "../../device-service/ack";
 import { renderCategoryChart } from "~/components/charts/render.server";
 import { DashboardView, NoDevices } from "~/components/dashboard/Dashboard";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
-import { editKidSchema } from "~/components/dashboard/schemas";
+import { addKidSchema, editKidSchema } from "~/components/dashboard/schemas";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { requireKidAccess, requireParent } from "~/utils/auth.server";
 import {
@@ -133,7 +133,7 @@ export async function loader(args: LoaderFunctionArgs) {
   });
 }
 
-const intentSchema = z.enum(["sleep", "protection", "map-display", "edit-kid", "rating-shown", "enroll"]);
+const intentSchema = z.enum(["sleep", "protection", "map-display", "edit-kid", "rating-shown", "enroll", "add-kid"]);
 
 export async function action(args: ActionFunctionArgs) {
   const { parent } = await requireParent(args);
@@ -141,6 +141,13 @@ export async function action(args: ActionFunctionArgs) {
   const db = context.services.db;
   const formData = await request.formData();
   const intent = intentSchema.safeParse(formData.get("intent"));
+  if (intent.success && intent.data === "add-kid") {
+    // A new kid belongs to the signed-in parent; no existing id is involved.
+    const submission = parseWithZod(formData, { schema: addKidSchema(new Date().getUTCFullYear()) });
+    if (submission.status !== "success") return json({ intent: "add-kid" as const, result: submission.reply() }, { status: 400 });
+    const id = await createKidProfile(db, parent.id, { name: submission.value.kidName, birthMonth: submission.value.birthMonth, birthYear: submission.value.birthYear });
+    return redirectWithToast(`/kids-device?profileId=${id}&modal=enroll`, { type: "success", message: `${submission.value.kidName} was added. Now add their phone.` });
+  }
   const profileId = String(formData.get("profileId") ?? "");
   await requireKidAccess(args, profileId);
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });

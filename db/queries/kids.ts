@@ -1,5 +1,17 @@
 import type { DB } from "../index";
 import { accessibleKidIds } from "./access";
+import { newId, nowIso } from "./ids";
+
+/** A parent's new kid profile (before any phone is added). */
+export async function createKidProfile(db: DB, parentId: string, kid: { name: string; birthMonth: number; birthYear: number }): Promise<string> {
+  const id = newId();
+  const now = nowIso();
+  await db
+    .insertInto("kid_profiles")
+    .values({ id, parent_id: parentId, name: kid.name.trim(), birth_month: kid.birthMonth, birth_year: kid.birthYear, picture_mime: null, picture: null, created_at: now, updated_at: now })
+    .execute();
+  return id;
+}
 
 /** The switcher's list: every kid the parent may see, with their first device's serial number. Page size 50. */
 export async function listKidsForParent(db: DB, parent: { id: string; email: string }, opts: { pageSize?: number; search?: string } = {}) {

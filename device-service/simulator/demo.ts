@@ -15,7 +15,12 @@ export interface DemoPhones {
  * process) and each phone enrolls over HTTP like a real one, so its credential exists only in memory
  * and is rotated on every start.
  */
-export async function startDemoPhones(db: DB, baseUrl: string, log: (msg: string, extra?: Record<string, unknown>) => void): Promise<DemoPhones> {
+export async function startDemoPhones(
+  db: DB,
+  baseUrl: string,
+  log: (msg: string, extra?: Record<string, unknown>) => void,
+  opts: { ackDelayMs?: number } = {},
+): Promise<DemoPhones> {
   const phones: SimulatedPhone[] = [];
   const timers: NodeJS.Timeout[] = [];
   for (const serial of DEMO_SERIALS) {
@@ -50,6 +55,7 @@ export async function startDemoPhones(db: DB, baseUrl: string, log: (msg: string
         missingPermissions: device.additional_data ? device.additional_data.split(", ") : [],
       },
       location: device.latitude !== null && device.longitude !== null ? { latitude: device.latitude, longitude: device.longitude } : undefined,
+      ackDelayMs: opts.ackDelayMs,
     });
     for (const a of apps) phone.state.installed.add(a.package_name);
     try {

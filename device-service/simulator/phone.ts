@@ -24,6 +24,8 @@ export interface PhoneOptions {
   failInstalls?: Record<string, InstallFailureReason>;
   /** Leave commands unacknowledged (tests of redelivery). */
   ignoreCommands?: boolean;
+  /** Act on each command this long after it arrives, like a phone that has to wake up (default 0). */
+  ackDelayMs?: number;
   location?: { latitude: number; longitude: number };
   log?: (msg: string) => void;
 }
@@ -243,7 +245,11 @@ export class SimulatedPhone extends EventEmitter {
       const cmd: ReceivedCommand = { id: frame.id, type: c.data.type, payload: c.data.payload };
       this.received.push(cmd);
       this.emit("command", cmd);
-      if (!this.opts.ignoreCommands) void this.execute(cmd).catch((err: unknown) => this.opts.log?.(`[${this.serialNumber}] command failed: ${String(err)}`));
+      if (!this.opts.ignoreCommands) {
+        const run = () => void this.execute(cmd).catch((err: unknown) => this.opts.log?.(`[${this.serialNumber}] command failed: ${String(err)}`));
+        if (this.opts.ackDelayMs) setTimeout(run, this.opts.ackDelayMs).unref();
+        else run();
+      }
     }
   }
 

@@ -10,7 +10,7 @@ import { useIsSubmitting } from "~/utils/hooks";
 import { useLiveRefresh } from "~/utils/live";
 import { ackColour, batteryIcon, formatMinutes, isManualInstall, localMapHref, MONTHS, type AckColour } from "~/utils/rules";
 import { BatteryIcon, BellIcon, ChevronIcon, ClockIcon, EditIcon, GearIcon, InfoIcon, LockIcon, MoonIcon, PhoneIcon, PinIcon, WarningIcon, WifiIcon } from "./icons";
-import { editKidSchema } from "./schemas";
+import { addKidSchema, editKidSchema } from "./schemas";
 import { useHrefWith } from "./url";
 import { formatDateTime } from "~/utils/format";
 
@@ -58,7 +58,9 @@ export function NoDevices({ data, actionData }: { data: NoDevData; actionData: A
               Add {data.kid.name}&apos;s phone
             </Link>
           </p>
-        ) : null}
+        ) : (
+          <AddKidForm lastResult={actionData && "intent" in actionData && actionData.intent === "add-kid" ? actionData.result : undefined} currentYear={new Date().getUTCFullYear()} />
+        )}
         <div className="button-row">
           <Link className="btn" to="/parent-profile">
             Go To Profile
@@ -588,6 +590,48 @@ function RecommendationModal({ data }: { data: DashData }) {
         </p>
       )}
     </Modal>
+  );
+}
+
+/** A parent without any kid starts here: the kid's details, then the phone's QR code. */
+function AddKidForm({ lastResult, currentYear }: { lastResult: unknown; currentYear: number }) {
+  const busy = useIsSubmitting({ intent: "add-kid" });
+  const schema = addKidSchema(currentYear);
+  const [form, fields] = useForm({
+    id: "add-kid",
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    lastResult: lastResult as any,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="stack add-kid" aria-labelledby="add-kid-title">
+      <h2 id="add-kid-title">Add your kid</h2>
+      <input type="hidden" name="intent" value="add-kid" />
+      <Field label="Kid's name" id={fields.kidName.id} errors={fields.kidName.errors}>
+        <input {...getInputProps(fields.kidName, { type: "text" })} autoComplete="off" />
+      </Field>
+      <div className="two-col">
+        <Field label="Birth month" id={fields.birthMonth.id} errors={fields.birthMonth.errors}>
+          <select {...getSelectProps(fields.birthMonth)}>
+            <option value="">Choose…</option>
+            {MONTHS.map((m, i) => (
+              <option key={m} value={i + 1}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Birth year" id={fields.birthYear.id} errors={fields.birthYear.errors}>
+          <input {...getInputProps(fields.birthYear, { type: "number" })} inputMode="numeric" />
+        </Field>
+      </div>
+      <SubmitButton busy={busy} className="btn">
+        Add kid
+      </SubmitButton>
+    </Form>
   );
 }
 

@@ -1,0 +1,52 @@
+import { expect, test } from "@playwright/test";
+import { SimulatedPhone } from "../device-service/simulator/phone";
+import { signIn, uniqueEmail } from "./helpers/auth";
+
+// A new parent adds their kid, shows the enrollment QR code, and a phone (the simulator) enrolls with it.
+test("a new parent adds a kid and a phone through the enrollment QR code", async ({ page, baseURL }, info) => {
+  const email = uniqueEmail("enroll", info.project.name);
+  await page.goto("/registration");
+  await page.getByLabel("Parent name").fill("Robin Hale");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("robin-passphrase");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, email, "robin-passphrase");
+  await expect(page.getByText("No devices have been added yet.")).toBeVisible();
+
+  const form = page.getByRole("form", { name: "Add your kid" });
+  await form.getByLabel("Kid's name").fill("Ada");
+  await form.getByLabel("Birth month").selectOption("May");
+  await form.getByLabel("Birth year").fill("1999");
+  await form.getByRole("button", { name: "Add kid" }).click();
+  const year = new Date().getUTCFullYear();
+  await expect(page.getByText(`Birth year must be between 2000 and ${year}.`)).toBeVisible();
+  await expect(form.getByLabel("Kid's name")).toHaveValue("Ada"); // nothing lost
+
+  await form.getByLabel("Birth year").fill("2016");
+  await form.getByRole("button", { name: "Add kid" }).click();
+  await expect(page.getByText("Ada was added. Now add their phone.")).toBeVisible();
+  const dialog = page.getByRole("dialog", { name: "Add a phone" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Show QR code" }).click();
+  await expect(dialog.getByRole("img", { name: "Enrollment QR code" }).locator("svg")).toBeVisible();
+  const link = await dialog.locator("code").textContent();
+  const token = new URL(link ?? "").searchParams.get("token");
+  expect(token).toBeTruthy();
+
+  const phone = new SimulatedPhone({ baseUrl: baseURL!, serialNumber: `E2E-${info.project.name}-${Date.now()}`, reconnect: false });
+  try {
+    await phone.enroll(token!);
+    await phone.connect();
+    // The token works once.
+    const again = new SimulatedPhone({ baseUrl: baseURL!, serialNumber: `E2E-again-${Date.now()}`, reconnect: false });
+    await expect(again.enroll(token!)).rejects.toThrow(/enrollment refused/);
+
+    await page.goto("/kids-device");
+    await expect(page.getByRole("heading", { level: 1, name: "Ada" })).toBeVisible();
+    await expect(page.getByText("No devices have been added yet.")).toHaveCount(0);
+    await expect(page.getByText("Pixel 8a").first()).toBeVisible();
+  } finally {
+    await phone.close();
+  }
+});
