@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { SimulatedPhone } from "../device-service/simulator/phone";
 import { signIn, uniqueEmail } from "./helpers/auth";
+import { openKid, signInDemo } from "./helpers/dashboard";
 
 // A new parent adds their kid, shows the enrollment QR code, and a phone (the simulator) enrolls with it.
 test("a new parent adds a kid and a phone through the enrollment QR code", async ({ page, baseURL }, info) => {
@@ -49,4 +50,30 @@ test("a new parent adds a kid and a phone through the enrollment QR code", async
   } finally {
     await phone.close();
   }
+});
+
+// A 1×1 PNG, and a text file that pretends to be one: the type is decided by the bytes, not the name.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
+test("edit kid: a picture is checked by its bytes, then shown", async ({ page }) => {
+  await signInDemo(page);
+  await openKid(page, "Leo");
+  await page.getByRole("link", { name: "Edit kid" }).click();
+  let dialog = page.getByRole("dialog", { name: "Edit kid" });
+  await dialog.getByLabel("Picture (optional, up to 3 MB)").setInputFiles({ name: "leo.png", mimeType: "image/png", buffer: Buffer.from("not really a picture") });
+  await dialog.getByRole("button", { name: "Save" }).click();
+  dialog = page.getByRole("dialog", { name: "Edit kid" });
+  await expect(dialog.getByText("The picture must be a PNG, JPEG, GIF or WebP image.")).toBeVisible();
+  await expect(dialog.getByLabel("Name")).toHaveValue("Leo");
+
+  await dialog.getByLabel("Picture (optional, up to 3 MB)").setInputFiles({ name: "leo.png", mimeType: "image/png", buffer: PNG });
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog", { name: "Edit kid" })).toHaveCount(0);
+  const avatar = page.locator("img[src^='/resources/kid-picture']");
+  await expect(avatar).toHaveCount(1);
+  const src = await avatar.getAttribute("src");
+  const res = await page.request.get(src!);
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toBe("image/png");
+  expect(Buffer.from(await res.body()).equals(PNG)).toBe(true);
 });
