@@ -6,6 +6,9 @@ import { HONEYPOT_MESSAGE } from "~/utils/honeypot";
 import { RATE_LIMIT_MESSAGE } from "~/utils/rate-limit.server";
 import { action as forgotAction, FORGOT_SENT_MESSAGE } from "./_auth.forget-password";
 import { action as loginAction } from "./_auth.login";
+import { action as registrationAction } from "./_auth.registration";
+import { action as resetAction } from "./_auth.reset-password";
+import { action as otpAction } from "./_auth.verify-otp";
 
 // Route actions through their real code paths, on SQLite: the clear messages of the abuse limits.
 describe("public form abuse limits", () => {
@@ -44,5 +47,25 @@ describe("public form abuse limits", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ sent: true });
     expect(FORGOT_SENT_MESSAGE).toContain("If this email is registered with us");
+  });
+
+  // Every public form: ten attempts a minute from one address, then the clear message (HTTP 429).
+  it.each([
+    ["registration", "/registration", registrationAction, { parentName: "P", email: "p@example.com", password: "x" }],
+    ["two-step code", "/verify-otp?email=p%40example.com", otpAction, { otp: "1234" }],
+    ["forgot password", "/forget-password", forgotAction, { email: "p@example.com" }],
+    ["reset password", "/reset-password?iv=x&encryptedData=y", resetAction, { password: "new-passphrase", confirm_password: "new-passphrase" }],
+  ] as const)("%s: the 11th attempt in a minute from one IP is refused", async (_name, path, action, fields) => {
+    const ip = `10.0.0.${Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 10; i++) {
+      const res = (await action({ request: post(path, ip, fields), context, params: {} })) as Response;
+      expect(res.status).not.toBe(429);
+    }
+    const res = (await action({ request: post(path, ip, fields), context, params: {} })) as Response;
+    expect(res.status).toBe(429);
+    expect(JSON.stringify(await res.json())).toContain(RATE_LIMIT_MESSAGE);
+    // Another address is not affected.
+    const other = (await action({ request: post(path, "10.9.9.9", fields), context, params: {} })) as Response;
+    expect(other.status).not.toBe(429);
   });
 });
