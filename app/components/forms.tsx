@@ -44,3 +44,13 @@ export function SubmitButton({ busy, children, className = "btn btn-primary", ..
     </button>
   );
 }
+
+/** The form-level message from the server (or client validation), announced to screen readers. */
+export function FormErrors({ errors, id }: { errors?: string[] | null; id?: string }) {
+  if (!errors?.length) return null;
+  return (
+    <div className="banner banner-error" role="alert" id={id}>
+      {errors.join(" ")}
+    </div>
+  );
+}

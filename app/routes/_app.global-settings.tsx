@@ -9,9 +9,10 @@ import { PageHead } from "~/components/dashboard/PageHead";
 import { DefaultSubmit, MinutesStepper } from "~/components/dashboard/Stepper";
 import { SubmitButton } from "~/components/forms";
 import dashboardStyles from "../styles/dashboard.css?url";
-import { useHydrated, useIsSubmitting } from "~/utils/hooks";
+import { useIsSubmitting } from "~/utils/hooks";
 import { checkDailyLimit, DEFAULT_REPORT_TYPE, formatMinutes, limitAfterToggle, REPORT_TYPES, stepMinutes, toMinutes } from "~/utils/rules";
 import { redirectWithToast } from "~/utils/toast.server";
+import { Switch } from "~/components/dashboard/Switch";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Global Settings · Kids Portal" }];
@@ -85,7 +86,6 @@ export async function action(args: ActionFunctionArgs) {
 export default function GlobalSettings() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const hydrated = useHydrated();
   const refused = actionData && "error" in actionData ? actionData : null;
   const [minutes, setMinutes] = useState(refused ? 0 : data.limit);
   const [seen, setSeen] = useState({ limit: data.limit, refused });
@@ -110,25 +110,7 @@ export default function GlobalSettings() {
         <Form method="post" preventScrollReset className="settings-section" noValidate>
           <DefaultSubmit name="intent" value="limit" />
           <input type="hidden" name="intent" value="limit" />
-          <button
-            type="submit"
-            name="toggle"
-            value={enabled ? "off" : "on"}
-            className="switch"
-            role="switch"
-            aria-checked={enabled}
-            onClick={
-              hydrated
-                ? (e) => {
-                    e.preventDefault();
-                    setMinutes(limitAfterToggle(!enabled));
-                  }
-                : undefined
-            }
-          >
-            <span className="switch-track" aria-hidden="true" />
-            <span>Daily limit</span>
-          </button>
+          <Switch checked={enabled} label="Daily limit" onToggle={(next) => setMinutes(limitAfterToggle(next))} />
           <MinutesStepper id="minutes" name="minutes" label="Minutes a day" value={minutes} onChange={setMinutes} describedBy={refused ? "minutes-error" : undefined} />
           {refused ? (
             <p className="field-error" id="minutes-error" role="alert">
@@ -151,10 +133,7 @@ export default function GlobalSettings() {
         <Form method="post" preventScrollReset>
           <input type="hidden" name="intent" value="full-access" />
           <input type="hidden" name="allowFullAccess" value={data.allowFullDeviceAccess ? "off" : "on"} />
-          <button type="submit" className="switch" role="switch" aria-checked={data.allowFullDeviceAccess} disabled={busyFull}>
-            <span className="switch-track" aria-hidden="true" />
-            <span>Allow Full Settings</span>
-          </button>
+          <Switch checked={data.allowFullDeviceAccess} label="Allow Full Settings" disabled={busyFull} />
         </Form>
       </section>
 

@@ -9,9 +9,10 @@ import { PageHead } from "~/components/dashboard/PageHead";
 import { DefaultSubmit, MinutesStepper } from "~/components/dashboard/Stepper";
 import { SubmitButton } from "~/components/forms";
 import dashboardStyles from "../styles/dashboard.css?url";
-import { useHydrated, useIsSubmitting } from "~/utils/hooks";
+import { useIsSubmitting } from "~/utils/hooks";
 import { stepMinutes, TIME_STEP, toMinutes, trackingInterval } from "~/utils/rules";
 import { redirectWithToast } from "~/utils/toast.server";
+import { Switch } from "~/components/dashboard/Switch";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Location Settings · Kids Portal" }];
@@ -60,7 +61,6 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function LocationSettings() {
   const data = useLoaderData<typeof loader>();
-  const hydrated = useHydrated();
   const [tracking, setTracking] = useState(data.tracking);
   const [interval, setIntervalMinutes] = useState(data.interval);
   const [seen, setSeen] = useState(data);
@@ -90,27 +90,14 @@ export default function LocationSettings() {
           <DefaultSubmit name="intent" value="save" />
           <input type="hidden" name="intent" value="save" />
           <input type="hidden" name="enableLocationTracking" value={tracking ? "on" : "off"} />
-          <button
-            type="submit"
-            name="toggle"
-            value={tracking ? "off" : "on"}
-            className="switch"
-            role="switch"
-            aria-checked={tracking}
-            onClick={
-              hydrated
-                ? (e) => {
-                    e.preventDefault();
-                    const next = !tracking;
-                    setTracking(next);
-                    setIntervalMinutes(trackingInterval(next, interval));
-                  }
-                : undefined
-            }
-          >
-            <span className="switch-track" aria-hidden="true" />
-            <span>Enable location tracking</span>
-          </button>
+          <Switch
+            checked={tracking}
+            label="Enable location tracking"
+            onToggle={(next) => {
+              setTracking(next);
+              setIntervalMinutes(trackingInterval(next, interval));
+            }}
+          />
           <MinutesStepper
             id="interval"
             name="interval"

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
-import { Field, SubmitButton } from "~/components/forms";
+import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { hitCounter } from "../../db/queries/accounts";
 import { findParentByEmail } from "../../db/queries/parents";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
@@ -59,11 +59,7 @@ export default function ForgetPassword() {
         </div>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="stack">
-        {form.errors?.length ? (
-          <div className="banner banner-error" role="alert">
-            {form.errors.join(" ")}
-          </div>
-        ) : null}
+        <FormErrors errors={form.errors} />
         <Honeypot />
         <Field label="Email" id={fields.email.id} errors={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { createCookie, json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
-import { Field, PasswordInput, SubmitButton } from "~/components/forms";
+import { Field, FormErrors, PasswordInput, SubmitButton } from "~/components/forms";
 import { markEmailVerified, redeemSigninToken } from "../../db/queries/accounts";
 import { findParentByEmail, findParentById } from "../../db/queries/parents";
 import { getParent } from "~/utils/auth.server";
@@ -136,11 +136,7 @@ export default function Login() {
         </div>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="stack">
-        {form.errors?.length ? (
-          <div className="banner banner-error" role="alert" id={form.errorId}>
-            {form.errors.join(" ")}
-          </div>
-        ) : null}
+        <FormErrors errors={form.errors} id={form.errorId} />
         <Honeypot />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
         <input type="hidden" name="hideGBtn" value={hideGoogle ? "true" : ""} />

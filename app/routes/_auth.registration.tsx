@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
-import { Field, PasswordInput, SubmitButton } from "~/components/forms";
+import { Field, FormErrors, PasswordInput, SubmitButton } from "~/components/forms";
 import { createParent, findParentByEmail } from "../../db/queries/parents";
 import { getParent } from "~/utils/auth.server";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
@@ -73,11 +73,7 @@ export default function Registration() {
     <>
       <h1>Create your account</h1>
       <Form method="post" {...getFormProps(form)} className="stack">
-        {form.errors?.length ? (
-          <div className="banner banner-error" role="alert">
-            {form.errors.join(" ")}
-          </div>
-        ) : null}
+        <FormErrors errors={form.errors} />
         <Honeypot />
         <Field label="Parent name" id={fields.parentName.id} errors={fields.parentName.errors}>
           <input {...getInputProps(fields.parentName, { type: "text" })} autoComplete="name" />

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { Field, SubmitButton } from "~/components/forms";
+import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { findParentById, normalizeEmail } from "../../db/queries/parents";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
@@ -74,11 +74,7 @@ export default function VerifyOtp() {
       )}
       {!expired ? (
         <Form method="post" {...getFormProps(form)} className="stack">
-          {form.errors?.length ? (
-            <div className="banner banner-error" role="alert">
-              {form.errors.join(" ")}
-            </div>
-          ) : null}
+          <FormErrors errors={form.errors} />
           <Honeypot />
           <Field label="Code" id={fields.otp.id} errors={fields.otp.errors}>
             <input

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { PasswordInput, SubmitButton } from "~/components/forms";
+import { FormErrors, PasswordInput, SubmitButton } from "~/components/forms";
 import { Honeypot } from "./honeypot";
 import { useIsSubmitting } from "./hooks";
 
@@ -36,11 +36,7 @@ export function PasswordLinkForm({
         </>
       ) : (
         <Form method="post" {...getFormProps(form)} className="stack">
-          {form.errors?.length ? (
-            <div className="banner banner-error" role="alert">
-              {form.errors.join(" ")}
-            </div>
-          ) : null}
+          <FormErrors errors={form.errors} />
           <Honeypot />
           <input type="hidden" name="iv" value={iv} />
           <input type="hidden" name="encryptedData" value={encryptedData} />

@@ -13,6 +13,7 @@ import { BatteryIcon, BellIcon, ChevronIcon, ClockIcon, EditIcon, GearIcon, Info
 import { addKidSchema, editKidSchema } from "./schemas";
 import { useHrefWith } from "./url";
 import { formatDateTime } from "~/utils/format";
+import { Switch } from "./Switch";
 
 type Data = SerializeFrom<typeof loader>;
 type DashData = Extract<Data, { state: "dashboard" }>;
@@ -354,10 +355,7 @@ function LocationCard({ data }: { data: DashData }) {
           <input type="hidden" name="intent" value="map-display" />
           <input type="hidden" name="profileId" value={profile.id} />
           <input type="hidden" name="enableLocationMapDisplay" value={device.enableLocationMapDisplay ? "off" : "on"} />
-          <button type="submit" className="switch" role="switch" aria-checked={device.enableLocationMapDisplay} disabled={busy}>
-            <span className="switch-track" aria-hidden="true" />
-            <span>Show map</span>
-          </button>
+          <Switch checked={device.enableLocationMapDisplay} label="Show map" disabled={busy} />
         </Form>
       </div>
       {loc ? (
@@ -387,28 +385,21 @@ function UsageLists({ data, kidQs }: { data: DashData; kidQs: string }) {
         {u.apps.length ? (
           <ul className="usage-list" data-testid="apps-list">
             {u.apps.map((a) => (
-              <li key={a.packageName}>
-                <Link
-                  to={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.profile.id, serialNumber: data.device.serialNumber })}`}
-                  className="usage-item"
-                >
-                  <span className="app-icon" aria-hidden="true">
-                    {a.icon ? <img src={a.icon} alt="" width={36} height={36} /> : a.title.slice(0, 1)}
-                  </span>
-                  <span className="usage-main">
-                    <span className="usage-title">
-                      {a.title}
-                      {isManualInstall(a.playStoreCategory) ? <span className="badge badge-grey">Manually Install</span> : null}
-                      {a.isAppDisabled ? <span className="badge badge-red">Disabled</span> : null}
-                    </span>
-                    <span className="muted small">
-                      {formatMinutes(a.timeInMinute)}
-                      {a.enableDailyLimit && a.dailyLimit > 0 ? ` of ${formatMinutes(a.dailyLimit)} a day` : ""}
-                    </span>
-                    {a.enableDailyLimit && a.dailyLimit > 0 ? <Progress percent={a.progress.percent} over={a.progress.over} label={`${a.title} limit used`} /> : null}
-                  </span>
-                </Link>
-              </li>
+              <UsageRow
+                key={a.packageName}
+                href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.profile.id, serialNumber: data.device.serialNumber })}`}
+                icon={a.icon ? <img src={a.icon} alt="" width={36} height={36} /> : a.title.slice(0, 1)}
+                title={a.title}
+                badges={
+                  <>
+                    {isManualInstall(a.playStoreCategory) ? <span className="badge badge-grey">Manually Install</span> : null}
+                    {a.isAppDisabled ? <span className="badge badge-red">Disabled</span> : null}
+                  </>
+                }
+                used={a.timeInMinute}
+                limit={a.enableDailyLimit ? a.dailyLimit : 0}
+                progress={a.progress}
+              />
             ))}
           </ul>
         ) : (
@@ -421,21 +412,15 @@ function UsageLists({ data, kidQs }: { data: DashData; kidQs: string }) {
         {u.categories.length ? (
           <ul className="usage-list" data-testid="categories-list">
             {u.categories.map((c) => (
-              <li key={c.category}>
-                <Link to={`/category?${new URLSearchParams({ id: c.category, ...Object.fromEntries(new URLSearchParams(kidQs)) })}`} className="usage-item">
-                  <span className="usage-main">
-                    <span className="usage-title">
-                      {c.name}
-                      {c.isCategoryEnabled ? null : <span className="badge badge-red">Disabled</span>}
-                    </span>
-                    <span className="muted small">
-                      {formatMinutes(c.usedTime)}
-                      {c.enableDailyLimit && c.dailyLimitTime > 0 ? ` of ${formatMinutes(c.dailyLimitTime)} a day` : ""}
-                    </span>
-                    {c.enableDailyLimit && c.dailyLimitTime > 0 ? <Progress percent={c.progress.percent} over={c.progress.over} label={`${c.name} limit used`} /> : null}
-                  </span>
-                </Link>
-              </li>
+              <UsageRow
+                key={c.category}
+                href={`/category?${new URLSearchParams({ id: c.category, ...Object.fromEntries(new URLSearchParams(kidQs)) })}`}
+                title={c.name}
+                badges={c.isCategoryEnabled ? null : <span className="badge badge-red">Disabled</span>}
+                used={c.usedTime}
+                limit={c.enableDailyLimit ? c.dailyLimitTime : 0}
+                progress={c.progress}
+              />
             ))}
           </ul>
         ) : (
@@ -444,6 +429,40 @@ function UsageLists({ data, kidQs }: { data: DashData; kidQs: string }) {
         <MoreLess paging={u.catsPaging} param="cats" to={to} what="categories" />
       </section>
     </div>
+  );
+}
+
+/** One row of "Most used apps" or "Most used categories": time used, the daily limit and its progress bar. */
+function UsageRow(p: {
+  href: string;
+  icon?: React.ReactNode;
+  title: string;
+  badges: React.ReactNode;
+  used: number;
+  limit: number;
+  progress: { percent: number; over: boolean };
+}) {
+  return (
+    <li>
+      <Link to={p.href} className="usage-item">
+        {p.icon !== undefined ? (
+          <span className="app-icon" aria-hidden="true">
+            {p.icon}
+          </span>
+        ) : null}
+        <span className="usage-main">
+          <span className="usage-title">
+            {p.title}
+            {p.badges}
+          </span>
+          <span className="muted small">
+            {formatMinutes(p.used)}
+            {p.limit > 0 ? ` of ${formatMinutes(p.limit)} a day` : ""}
+          </span>
+          {p.limit > 0 ? <Progress percent={p.progress.percent} over={p.progress.over} label={`${p.title} limit used`} /> : null}
+        </span>
+      </Link>
+    </li>
   );
 }
 
