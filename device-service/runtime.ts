@@ -37,6 +37,11 @@ export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<Devi
   const jobs = createRunner({ redisUrl: o.redisUrl, prefix: o.queuePrefix, log: o.log });
   const push = o.push ?? (o.fcm?.projectId && o.fcm.clientEmail && o.fcm.privateKey ? createFcmTransport(o.fcm, o.log) : createLoggingTransport(o.log));
   const deps: DeviceServiceDeps = { db: o.db, bus: o.bus, log: o.log, jobs, push, publicUrl: o.publicUrl };
+  if (!o.redisUrl) {
+    // One process holds every socket: any phone marked online by a previous run (crash, kill -9) is not
+    // connected now, and must get push instead of waiting for a socket that is gone.
+    await o.db.updateTable("device_status").set({ online: 0 }).where("online", "=", 1).execute();
+  }
   const gateway = createGateway(deps, { pingIntervalMs: o.pingIntervalMs });
   deps.connections = gateway;
   if (o.runWorkers !== false) await jobs.start(createProcessors(deps));
