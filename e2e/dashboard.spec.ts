@@ -345,7 +345,7 @@ test("sleep mode: on → waiting for the phone → confirmed (green), then off a
     const dialog = page.getByRole("dialog", { name: "Sleep mode" });
     await dialog.getByRole("switch", { name: `Turn sleep mode ${turn}` }).click();
     // The popup closes; the control shows the new state at once, warning-coloured until the phone confirms
-    // (the e2e server's simulated phones take 1.5 s to carry out a command).
+    // (the e2e server's simulated phones take 3 s to carry out a command).
     await expect(dialog).toHaveCount(0);
     await expect(control).toContainText(turn === "on" ? "On ·" : "Off ·");
     await expect(control).toHaveClass(/ack-warning/);

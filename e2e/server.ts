@@ -8,7 +8,7 @@ process.env.NODE_ENV = "production";
 process.env.PORT = process.env.E2E_PORT ?? "3199";
 process.env.SEED_DEMO = "true";
 process.env.LOG_LEVEL = "warn";
-process.env.SIMULATOR_ACK_DELAY_MS = "1500"; // phones take a moment, so "waiting for the phone" is observable
+process.env.SIMULATOR_ACK_DELAY_MS = "3000"; // phones take a moment (longer than a page load on a slow CI machine), so "waiting for the phone" is observable
 // Account journeys: mail goes to a real local SMTP server, Google/Apple to a local OIDC provider (both started by the tests).
 Object.assign(process.env, (await import("./helpers/mail-env")).accountPeerEnv(Number(process.env.PORT)), { ...process.env });
 
