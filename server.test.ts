@@ -41,6 +41,13 @@ describe("server", () => {
     expect(html).toContain(`nonce="${nonce}"`);
   });
 
+  it("puts the security headers on static files too", async () => {
+    const res = await fetch(`${base}/favicon.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("object-src 'none'");
+  });
+
   it("sends a signed-out visitor of a guarded page to /login", async () => {
     const res = await fetch(`${base}/kids-device?profileId=x`, { redirect: "manual" });
     expect(res.status).toBe(302);

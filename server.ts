@@ -39,9 +39,10 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
   });
+  // Headers on everything, static files included (nosniff, CSP, HSTS in production).
+  app.use(securityHeaders(e));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
-  app.use(securityHeaders(e));
   app.use(sameOriginPosts());
 
   mountSse(app, services);
