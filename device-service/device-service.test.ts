@@ -367,6 +367,10 @@ describe.each(DIALECTS)("device service on %s", (dialect) => {
       const row = await h.tdb.db.selectFrom("kid_profiles").selectAll().where("id", "=", profileId).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ name: "Leon", birth_month: 9, picture_mime: "image/png" });
       expect(Buffer.from(row.picture!).toString("hex")).toBe("89504e470d0a1a0a");
+      // Spec 1: up to 3 MB.
+      const big = (bytes: number) => Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(bytes - 8)]).toString("base64");
+      await expect(h.caller(h.demo).kids.updateProfile({ profileId, kidName: "Leon", birthMonth: 9, birthYear: 2019, picture: { mime: "image/png", base64: big(3 * 1024 * 1024) } })).resolves.toBeTruthy();
+      await expect(h.caller(h.demo).kids.updateProfile({ profileId, kidName: "Leon", birthMonth: 9, birthYear: 2019, picture: { mime: "image/png", base64: big(3 * 1024 * 1024 + 1) } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
       await h.caller(h.demo).kids.updateProfile({ profileId, kidName: "Leo", birthMonth: 8, birthYear: 2019, picture: null });
       expect((await h.tdb.db.selectFrom("kid_profiles").select("picture").where("id", "=", profileId).executeTakeFirstOrThrow()).picture).toBeNull();
     });
