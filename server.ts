@@ -11,6 +11,7 @@ import express from "express";
 import { env } from "./app/utils/env.server";
 import { createServices, type Services } from "./app/utils/services.server";
 import { mountSse } from "./app/utils/sse.server";
+import { PageCache, dashboardCache, type PageCacheStore } from "./app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
 import { seedIfEmpty } from "./db/seed/index";
 import { mountDeviceService } from "./device-service/http";
@@ -19,6 +20,8 @@ import { startDemoPhones, type DemoPhones } from "./device-service/simulator/dem
 export interface StartedServer {
   url: string;
   services: Services;
+  /** Rendered dashboards (tests and benches read its hit/miss counts). */
+  pageCache: PageCache;
   close(): Promise<void>;
 }
 
@@ -58,12 +61,20 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
 
+  // Rendered dashboards reused while nothing on them changed (PAGE_CACHE_MB=0 turns it off).
+  const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
+  app.get("/kids-device", dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } }));
+
   app.all(
     "*",
     createRequestHandler({
       build,
       mode: e.NODE_ENV,
-      getLoadContext: (_req, res) => ({ services, cspNonce: String(res.locals.cspNonce ?? randomBytes(16).toString("base64")) }),
+      getLoadContext: (_req, res) => ({
+        services,
+        cspNonce: String(res.locals.cspNonce ?? randomBytes(16).toString("base64")),
+        pageCacheStore: res.locals.pageCacheStore as PageCacheStore | undefined,
+      }),
     }),
   );
 
@@ -114,7 +125,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
       await services.close();
     })());
 
-  return { url, services, close };
+  return { url, services, pageCache, close };
 }
 
 const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;

@@ -1,12 +1,17 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from "@remix-run/node";
+import { Writable } from "node:stream";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
+/**
+ * Documents are rendered whole, then sent as one body. No route streams (no defer, no Suspense), so streaming
+ * gained nothing, while React's ~2 KB chunks each went through a web stream, the Express adapter and its own
+ * zlib call: sending one buffer cut the compression and stream overhead of a dashboard render by more than half
+ * (docs/performance.md).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -15,31 +20,42 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
-  return new Promise((resolve, reject) => {
-    let shellRendered = false;
+  return new Promise<Response>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+        callback();
+      },
+      final(callback) {
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        const body = Buffer.concat(chunks);
+        // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie).
+        loadContext.pageCacheStore?.(body.toString("utf8"), responseStatusCode, responseHeaders);
+        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        callback();
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onAllReady() {
+          clearTimeout(timer);
+          pipe(sink);
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          console.error(error);
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    const timer = setTimeout(abort, ABORT_DELAY);
   });
 }

@@ -40,6 +40,8 @@ export interface KidProfilesTable {
   picture: Buffer | null;
   created_at: string;
   updated_at: string;
+  /** Changes whenever anything on the kid's dashboard changes (database triggers; see the view-revisions migration). */
+  view_rev: Generated<number>;
 }
 
 export interface DevicesTable {

@@ -25,6 +25,7 @@ import dashboardStyles from "../styles/dashboard.css?url";
 import { requireKidAccess, requireParent } from "~/utils/auth.server";
 import {
   KIDS_PAGE_SIZE,
+  defaultKidId,
   MAX_PICTURE_BYTES,
   NOTIFICATIONS_PAGE,
   kidAge,
@@ -54,7 +55,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (requested && !kids.some((k) => k.id === requested) && !(await canAccessKid(db, parent, requested))) {
     throw new Response("Kid not found.", { status: 404 });
   }
-  const currentId = requested ?? kids.find((k) => k.serialNumber)?.id ?? kids[0]?.id ?? null;
+  const currentId = requested ?? defaultKidId(kids);
   const overview = currentId ? await getKidOverview(db, currentId) : null;
   const modalParam = q("modal");
   const modal = (MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as DashboardModal) : null;
@@ -129,7 +130,7 @@ export async function loader(args: LoaderFunctionArgs) {
           catsPaging: { count: catsCount, total: categories.length, ...listPaging(catsCount, categories.length) },
         }
       : null,
-    nowIso: now.toISOString(),
+    currentYear: now.getUTCFullYear(),
   });
 }
 

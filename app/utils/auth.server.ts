@@ -32,10 +32,14 @@ function policy(context: AppLoadContext) {
 }
 
 /** The session token from the cookie, or from `Authorization: Bearer` (the mobile wrapper). */
-export async function readToken(request: Request): Promise<string | null> {
-  const auth = request.headers.get("Authorization");
-  if (auth?.startsWith("Bearer ")) return auth.slice(7).trim() || null;
-  const value = await sessionCookie().parse(request.headers.get("Cookie"));
+export function readToken(request: Request): Promise<string | null> {
+  return tokenFromHeaders(request.headers.get("Authorization"), request.headers.get("Cookie"));
+}
+
+/** The same, from raw header values (the page cache reads them before Remix builds a Request). */
+export async function tokenFromHeaders(authorization: string | null, cookieHeader: string | null): Promise<string | null> {
+  if (authorization?.startsWith("Bearer ")) return authorization.slice(7).trim() || null;
+  const value = await sessionCookie().parse(cookieHeader);
   return typeof value === "string" && value ? value : null;
 }
 

@@ -60,6 +60,8 @@ const schema = z.object({
   FCM_PROJECT_ID: z.string().default(""),
   FCM_CLIENT_EMAIL: z.string().default(""),
   FCM_PRIVATE_KEY: z.string().default(""),
+  /** Memory for rendered dashboards reused while nothing on them changed (0 turns the page cache off). */
+  PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

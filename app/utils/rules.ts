@@ -8,6 +8,11 @@ import { formatDayLabel } from "./format";
 export const TIME_STEP = 15;
 export const LIST_PAGE = 3;
 export const KIDS_PAGE_SIZE = 50;
+
+/** The kid the dashboard opens on when the URL names none: the first with a phone, else the first. */
+export function defaultKidId(kids: { id: string; serialNumber: string | null }[]): string | null {
+  return kids.find((k) => k.serialNumber)?.id ?? kids[0]?.id ?? null;
+}
 export const NOTIFICATIONS_PAGE = 20;
 export const MAP_BBOX_MARGIN = 0.001;
 export const MAP_ZOOM = 12;

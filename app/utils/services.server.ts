@@ -6,6 +6,7 @@ import { createDeviceRuntime, type DeviceRuntime } from "../../device-service/ru
 import { createRemoteDevice } from "../../device-service/remote";
 import type { Env } from "./env.server";
 import { createLogger, type Logger } from "./log.server";
+import type { PageCacheStore } from "./page-cache.server";
 
 export type { DeviceCaller };
 
@@ -67,5 +68,7 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     services: Services;
     cspNonce: string;
+    /** Set on a page-cache miss: entry.server hands it the rendered document (app/utils/page-cache.server.ts). */
+    pageCacheStore?: PageCacheStore;
   }
 }

@@ -9,12 +9,15 @@ export const ToastSchema = z.object({
 });
 export type Toast = z.infer<typeof ToastSchema>;
 
+/** The flash cookie carrying a toast; reading it clears it, so such requests are never served from the page cache. */
+export const TOAST_COOKIE = "kp_toast";
+
 let storage: ReturnType<typeof createCookieSessionStorage<Record<string, never>, { toast: Toast }>> | undefined;
 function toastStorage() {
   const e = env();
   storage ??= createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
     cookie: {
-      name: "kp_toast",
+      name: TOAST_COOKIE,
       sameSite: "lax",
       path: "/",
       httpOnly: true,

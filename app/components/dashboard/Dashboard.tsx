@@ -657,7 +657,7 @@ function AddKidForm({ lastResult, currentYear }: { lastResult: unknown; currentY
 function EditKidModal({ data, lastResult }: { data: DashData; lastResult: unknown }) {
   const to = useHrefWith();
   const busy = useIsSubmitting({ intent: "edit-kid" });
-  const currentYear = new Date(data.nowIso).getUTCFullYear();
+  const currentYear = data.currentYear;
   const schema = editKidSchema(currentYear);
   const [form, fields] = useForm({
     id: "edit-kid",

@@ -1,0 +1,195 @@
+import { createHash } from "node:crypto";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { listKidsForParent } from "../../db/queries/kids";
+import { findParentById } from "../../db/queries/parents";
+import { findLiveSession } from "../../db/queries/sessions";
+import type { DB } from "../../db/index";
+import { tokenFromHeaders } from "./auth.server";
+import { KIDS_PAGE_SIZE, defaultKidId } from "./rules";
+import { TOAST_COOKIE } from "./toast.server";
+
+/**
+ * Rendered dashboards, kept per signed-in parent and reused while nothing they show has changed.
+ *
+ * The key holds everything the page is a function of:
+ *  - the URL (path and query: kid, tab, Day/Week, dates, Show More counts, open popup);
+ *  - the parent's whole row and the kids list exactly as the switcher reads it (so a rename, a new kid, an
+ *    accepted or revoked delegation, a changed flag all make a new key);
+ *  - the shown kid's `view_rev`, which database triggers move on every write to a table the dashboard reads
+ *    (VIEW_REV_TABLES; migration 2026-11-22T00-view-revisions), from any process;
+ *  - the UTC day (today's chart, the kid's age, the footer's year).
+ * The session is checked on every request exactly as the route guard does (and its idle clock is refreshed),
+ * so a signed-out or revoked session never sees a cached page. Not cached: requests carrying a toast (reading
+ * it clears a cookie), the notification centre (opening it marks notifications read), a kid outside the
+ * parent's first switcher page (the loader asks the access rule), anything but 200 without Set-Cookie.
+ *
+ * The CSP nonce differs per response: it is swapped for a placeholder when stored and the request's nonce is
+ * put back when served. `Server-Timing: page-cache;desc=hit|miss` says which path answered.
+ */
+
+/** Tables whose every write moves the shown kid's view_rev (kept in step with the migration; tested). */
+export const VIEW_REV_TABLES = [
+  "kid_profiles",
+  "devices",
+  "profile_apps",
+  "category_limits",
+  "notifications",
+  "device_status",
+  "app_usage_hourly",
+  "app_usage_daily",
+  "global_settings",
+  "location_settings",
+  "device_locations",
+  "device_policies",
+  "store_categories",
+  "catalog_apps",
+] as const;
+
+/** Tables the key covers directly: the session is checked per request; parent row and kids list are in the key. */
+export const KEYED_TABLES = ["sessions", "parents", "delegations", "delegation_kids"] as const;
+
+const NONCE_SLOT = "\u0000kp-nonce\u0000";
+
+interface Entry {
+  body: string;
+  status: number;
+  headers: [string, string][];
+  bytes: number;
+}
+
+export interface PageCacheStore {
+  (html: string, status: number, headers: Headers): void;
+}
+
+export interface PageCacheStats {
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+}
+
+export class PageCache {
+  private entries = new Map<string, Entry>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private maxBytes: number) {}
+
+  /** A new memory bound (0 turns the cache off); entries beyond it are dropped, oldest first. */
+  resize(maxBytes: number): void {
+    this.maxBytes = maxBytes;
+    this.evict();
+  }
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  get(key: string): Entry | undefined {
+    const e = this.entries.get(key);
+    if (e) {
+      this.entries.delete(key);
+      this.entries.set(key, e);
+    }
+    return e;
+  }
+
+  set(key: string, entry: Entry): void {
+    if (entry.bytes > this.maxBytes / 4) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.bytes;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  stats(): PageCacheStats {
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+  }
+}
+
+/** The storable form of a rendered page: the nonce swapped for a placeholder. */
+export function toEntry(html: string, nonce: string, status: number, headers: Headers): Entry | null {
+  if (status !== 200 || headers.has("Set-Cookie") || !nonce) return null;
+  const kept: [string, string][] = [];
+  headers.forEach((value, name) => {
+    if (!["content-length", "content-encoding", "transfer-encoding", "set-cookie"].includes(name)) kept.push([name, value]);
+  });
+  const body = html.split(nonce).join(NONCE_SLOT);
+  return { body, status, headers: kept, bytes: body.length * 2 + 256 };
+}
+
+export function fromEntry(entry: Entry, nonce: string): string {
+  return entry.body.split(NONCE_SLOT).join(nonce);
+}
+
+function hasCookie(header: string | undefined, name: string): boolean {
+  if (!header) return false;
+  return header.split(";").some((part) => part.trim().startsWith(`${name}=`));
+}
+
+/**
+ * Express middleware for GET /kids-device documents. On a hit it answers; on a miss it hands Remix a
+ * `pageCacheStore` (through res.locals and the load context) that entry.server calls with the rendered page.
+ */
+export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number } }) {
+  const { db, cache, sessionPolicy } = opts;
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (!cache.enabled || req.method !== "GET") return next();
+    try {
+      const query = req.query as Record<string, unknown>;
+      if (query.modal === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return next();
+      const token = await tokenFromHeaders(req.headers.authorization ?? null, req.headers.cookie ?? null);
+      if (!token) return next();
+      const session = await findLiveSession(db, token, sessionPolicy);
+      if (!session) return next();
+      const parent = await findParentById(db, session.parent_id);
+      if (!parent) return next();
+      const kids = await listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE });
+      const requested = typeof query.profileId === "string" ? query.profileId : null;
+      if (requested && !kids.some((k) => k.id === requested)) return next();
+      const kidId = requested ?? defaultKidId(kids);
+      const rev = kidId ? await db.selectFrom("kid_profiles").select("view_rev").where("id", "=", kidId).executeTakeFirst() : null;
+      const key = createHash("sha256")
+        .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev?.view_rev ?? null, new Date().toISOString().slice(0, 10)]))
+        .digest("base64url");
+      const nonce = String(res.locals.cspNonce ?? "");
+      const hit = nonce ? cache.get(key) : undefined;
+      if (hit) {
+        cache.hits++;
+        res.status(hit.status);
+        for (const [name, value] of hit.headers) res.setHeader(name, value);
+        res.setHeader("Server-Timing", 'page-cache;desc="hit"');
+        res.end(fromEntry(hit, nonce));
+        return;
+      }
+      cache.misses++;
+      res.setHeader("Server-Timing", 'page-cache;desc="miss"');
+      const store: PageCacheStore = (html, status, headers) => {
+        const entry = toEntry(html, nonce, status, headers);
+        if (entry) cache.set(key, entry);
+      };
+      res.locals.pageCacheStore = store;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,115 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VIEW_REV_TABLES } from "../app/utils/page-cache.server";
+import { seedDemo } from "./seed/index";
+import { createTestDb, DIALECTS, type TestDb } from "./testing";
+
+/**
+ * kid_profiles.view_rev must move on every insert, update and delete in every table the dashboard reads, for
+ * the kid the row belongs to and for no other kid (catalogue tables: for every kid). The page cache relies on it.
+ */
+const KEY_OF: Record<string, "profile_id" | "device_id" | "everyone" | "self"> = {
+  kid_profiles: "self",
+  devices: "profile_id",
+  profile_apps: "profile_id",
+  category_limits: "profile_id",
+  notifications: "profile_id",
+  device_status: "device_id",
+  app_usage_hourly: "device_id",
+  app_usage_daily: "device_id",
+  global_settings: "device_id",
+  location_settings: "device_id",
+  device_locations: "device_id",
+  device_policies: "device_id",
+  store_categories: "everyone",
+  catalog_apps: "everyone",
+};
+
+describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
+  let t: TestDb;
+  let mia: { profileId: string; deviceId: string };
+  let leo: { profileId: string; deviceId: string };
+  const revs = async () => {
+    const rows = await t.db.selectFrom("kid_profiles").select(["id", "view_rev"]).where("id", "in", [mia.profileId, leo.profileId]).execute();
+    const of = (id: string) => Number(rows.find((r) => r.id === id)!.view_rev);
+    return { mia: of(mia.profileId), leo: of(leo.profileId) };
+  };
+  /** Runs a write and says whose revision moved. */
+  const moved = async (write: () => Promise<unknown>) => {
+    const before = await revs();
+    await write();
+    const after = await revs();
+    return { mia: after.mia > before.mia, leo: after.leo > before.leo };
+  };
+
+  beforeAll(async () => {
+    t = await createTestDb(dialect);
+    await seedDemo(t.db, new Date("2026-11-21T18:30:00Z"));
+    const rows = await t.db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id", "devices.profile_id", "kid_profiles.name"]).execute();
+    const by = (n: string) => rows.find((r) => r.name === n)!;
+    mia = { profileId: by("Mia").profile_id, deviceId: by("Mia").id };
+    leo = { profileId: by("Leo").profile_id, deviceId: by("Leo").id };
+    // Rows the seed may not have, so every table has one of Mia's to play with.
+    const now = new Date().toISOString();
+    await t.db.insertInto("global_settings").values({ device_id: mia.deviceId, key: "view-rev-test", value: "1", updated_at: now }).execute();
+    const hasLoc = await t.db.selectFrom("location_settings").select("device_id").where("device_id", "=", mia.deviceId).executeTakeFirst();
+    if (!hasLoc) await t.db.insertInto("location_settings").values({ device_id: mia.deviceId, updated_at: now }).execute();
+    const hasPolicy = await t.db.selectFrom("device_policies").select("device_id").where("device_id", "=", mia.deviceId).executeTakeFirst();
+    if (!hasPolicy) await t.db.insertInto("device_policies").values({ device_id: mia.deviceId, version: 1, document: "{}", command_id: null, created_at: now, acknowledged_at: null }).execute();
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  it("covers exactly the tables the page cache lists", () => {
+    expect(Object.keys(KEY_OF).sort()).toEqual([...VIEW_REV_TABLES].sort());
+  });
+
+  it.each(Object.entries(KEY_OF).filter(([, k]) => k === "profile_id" || k === "device_id"))(
+    "%s: insert, update and delete move the owning kid's revision only",
+    async (table, key) => {
+      const value = key === "profile_id" ? mia.profileId : mia.deviceId;
+      const row = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ${value}`.execute(t.db)).rows[0];
+      expect(row, `the fixture needs one of Mia's rows in ${table}`).toBeDefined();
+      expect(await moved(() => sql`UPDATE ${sql.table(table)} SET ${sql.ref(key)} = ${sql.ref(key)} WHERE ${sql.ref(key)} = ${value}`.execute(t.db))).toEqual({ mia: true, leo: false });
+      if (table === "devices") {
+        // Moving a phone to another kid changes both dashboards; put it back afterwards.
+        expect(await moved(() => t.db.updateTable("devices").set({ profile_id: leo.profileId }).where("id", "=", mia.deviceId).execute())).toEqual({ mia: true, leo: true });
+        await t.db.updateTable("devices").set({ profile_id: mia.profileId }).where("id", "=", mia.deviceId).execute();
+        return; // deleting the phone would cascade through the other tables' fixtures
+      }
+      const cols = Object.keys(row);
+      const where = sql.join(
+        cols.filter((c) => row[c] !== null).map((c) => sql`${sql.ref(c)} = ${row[c] as string}`),
+        sql` AND `,
+      );
+      expect(await moved(() => sql`DELETE FROM ${sql.table(table)} WHERE ${where}`.execute(t.db))).toEqual({ mia: true, leo: false });
+      expect(
+        await moved(() =>
+          sql`INSERT INTO ${sql.table(table)} (${sql.join(cols.map((c) => sql.ref(c)))}) VALUES (${sql.join(cols.map((c) => sql`${row[c] as string}`))})`.execute(t.db),
+        ),
+      ).toEqual({ mia: true, leo: false });
+    },
+  );
+
+  it("kid_profiles: any change to the kid moves its revision once; writing the revision itself does not double it", async () => {
+    const before = await revs();
+    await t.db.updateTable("kid_profiles").set({ name: "Mia" }).where("id", "=", mia.profileId).execute();
+    const after = await revs();
+    expect(after.mia).toBe(before.mia + 1);
+    expect(after.leo).toBe(before.leo);
+    await t.db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", mia.profileId).execute();
+    expect((await revs()).mia).toBe(after.mia + 1);
+  });
+
+  it("a usage upload (hourly upsert plus daily rollup) moves the kid's revision", async () => {
+    const { ingestUsage } = await import("../device-service/socket/telemetry");
+    expect(await moved(() => ingestUsage(t.db, mia.deviceId, [{ packageName: "com.whatsapp", hour: "2026-11-21T17:10:00Z", minutes: 7 }]))).toEqual({ mia: true, leo: false });
+  });
+
+  it.each(Object.entries(KEY_OF).filter(([, k]) => k === "everyone"))("%s (shared catalogue): a change moves every kid's revision", async (table) => {
+    const row = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)}`.execute(t.db)).rows[0];
+    const [col] = Object.keys(row);
+    expect(await moved(() => sql`UPDATE ${sql.table(table)} SET ${sql.ref(col)} = ${sql.ref(col)} WHERE ${sql.ref(col)} = ${row[col] as string}`.execute(t.db))).toEqual({ mia: true, leo: true });
+  });
+});

@@ -1,0 +1,154 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createParent, findParentByEmail } from "./db/queries/parents";
+import { createSession, revokeSession } from "./db/queries/sessions";
+import { newId } from "./db/queries/ids";
+
+// The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
+process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-page-cache-test-"));
+process.env.NODE_ENV = "production";
+process.env.LOG_LEVEL = "error";
+process.env.SIMULATE_DEMO_DEVICES = "false";
+
+const { startServer } = await import("./server");
+const { sessionCookie } = await import("./app/utils/auth.server");
+const { KEYED_TABLES, VIEW_REV_TABLES } = await import("./app/utils/page-cache.server");
+const { ingestUsage } = await import("./device-service/socket/telemetry");
+
+let started: Awaited<ReturnType<typeof startServer>>;
+let base: string;
+let cookie: string;
+let mia: { profileId: string; deviceId: string };
+
+async function get(pathAndQuery: string, headers: Record<string, string> = { Cookie: cookie }) {
+  const res = await fetch(`${base}${pathAndQuery}`, { headers, redirect: "manual" });
+  const html = await res.text();
+  const cache = /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null;
+  const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? null;
+  return { res, html, cache, nonce };
+}
+
+async function signIn(parentId: string): Promise<{ token: string; cookie: string }> {
+  const t = await createSession(started.services.db, parentId, { idleMinutes: 60, absoluteDays: 1 });
+  return { token: t, cookie: (await sessionCookie().serialize(t)).split(";")[0] };
+}
+
+beforeAll(async () => {
+  started = await startServer({ port: 0, quiet: true });
+  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  const db = started.services.db;
+  const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
+  ({ cookie } = await signIn(parent.id));
+  const d = await db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id", "devices.profile_id"]).where("kid_profiles.name", "=", "Mia").executeTakeFirstOrThrow();
+  mia = { profileId: d.profile_id, deviceId: d.id };
+});
+afterAll(async () => {
+  await started?.close();
+});
+
+describe("dashboard page cache", () => {
+  it("answers a repeat view from the cache, with this response's own CSP nonce", async () => {
+    const url = `/kids-device?profileId=${mia.profileId}&filter=week`;
+    const first = await get(url);
+    const second = await get(url);
+    expect(first.res.status).toBe(200);
+    expect(first.cache).toBe("miss");
+    expect(second.cache).toBe("hit");
+    expect(second.res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(first.nonce && second.nonce && first.nonce !== second.nonce).toBe(true);
+    expect(second.html).toContain(`nonce="${second.nonce}"`);
+    expect(second.html).not.toContain(first.nonce!);
+    expect(second.html).toBe(first.html.split(first.nonce!).join(second.nonce!));
+  });
+
+  it("shows a change from the phone or the database on the very next view", async () => {
+    const url = `/kids-device?profileId=${mia.profileId}`;
+    await get(url);
+    const before = await get(url);
+    expect(before.cache).toBe("hit");
+    const unread = Number(/Notifications, (\d+) unread/.exec(before.html)?.[1] ?? 0);
+
+    await started.services.db
+      .insertInto("notifications")
+      .values({ id: newId(), profile_id: mia.profileId, device_id: mia.deviceId, message: "Mia installed Chess", type: "install", package_name: null, created_at: new Date().toISOString(), read_at: null })
+      .execute();
+    const afterNotification = await get(url);
+    expect(afterNotification.cache).toBe("miss");
+    expect(afterNotification.html).toContain(`Notifications, ${unread + 1} unread`);
+
+    // A usage upload through the device service's own ingest path.
+    const total = (html: string) => /data-testid="total-time">([^<]*)</.exec(html)?.[1];
+    expect((await get(url)).cache).toBe("hit");
+    const now = new Date();
+    await ingestUsage(started.services.db, mia.deviceId, [{ packageName: "com.example.chess", hour: now.toISOString(), minutes: 59 }]);
+    const afterUsage = await get(url);
+    expect(afterUsage.cache).toBe("miss");
+    expect(total(afterUsage.html)).not.toBe(total(before.html));
+  });
+
+  it("checks the session on every view: a revoked session gets the sign-in page, not the cached dashboard", async () => {
+    const parent = (await findParentByEmail(started.services.db, "demo@kids-portal.test"))!;
+    const s = await signIn(parent.id);
+    expect((await get("/kids-device", { Cookie: s.cookie })).res.status).toBe(200);
+    expect((await get("/kids-device", { Cookie: s.cookie })).cache).toBe("hit");
+    await revokeSession(started.services.db, s.token);
+    const after = await get("/kids-device", { Cookie: s.cookie });
+    expect(after.res.status).toBe(302);
+    expect(after.res.headers.get("location")).toBe("/login");
+    expect(after.cache).toBeNull();
+  });
+
+  it("keeps parents apart: another family asking for the same URL gets its own answer", async () => {
+    const url = `/kids-device?profileId=${mia.profileId}`;
+    await get(url);
+    expect((await get(url)).cache).toBe("hit");
+    const other = await createParent(started.services.db, { email: `other-${newId()}@example.test`, name: "Other Parent", passwordHash: null });
+    const s = await signIn(other.id);
+    const theirs = await get(url, { Cookie: s.cookie });
+    expect(theirs.res.status).toBe(404);
+    expect(theirs.html).not.toContain("Mia");
+    const home = await get("/kids-device", { Cookie: s.cookie });
+    expect(home.res.status).toBe(200);
+    expect(home.html).not.toContain(mia.profileId);
+  });
+
+  it("never caches the notification centre (opening it marks notifications read) or a page carrying a toast", async () => {
+    const url = `/kids-device?profileId=${mia.profileId}&modal=notifications`;
+    const a = await get(url);
+    const b = await get(url);
+    expect(a.res.status).toBe(200);
+    expect([a.cache, b.cache]).toEqual([null, null]);
+    const home = await get(`/kids-device?profileId=${mia.profileId}`);
+    expect(home.html).toContain("Notifications, 0 unread");
+    const withToast = await get(`/kids-device?profileId=${mia.profileId}`, { Cookie: `${cookie}; kp_toast=anything` });
+    expect(withToast.cache).toBeNull();
+  });
+
+  it("the dashboard reads only tables whose writes move view_rev or that the key covers", async () => {
+    const seen = new Set<string>();
+    const proto = Object.getPrototypeOf(new Database(":memory:").prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
+    const originals = Object.fromEntries(["all", "get", "run", "iterate"].map((m) => [m, proto[m]]));
+    for (const m of Object.keys(originals)) {
+      proto[m] = function (this: { source: string }, ...a: unknown[]) {
+        for (const match of this.source.matchAll(/\b(?:from|join|into|update)\s+"?(\w+)"?/gi)) seen.add(match[1]);
+        return originals[m].apply(this, a);
+      };
+    }
+    try {
+      started.pageCache.clear();
+      for (const q of ["", "&filter=week", "&filter=week&week=previous&apps=9&cats=6", "&tab=info", "&modal=sleep", "&modal=protection", "&modal=recommendation", "&modal=edit", "&modal=switch", "&modal=enroll"]) {
+        const r = await get(`/kids-device?profileId=${mia.profileId}${q}`);
+        expect(r.res.status).toBe(200);
+      }
+      await get("/kids-device");
+    } finally {
+      Object.assign(proto, originals);
+    }
+    const allowed = new Set<string>([...VIEW_REV_TABLES, ...KEYED_TABLES]);
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].filter((t) => !allowed.has(t))).toEqual([]);
+  });
+});
