@@ -89,6 +89,18 @@ describe("dashboard page cache", () => {
     expect(total(afterUsage.html)).not.toBe(total(before.html));
   });
 
+  it("reads the query as the loader does: a repeated profileId names the first kid, for the key too", async () => {
+    const leo = await started.services.db.selectFrom("kid_profiles").select("id").where("name", "=", "Leo").executeTakeFirstOrThrow();
+    const url = `/kids-device?profileId=${leo.id}&profileId=${mia.profileId}`;
+    await get(url);
+    expect((await get(url)).cache).toBe("hit");
+    await started.services.db
+      .insertInto("notifications")
+      .values({ id: newId(), profile_id: leo.id, device_id: (await started.services.db.selectFrom("devices").select("id").where("profile_id", "=", leo.id).executeTakeFirstOrThrow()).id, message: "Leo asked for more time", type: "request", package_name: null, created_at: new Date().toISOString(), read_at: null })
+      .execute();
+    expect((await get(url)).cache).toBe("miss");
+  });
+
   it("checks the session on every view: a revoked session gets the sign-in page, not the cached dashboard", async () => {
     const parent = (await findParentByEmail(started.services.db, "demo@kids-portal.test"))!;
     const s = await signIn(parent.id);

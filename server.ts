@@ -74,6 +74,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
         services,
         cspNonce: String(res.locals.cspNonce ?? randomBytes(16).toString("base64")),
         pageCacheStore: res.locals.pageCacheStore as PageCacheStore | undefined,
+        preloaded: res.locals.preloaded as Record<string, unknown> | undefined,
       }),
     }),
   );

@@ -18,16 +18,26 @@ export interface AckState {
  * sleep mode / protection / limits as the newest policy sent. No policy sent yet: nothing is pending.
  */
 export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
-  const latest = await db.selectFrom("device_policies").select(["version", "document"]).where("device_id", "=", deviceId).orderBy("version", "desc").limit(1).executeTakeFirst();
-  if (!latest) return { sleepModeAcknowledged: true, protectionAcknowledged: true, limitsAcknowledged: true, pendingPolicyVersion: null, appliedPolicyVersion: null };
-  const applied = await db
+  // The newest policy sent and the newest one acknowledged, in one round trip.
+  const rows = await db
     .selectFrom("device_policies")
-    .select(["version", "document"])
+    .select(["version", "document", "acknowledged_at"])
     .where("device_id", "=", deviceId)
-    .where("acknowledged_at", "is not", null)
+    .where((eb) =>
+      eb.or([
+        eb("version", "=", eb.selectFrom("device_policies").select((e) => e.fn.max("version").as("v")).where("device_id", "=", deviceId)),
+        eb(
+          "version",
+          "=",
+          eb.selectFrom("device_policies").select((e) => e.fn.max("version").as("v")).where("device_id", "=", deviceId).where("acknowledged_at", "is not", null),
+        ),
+      ]),
+    )
     .orderBy("version", "desc")
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
+  const latest = rows[0];
+  if (!latest) return { sleepModeAcknowledged: true, protectionAcknowledged: true, limitsAcknowledged: true, pendingPolicyVersion: null, appliedPolicyVersion: null };
+  const applied = rows.find((r) => r.acknowledged_at != null);
   if (!applied) return { sleepModeAcknowledged: false, protectionAcknowledged: false, limitsAcknowledged: false, pendingPolicyVersion: latest.version, appliedPolicyVersion: null };
   const want = policyAspects(JSON.parse(latest.document) as PolicyDocument);
   const have = policyAspects(JSON.parse(applied.document) as PolicyDocument);

@@ -4,11 +4,12 @@ import { Footer, LogoutConfirm, SideMenu, useModalHref } from "~/components/layo
 import { listKidsForParent } from "../../db/queries/kids";
 import { perRequest } from "~/utils/request-memo.server";
 import { requireParent } from "~/utils/auth.server";
+import { KIDS_PAGE_SIZE } from "~/utils/rules";
 
 /** The guarded area's frame: header with menu and kid switcher place, content, footer, logout confirmation. */
 export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
-  const kids = await perRequest(args, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: 50 }));
+  const kids = await perRequest(args, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: KIDS_PAGE_SIZE }));
   return json({
     parent: { name: parent.name, email: parent.email, role: parent.role, useDefaultPassword: Boolean(parent.use_default_password) },
     kids,

@@ -154,8 +154,9 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (!cache.enabled || req.method !== "GET") return next();
     try {
-      const query = req.query as Record<string, unknown>;
-      if (query.modal === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return next();
+      // Read the query exactly as the loader does (first value of each name).
+      const query = new URL(req.originalUrl, "http://localhost").searchParams;
+      if (query.get("modal") === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return next();
       const token = await tokenFromHeaders(req.headers.authorization ?? null, req.headers.cookie ?? null);
       if (!token) return next();
       const session = await findLiveSession(db, token, sessionPolicy);
@@ -163,7 +164,7 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       const parent = await findParentById(db, session.parent_id);
       if (!parent) return next();
       const kids = await listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE });
-      const requested = typeof query.profileId === "string" ? query.profileId : null;
+      const requested = query.get("profileId");
       if (requested && !kids.some((k) => k.id === requested)) return next();
       const kidId = requested ?? defaultKidId(kids);
       const rev = kidId ? await db.selectFrom("kid_profiles").select("view_rev").where("id", "=", kidId).executeTakeFirst() : null;
@@ -187,6 +188,8 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
         if (entry) cache.set(key, entry);
       };
       res.locals.pageCacheStore = store;
+      // The loaders need the same session check and kids list: hand them over (perRequest reads them).
+      res.locals.preloaded = { parent: { parent, token }, kids };
       next();
     } catch (err) {
       next(err);

@@ -10,6 +10,9 @@ const memo = new WeakMap<object, Map<string, Promise<unknown>>>();
 export function perRequest<T>(args: { request: Request; context: AppLoadContext }, key: string, compute: () => Promise<T>): Promise<T> {
   // Only reads: an action's work is never reused, so loaders that run after it see the new state.
   if (args.request.method !== "GET" && args.request.method !== "HEAD") return compute();
+  // Work done for this very request before Remix (the page cache checks the session and reads the kids list).
+  const preloaded = args.context.preloaded;
+  if (preloaded && key in preloaded) return Promise.resolve(preloaded[key] as T);
   let entries = memo.get(args.context);
   if (!entries) memo.set(args.context, (entries = new Map()));
   let hit = entries.get(key) as Promise<T> | undefined;

@@ -70,5 +70,7 @@ declare module "@remix-run/node" {
     cspNonce: string;
     /** Set on a page-cache miss: entry.server hands it the rendered document (app/utils/page-cache.server.ts). */
     pageCacheStore?: PageCacheStore;
+    /** Reads already made for this GET request before Remix (perRequest keys: "parent", "kids"). */
+    preloaded?: Record<string, unknown>;
   }
 }

@@ -45,8 +45,8 @@ export interface KidOverview {
 
 /** The kid's profile with its (first) device, its live status and its last location. */
 export async function getKidOverview(db: DB, profileId: string): Promise<KidOverview | null> {
-  // Profile and devices in parallel (one round trip on PostgreSQL instead of two).
-  const [profile, devices] = await Promise.all([
+  // Profile, devices and the first device's last location in parallel (one round trip on PostgreSQL).
+  const [profile, devices, loc] = await Promise.all([
     db
       .selectFrom("kid_profiles")
       .select(["id", "name", "birth_month", "birth_year", "sleep_mode", "updated_at", sql<number>`case when picture is null then 0 else 1 end`.as("has_picture")])
@@ -73,25 +73,25 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
         "device_status.online",
         "device_status.updated_at as status_updated_at",
         "device_status.app_version as status_app_version",
-    ])
+      ])
       .where("devices.profile_id", "=", profileId)
       .orderBy("devices.created_at")
       .orderBy("devices.id")
       .execute(),
+    db
+      .selectFrom("device_locations")
+      .select(["device_id", "latitude", "longitude", "device_time"])
+      .where("device_id", "=", (eb) =>
+        eb.selectFrom("devices").select("devices.id").where("devices.profile_id", "=", profileId).orderBy("devices.created_at").orderBy("devices.id").limit(1),
+      )
+      .orderBy("device_time", "desc")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   if (!profile) return null;
   const d = devices[0];
-  let lastLocation: NonNullable<KidOverview["device"]>["lastLocation"] = null;
-  if (d) {
-    const loc = await db
-      .selectFrom("device_locations")
-      .select(["latitude", "longitude", "device_time"])
-      .where("device_id", "=", d.id)
-      .orderBy("device_time", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    if (loc) lastLocation = { latitude: Number(loc.latitude), longitude: Number(loc.longitude), deviceTime: loc.device_time };
-  }
+  const lastLocation: NonNullable<KidOverview["device"]>["lastLocation"] =
+    d && loc && loc.device_id === d.id ? { latitude: Number(loc.latitude), longitude: Number(loc.longitude), deviceTime: loc.device_time } : null;
   return {
     profile: {
       id: profile.id,
@@ -360,8 +360,8 @@ export async function markNotificationsRead(db: DB, profileId: string, now = new
  * last closed (kept per device as a setting, so no extra table is needed).
  */
 export async function listPendingRatings(db: DB, deviceId: string, limit = 10) {
-  const shown = await db.selectFrom("global_settings").select("value").where("device_id", "=", deviceId).where("key", "=", RATING_SHOWN_KEY).executeTakeFirst();
-  let q = db
+  // Apps installed since the rating popup was last closed (all of them before it ever was), in one round trip.
+  return db
     .selectFrom("profile_apps as pa")
     .innerJoin("catalog_apps as c", "c.package_name", "pa.package_name")
     .select(["pa.id", "pa.package_name", "c.title", "c.icon"])
@@ -369,11 +369,22 @@ export async function listPendingRatings(db: DB, deviceId: string, limit = 10) {
     .where("pa.is_installed", "=", 1)
     .where("c.is_system_app", "=", 0)
     .where("pa.package_name", "!=", KIDS_APP_PACKAGE)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("global_settings as g")
+            .select("g.value")
+            .where("g.device_id", "=", deviceId)
+            .where("g.key", "=", RATING_SHOWN_KEY)
+            .whereRef("g.value", ">=", "pa.created_at"),
+        ),
+      ),
+    )
     .orderBy("pa.created_at", "desc")
     .orderBy("c.title")
-    .limit(limit);
-  if (shown) q = q.where("pa.created_at", ">", shown.value);
-  return q.execute();
+    .limit(limit)
+    .execute();
 }
 
 export async function markRatingsShown(db: DB, deviceId: string, now = new Date()): Promise<void> {
