@@ -5,7 +5,7 @@ import { canAccessKid, findAccessibleDevice } from "./queries/access";
 import { newId, nowIso } from "./queries/ids";
 import { listKidsForParent } from "./queries/kids";
 import { createParent, findParentByEmail } from "./queries/parents";
-import { createSession, findLiveSession, revokeAllSessions, revokeSession } from "./queries/sessions";
+import { createSession, findLiveSession, findLiveSessionParent, revokeAllSessions, revokeSession } from "./queries/sessions";
 import { seedDemo, DEMO_LOGIN } from "./seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "./testing";
 
@@ -28,33 +28,39 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
     await expect(createParent(t.db, { email: "jo@example.com", name: "Jo 2", passwordHash: "y" })).rejects.toThrow();
   });
 
-  it("keeps sessions by token hash with idle and absolute expiry and revocation", async () => {
-    const p = await createParent(t.db, { email: "sess@example.com", name: "S", passwordHash: "x" });
+  it.each([
+    ["findLiveSession", findLiveSession],
+    ["findLiveSessionParent", findLiveSessionParent],
+  ] as const)("keeps sessions by token hash with idle and absolute expiry and revocation (%s)", async (name, findLive) => {
+    const p = await createParent(t.db, { email: `sess-${name}@example.com`, name: "S", passwordHash: "x" });
     const start = new Date("2026-01-01T00:00:00Z");
     const token = await createSession(t.db, p.id, policy, {}, start);
     expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
     const stored = await t.db.selectFrom("sessions").select("id").where("parent_id", "=", p.id).execute();
     expect(stored.map((s) => s.id)).not.toContain(token);
-    expect(await findLiveSession(t.db, token, policy, new Date(start.getTime() + 10 * 60_000))).toBeTruthy();
+    const found = await findLive(t.db, token, policy, new Date(start.getTime() + 10 * 60_000));
+    expect(found).toBeTruthy();
+    // findLiveSession answers the session row, findLiveSessionParent the parent row
+    expect(name === "findLiveSession" ? (found as { parent_id: string }).parent_id : (found as { id: string; email: string }).id).toBe(p.id);
     // idle: 31 minutes after the last use
-    expect(await findLiveSession(t.db, token, policy, new Date(start.getTime() + 41 * 60_000))).toBeUndefined();
+    expect(await findLive(t.db, token, policy, new Date(start.getTime() + 41 * 60_000))).toBeUndefined();
     // absolute: used every 20 minutes for 8 days still ends at 7 days
     const t2 = await createSession(t.db, p.id, policy, {}, start);
     let at = start.getTime();
     let alive = true;
     while (alive && at < start.getTime() + 8 * 86_400_000) {
       at += 20 * 60_000;
-      alive = Boolean(await findLiveSession(t.db, t2, policy, new Date(at)));
+      alive = Boolean(await findLive(t.db, t2, policy, new Date(at)));
     }
     expect(at).toBeLessThanOrEqual(start.getTime() + 7 * 86_400_000);
     expect(at).toBeGreaterThan(start.getTime() + 7 * 86_400_000 - 21 * 60_000);
     const t3 = await createSession(t.db, p.id, policy);
     await revokeSession(t.db, t3);
-    expect(await findLiveSession(t.db, t3, policy)).toBeUndefined();
+    expect(await findLive(t.db, t3, policy)).toBeUndefined();
     const t4 = await createSession(t.db, p.id, policy);
     expect(await revokeAllSessions(t.db, p.id)).toBeGreaterThanOrEqual(1);
-    expect(await findLiveSession(t.db, t4, policy)).toBeUndefined();
-    expect(await findLiveSession(t.db, "not-a-token", policy)).toBeUndefined();
+    expect(await findLive(t.db, t4, policy)).toBeUndefined();
+    expect(await findLive(t.db, "not-a-token", policy)).toBeUndefined();
   });
 
   it("seeds the demo family and enforces kid access: own, accepted delegation, nothing else", async () => {

@@ -1,7 +1,6 @@
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
 import { canAccessKid } from "../../db/queries/access";
-import { findParentById } from "../../db/queries/parents";
-import { createSession, findLiveSession, revokeSession } from "../../db/queries/sessions";
+import { createSession, findLiveSessionParent, revokeSession } from "../../db/queries/sessions";
 import type { Parent } from "../../db/schema";
 import { env } from "./env.server";
 import { perRequest } from "./request-memo.server";
@@ -55,9 +54,7 @@ export function getParent({ request, context }: Args): Promise<Authenticated | n
 async function lookupParent(request: Request, context: AppLoadContext): Promise<Authenticated | null> {
   const token = await readToken(request);
   if (!token) return null;
-  const session = await findLiveSession(context.services.db, token, policy(context));
-  if (!session) return null;
-  const parent = await findParentById(context.services.db, session.parent_id);
+  const parent = await findLiveSessionParent(context.services.db, token, policy(context));
   return parent ? { parent, token } : null;
 }
 

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { listKidsForParent } from "../../db/queries/kids";
-import { findParentById } from "../../db/queries/parents";
-import { findLiveSession } from "../../db/queries/sessions";
+import { findLiveSessionParent } from "../../db/queries/sessions";
 import type { DB } from "../../db/index";
 import { tokenFromHeaders } from "./auth.server";
 import { KIDS_PAGE_SIZE, defaultKidId } from "./rules";
@@ -159,15 +158,15 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       if (query.get("modal") === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return next();
       const token = await tokenFromHeaders(req.headers.authorization ?? null, req.headers.cookie ?? null);
       if (!token) return next();
-      const session = await findLiveSession(db, token, sessionPolicy);
-      if (!session) return next();
-      const parent = await findParentById(db, session.parent_id);
+      const parent = await findLiveSessionParent(db, token, sessionPolicy);
       if (!parent) return next();
-      const kids = await listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE });
       const requested = query.get("profileId");
+      const revOf = (id: string) => db.selectFrom("kid_profiles").select("view_rev").where("id", "=", id).executeTakeFirst();
+      // The named kid's revision is read beside the kids list (one round trip); it only counts if the kid is listed.
+      const [kids, requestedRev] = await Promise.all([listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE }), requested ? revOf(requested) : null]);
       if (requested && !kids.some((k) => k.id === requested)) return next();
       const kidId = requested ?? defaultKidId(kids);
-      const rev = kidId ? await db.selectFrom("kid_profiles").select("view_rev").where("id", "=", kidId).executeTakeFirst() : null;
+      const rev = requested ? requestedRev : kidId ? await revOf(kidId) : null;
       const key = createHash("sha256")
         .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev?.view_rev ?? null, new Date().toISOString().slice(0, 10)]))
         .digest("base64url");

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DB } from "../index";
+import type { Parent } from "../schema";
 import { nowIso } from "./ids";
 
 export interface SessionPolicy {
@@ -43,14 +44,35 @@ export async function createSession(
 export async function findLiveSession(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()) {
   if (!token || token.length > 200) return undefined;
   const row = await db.selectFrom("sessions").selectAll().where("id", "=", hashToken(token)).executeTakeFirst();
-  if (!row || row.revoked_at) return undefined;
-  if (new Date(row.expires_at).getTime() <= now.getTime()) return undefined;
+  return row && (await checkLive(db, row, policy, now)) ? row : undefined;
+}
+
+/** The rules of a live session, and the once-a-minute touch of its idle clock. */
+async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
+  if (row.revoked_at) return false;
+  if (new Date(row.expires_at).getTime() <= now.getTime()) return false;
   const lastSeen = new Date(row.last_seen_at).getTime();
-  if (now.getTime() - lastSeen > policy.idleMinutes * 60_000) return undefined;
+  if (now.getTime() - lastSeen > policy.idleMinutes * 60_000) return false;
   if (now.getTime() - lastSeen > 60_000) {
     await db.updateTable("sessions").set({ last_seen_at: nowIso(now) }).where("id", "=", row.id).execute();
   }
-  return row;
+  return true;
+}
+
+/** findLiveSession and the session's parent in one query (one round trip on every guarded page). */
+export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
+  if (!token || token.length > 200) return undefined;
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("parents", "parents.id", "sessions.parent_id")
+    .selectAll("parents")
+    .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
+    .where("sessions.id", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_id, session_revoked_at, session_expires_at, session_last_seen_at, ...parent } = row;
+  const live = await checkLive(db, { id: session_id, revoked_at: session_revoked_at, expires_at: session_expires_at, last_seen_at: session_last_seen_at }, policy, now);
+  return live ? parent : undefined;
 }
 
 export async function revokeSession(db: DB, token: string): Promise<void> {
