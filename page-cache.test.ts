@@ -89,6 +89,24 @@ describe("dashboard page cache", () => {
     expect(total(afterUsage.html)).not.toBe(total(before.html));
   });
 
+  it("answers single-fetch data (client-side navigation) from the cache too, and drops it on a change", async () => {
+    const url = `/kids-device.data?profileId=${mia.profileId}&filter=week&apps=6`;
+    const first = await get(url);
+    const second = await get(url);
+    expect(first.res.status).toBe(200);
+    expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
+    expect(second.res.headers.get("content-type")).toBe(first.res.headers.get("content-type"));
+    expect(second.html).toBe(first.html);
+    expect(second.html).toContain("routes/_app.kids-device");
+    await started.services.db
+      .insertInto("notifications")
+      .values({ id: newId(), profile_id: mia.profileId, device_id: mia.deviceId, message: "Mia asked to install Maps", type: "request", package_name: null, created_at: new Date().toISOString(), read_at: null })
+      .execute();
+    const third = await get(url);
+    expect(third.cache).toBe("miss");
+    expect(third.html).not.toBe(first.html);
+  });
+
   it("reads the query as the loader does: a repeated profileId names the first kid, for the key too", async () => {
     const leo = await started.services.db.selectFrom("kid_profiles").select("id").where("name", "=", "Leo").executeTakeFirstOrThrow();
     const url = `/kids-device?profileId=${leo.id}&profileId=${mia.profileId}`;

@@ -63,7 +63,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
 
   // Rendered dashboards reused while nothing on them changed (PAGE_CACHE_MB=0 turns it off).
   const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
-  app.get("/kids-device", dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } }));
+  app.get(["/kids-device", "/kids-device.data"], dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } }));
 
   app.all(
     "*",

@@ -50,7 +50,8 @@ export const KEYED_TABLES = ["sessions", "parents", "delegations", "delegation_k
 const NONCE_SLOT = "\u0000kp-nonce\u0000";
 
 interface Entry {
-  body: string;
+  /** A document (string, nonce swapped for NONCE_SLOT) or a single-fetch `.data` body (bytes, no nonce). */
+  body: string | Buffer;
   status: number;
   headers: [string, string][];
   bytes: number;
@@ -129,14 +130,47 @@ export function toEntry(html: string, nonce: string, status: number, headers: He
   if (status !== 200 || headers.has("Set-Cookie") || !nonce) return null;
   const kept: [string, string][] = [];
   headers.forEach((value, name) => {
-    if (!["content-length", "content-encoding", "transfer-encoding", "set-cookie"].includes(name)) kept.push([name, value]);
+    if (!DROPPED_HEADERS.includes(name)) kept.push([name, value]);
   });
   const body = html.split(nonce).join(NONCE_SLOT);
   return { body, status, headers: kept, bytes: body.length * 2 + 256 };
 }
 
-export function fromEntry(entry: Entry, nonce: string): string {
-  return entry.body.split(NONCE_SLOT).join(nonce);
+export function fromEntry(entry: Entry, nonce: string): string | Buffer {
+  return typeof entry.body === "string" ? entry.body.split(NONCE_SLOT).join(nonce) : entry.body;
+}
+
+const DROPPED_HEADERS = ["content-length", "content-encoding", "transfer-encoding", "set-cookie", "server-timing"];
+
+/**
+ * A single-fetch `.data` response (client-side navigation and revalidation with JavaScript) does not pass
+ * through entry.server: its bytes are collected on their way out instead, and kept if the answer was a 200
+ * without Set-Cookie. The wrapper sits above compression, so it sees the plain bytes.
+ */
+function captureDataResponse(res: ExpressResponse, keep: (entry: Entry) => void): void {
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...a: unknown[]) => ExpressResponse;
+  const collect = (chunk: unknown, encoding: unknown) => {
+    if (chunk == null || typeof chunk === "function") return;
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.from(chunk as Uint8Array));
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    collect(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    collect(chunk, rest[0]);
+    if (res.statusCode === 200 && !res.getHeader("set-cookie")) {
+      const headers: [string, string][] = [];
+      for (const [name, value] of Object.entries(res.getHeaders())) {
+        if (value !== undefined && !DROPPED_HEADERS.includes(name)) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
+      }
+      const body = Buffer.concat(chunks);
+      keep({ body, status: 200, headers, bytes: body.length + 256 });
+    }
+    return end(chunk, ...rest);
+  }) as typeof res.end;
 }
 
 function hasCookie(header: string | undefined, name: string): boolean {
@@ -145,8 +179,9 @@ function hasCookie(header: string | undefined, name: string): boolean {
 }
 
 /**
- * Express middleware for GET /kids-device documents. On a hit it answers; on a miss it hands Remix a
- * `pageCacheStore` (through res.locals and the load context) that entry.server calls with the rendered page.
+ * Express middleware for GET /kids-device documents and their single-fetch data (/kids-device.data). On a hit
+ * it answers. On a document miss it hands Remix a `pageCacheStore` (through res.locals and the load context)
+ * that entry.server calls with the rendered page; on a data miss it collects the bytes as they are sent.
  */
 export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number } }) {
   const { db, cache, sessionPolicy } = opts;
@@ -170,8 +205,9 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       const key = createHash("sha256")
         .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev?.view_rev ?? null, new Date().toISOString().slice(0, 10)]))
         .digest("base64url");
+      const isData = req.path.endsWith(".data");
       const nonce = String(res.locals.cspNonce ?? "");
-      const hit = nonce ? cache.get(key) : undefined;
+      const hit = nonce || isData ? cache.get(key) : undefined;
       if (hit) {
         cache.hits++;
         res.status(hit.status);
@@ -182,11 +218,15 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       }
       cache.misses++;
       res.setHeader("Server-Timing", 'page-cache;desc="miss"');
-      const store: PageCacheStore = (html, status, headers) => {
-        const entry = toEntry(html, nonce, status, headers);
-        if (entry) cache.set(key, entry);
-      };
-      res.locals.pageCacheStore = store;
+      if (isData) {
+        captureDataResponse(res, (entry) => cache.set(key, entry));
+      } else {
+        const store: PageCacheStore = (html, status, headers) => {
+          const entry = toEntry(html, nonce, status, headers);
+          if (entry) cache.set(key, entry);
+        };
+        res.locals.pageCacheStore = store;
+      }
       // The loaders need the same session check and kids list: hand them over (perRequest reads them).
       res.locals.preloaded = { parent: { parent, token }, kids };
       next();
