@@ -112,4 +112,14 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
     const [col] = Object.keys(row);
     expect(await moved(() => sql`UPDATE ${sql.table(table)} SET ${sql.ref(col)} = ${sql.ref(col)} WHERE ${sql.ref(col)} = ${row[col] as string}`.execute(t.db))).toEqual({ mia: true, leo: true });
   });
+
+  // Last: it deletes Mia.
+  it("deleting a kid cascades through its phone and data without tripping the triggers; the other kid's revision stays", async () => {
+    const before = await revs();
+    await t.db.deleteFrom("kid_profiles").where("id", "=", mia.profileId).execute();
+    expect(await t.db.selectFrom("devices").select("id").where("id", "=", mia.deviceId).executeTakeFirst()).toBeUndefined();
+    expect(await t.db.selectFrom("app_usage_daily").select("device_id").where("device_id", "=", mia.deviceId).executeTakeFirst()).toBeUndefined();
+    const leoAfter = await t.db.selectFrom("kid_profiles").select("view_rev").where("id", "=", leo.profileId).executeTakeFirstOrThrow();
+    expect(Number(leoAfter.view_rev)).toBe(before.leo);
+  });
 });
