@@ -58,6 +58,9 @@ describe("dashboard page cache", () => {
     expect(first.cache).toBe("miss");
     expect(second.cache).toBe("hit");
     expect(second.res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    // Per-parent pages are never kept by a shared cache, from either path.
+    expect(first.res.headers.get("cache-control")).toBe("private, no-cache");
+    expect(second.res.headers.get("cache-control")).toBe("private, no-cache");
     expect(first.nonce && second.nonce && first.nonce !== second.nonce).toBe(true);
     expect(second.html).toContain(`nonce="${second.nonce}"`);
     expect(second.html).not.toContain(first.nonce!);
@@ -96,6 +99,7 @@ describe("dashboard page cache", () => {
     expect(first.res.status).toBe(200);
     expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
     expect(second.res.headers.get("content-type")).toBe(first.res.headers.get("content-type"));
+    expect([first.res.headers.get("cache-control"), second.res.headers.get("cache-control")]).toEqual(["private, no-cache", "private, no-cache"]);
     expect(second.html).toBe(first.html);
     expect(second.html).toContain("routes/_app.kids-device");
     await started.services.db

@@ -29,6 +29,8 @@ export default function handleRequest(
       },
       final(callback) {
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        // Pages are per parent: never kept by a shared cache, always revalidated by the browser.
+        if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
         const body = Buffer.concat(chunks);
         // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie).
         loadContext.pageCacheStore?.(body.toString("utf8"), responseStatusCode, responseHeaders);
@@ -58,4 +60,10 @@ export default function handleRequest(
     );
     const timer = setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/** Single-fetch data (client-side navigation) is per parent too. */
+export function handleDataRequest(response: Response) {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-cache");
+  return response;
 }
