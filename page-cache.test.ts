@@ -5,17 +5,19 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createParent, findParentByEmail } from "./db/queries/parents";
 import { createSession, revokeSession } from "./db/queries/sessions";
-import { newId } from "./db/queries/ids";
+import { newId } from "./core/ids.server";
 
 // The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
 process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-page-cache-test-"));
 process.env.NODE_ENV = "production";
+process.env.PUBLIC_URL = "http://portal.test"; // required in production; tests connect to started.url
 process.env.LOG_LEVEL = "error";
 process.env.SIMULATE_DEMO_DEVICES = "false";
 
 const { startServer } = await import("./server");
-const { sessionCookie } = await import("./app/utils/auth.server");
-const { KEYED_TABLES, VIEW_REV_TABLES } = await import("./app/utils/page-cache.server");
+const { sessionCookie } = await import("./core/session-cookie.server");
+const { KEYED_TABLES } = await import("./app/utils/page-cache.server");
+const { VIEW_REV_TABLES } = await import("./db/view-revisions");
 const { ingestUsage } = await import("./device-service/socket/telemetry");
 
 let started: Awaited<ReturnType<typeof startServer>>;
@@ -58,9 +60,9 @@ describe("dashboard page cache", () => {
     expect(first.cache).toBe("miss");
     expect(second.cache).toBe("hit");
     expect(second.res.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    // Per-parent pages are never kept by a shared cache, from either path.
-    expect(first.res.headers.get("cache-control")).toBe("private, no-cache");
-    expect(second.res.headers.get("cache-control")).toBe("private, no-cache");
+    // Guarded pages are never stored by any cache (Back after sign-out shows no family data), from either path.
+    expect(first.res.headers.get("cache-control")).toBe("no-store");
+    expect(second.res.headers.get("cache-control")).toBe("no-store");
     expect(first.nonce && second.nonce && first.nonce !== second.nonce).toBe(true);
     expect(second.html).toContain(`nonce="${second.nonce}"`);
     expect(second.html).not.toContain(first.nonce!);
@@ -99,7 +101,7 @@ describe("dashboard page cache", () => {
     expect(first.res.status).toBe(200);
     expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
     expect(second.res.headers.get("content-type")).toBe(first.res.headers.get("content-type"));
-    expect([first.res.headers.get("cache-control"), second.res.headers.get("cache-control")]).toEqual(["private, no-cache", "private, no-cache"]);
+    expect([first.res.headers.get("cache-control"), second.res.headers.get("cache-control")]).toEqual(["no-store", "no-store"]);
     expect(second.html).toBe(first.html);
     expect(second.html).toContain("routes/_app.kids-device");
     await started.services.db

@@ -10,6 +10,7 @@ import { findParentByEmail } from "./db/queries/parents";
 // The real server on an ephemeral port, with a fresh SQLite database (needs `remix build` first; npm test does it).
 process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-server-test-"));
 process.env.NODE_ENV = "production";
+process.env.PUBLIC_URL = "http://portal.test"; // required in production; tests connect to started.url
 process.env.LOG_LEVEL = "error";
 process.env.SIMULATE_DEMO_DEVICES = "false";
 
@@ -62,6 +63,18 @@ describe("server", () => {
     expect(await ok.text()).toContain("Mia");
     const bad = await fetch(`${base}/kids-device`, { headers: { Authorization: "Bearer nope" }, redirect: "manual" });
     expect(bad.status).toBe(302);
+  });
+
+  it("guarded pages and their data answer Cache-Control: no-store; public pages private, no-cache", async () => {
+    const parent = (await findParentByEmail(started.services.db, "demo@kids-portal.test"))!;
+    const token = await createSession(started.services.db, parent.id, { idleMinutes: 60, absoluteDays: 1 });
+    const headers = { Authorization: `Bearer ${token}` };
+    for (const path of ["/kids-device", "/change-password", "/contact", "/kids-device.data"]) {
+      const res = await fetch(`${base}${path}`, { headers, redirect: "manual" });
+      expect([path, res.status, res.headers.get("cache-control")]).toEqual([path, 200, "no-store"]);
+    }
+    const login = await fetch(`${base}/login`);
+    expect(login.headers.get("cache-control")).toBe("private, no-cache");
   });
 
   it("refuses a cross-site form post", async () => {

@@ -4,24 +4,30 @@ import { createServer } from "node:http";
 import type { Duplex } from "node:stream";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { env } from "./app/utils/env.server";
-import { createServices, type Services } from "./app/utils/services.server";
+import { env } from "./core/env.server";
+import { createServices, type Services } from "./device-service/services";
 import { mountSse } from "./app/utils/sse.server";
 import { PageCache, dashboardCache, type PageCacheStore } from "./app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
-import { seedIfEmpty } from "./db/seed/index";
+import { boundedFormBodies, createRemixHandler } from "./app/utils/request-limits.server";
+import { forwardAsyncErrors, healthz, outageErrors } from "./device-service/outage";
+import { withOutageResponses } from "./app/utils/outage.server";
+import { DEMO_USAGE_DAYS, seedIfEmpty } from "./db/seed/index";
+import { buildDueReports } from "./jobs/reports/build";
 import { mountDeviceService } from "./device-service/http";
 import { startDemoPhones, type DemoPhones } from "./device-service/simulator/demo";
 
 export interface StartedServer {
+  /** Where this process answers (http://localhost:<port>); PUBLIC_URL, printed at start, may be a proxy in front. */
   url: string;
   services: Services;
   /** Rendered dashboards (tests and benches read its hit/miss counts). */
   pageCache: PageCache;
+  /** The simulated demo phones, when this process runs them (the journeys drive them, e2e/server.ts). */
+  demo?: DemoPhones;
   close(): Promise<void>;
 }
 
@@ -29,19 +35,26 @@ type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => vo
 
 export async function startServer(options: { port?: number; quiet?: boolean; simulateDemoDevices?: boolean } = {}): Promise<StartedServer> {
   const e = env();
-  const services = await createServices(e);
-  const seeded = e.SEED_DEMO ? await seedIfEmpty(services.db) : null;
+  const seed: { login: Awaited<ReturnType<typeof seedIfEmpty>> } = { login: null };
+  const services = await createServices(e, {
+    // Seeded before the jobs start, so no job sees half a family; the demo's reports are then built by the report
+    // job itself over the seeded usage (back-filled, so no mail), and the start-up run finds them there.
+    prepare: async (db) => {
+      seed.login = e.SEED_DEMO ? await seedIfEmpty(db) : null;
+      if (seed.login) await buildDueReports({ db }, { since: new Date(Date.now() - DEMO_USAGE_DAYS * 86_400_000).toISOString().slice(0, 10) });
+    },
+  });
 
   const build = (await import(pathToFileURL(path.resolve("build/index.js")).href)) as ServerBuild;
 
+  forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");
   // Only hops that really exist: otherwise a client could pick its own address for the rate limits.
   app.set("trust proxy", e.TRUST_PROXY);
   app.use(compression({ filter: (req, res) => !req.path.startsWith("/events") && compression.filter(req, res) }));
-  app.get("/healthz", (_req, res) => {
-    res.json({ ok: true });
-  });
+  // 503 while the database does not answer (load balancers stop sending traffic), 200 again once it does.
+  app.get("/healthz", healthz(services.db));
   // Headers on everything, static files included (nosniff, CSP, HSTS in production).
   app.use(securityHeaders(e));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
@@ -58,6 +71,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     runtime: services.deviceRuntime,
     sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
     kidsAppApiKey: e.KIDS_APP_API_KEY,
+    accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
 
@@ -67,17 +81,23 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
 
   app.all(
     "*",
-    createRequestHandler({
-      build,
+    // Form bodies bounded (1 MB, the picture form 3 MB) and checked before Remix sees them.
+    boundedFormBodies(),
+    createRemixHandler({
+      build: withOutageResponses(build, services.log),
       mode: e.NODE_ENV,
       getLoadContext: (_req, res) => ({
         services,
         cspNonce: String(res.locals.cspNonce ?? randomBytes(16).toString("base64")),
         pageCacheStore: res.locals.pageCacheStore as PageCacheStore | undefined,
+        pageCacheUntil: res.locals.pageCacheUntil as ((at: Date) => void) | undefined,
         preloaded: res.locals.preloaded as Record<string, unknown> | undefined,
       }),
     }),
   );
+
+  // A database outage answers 503 "briefly unavailable" (a page, or JSON for the APIs); other errors go on to Express.
+  app.use(outageErrors(services.log));
 
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {
@@ -94,7 +114,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   await new Promise<void>((resolve) => server.listen(port, e.HOST, resolve));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
-  const url = e.PUBLIC_URL ?? `http://localhost:${actualPort}`;
+  const url = `http://localhost:${actualPort}`;
 
   // The demo family's phones, simulated in-process over the real protocol (SIMULATE_DEMO_DEVICES=false turns it off).
   let demo: DemoPhones | undefined;
@@ -105,9 +125,9 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   }
 
   if (!options.quiet) {
-    services.log("info", "server started", { url, database: e.databaseKind, queue: e.REDIS_URL ? "bullmq" : "in-process" });
-    console.log(`\n  Kids Portal is running at ${url}\n`);
-    if (seeded) console.log(`  Demo family seeded. Sign in with ${seeded.email} / ${seeded.password}\n`);
+    services.log("info", "server started", { url: e.PUBLIC_URL ?? url, database: e.databaseKind, queue: e.REDIS_URL ? "bullmq" : "in-process" });
+    console.log(`\n  Kids Portal is running at ${e.PUBLIC_URL ?? url}\n`);
+    if (seed.login) console.log(`  Demo family seeded. Sign in with ${seed.login.email} / ${seed.login.password}\n`);
     else if (e.SEED_DEMO) console.log(`  Demo login (if you have not changed it): demo@kids-portal.test / demo-parent-2026\n`);
   }
 
@@ -126,14 +146,18 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
       await services.close();
     })());
 
-  return { url, services, pageCache, close };
+  return { url, services, pageCache, close, demo };
 }
 
 const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
 if (isMain) {
   startServer()
     .then((started) => {
+      // Ctrl-C reaches both `npm start`'s script (which passes it on) and the server: a repeat is ignored.
+      let stopping = false;
       const shutdown = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
         started.services.log("info", "shutting down", { signal });
         started.close().then(
           () => process.exit(0),
@@ -143,8 +167,8 @@ if (isMain) {
           },
         );
       };
-      process.once("SIGTERM", () => shutdown("SIGTERM"));
-      process.once("SIGINT", () => shutdown("SIGINT"));
+      process.on("SIGTERM", () => shutdown("SIGTERM"));
+      process.on("SIGINT", () => shutdown("SIGINT"));
     })
     .catch((err) => {
       console.error(err instanceof Error ? err.message : err);

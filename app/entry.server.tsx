@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { NonceProvider } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -29,9 +30,10 @@ export default function handleRequest(
       },
       final(callback) {
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        // Pages are per parent: never kept by a shared cache, always revalidated by the browser.
-        if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
-        const body = Buffer.concat(chunks);
+        if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", cacheControl(loadContext));
+        // The database is briefly unavailable (app/utils/outage.server.ts): say when to try again.
+        if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
+        const body = Buffer.from(scriptsInsideBody(withoutViewPadding(Buffer.concat(chunks).toString("utf8"))));
         // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie).
         loadContext.pageCacheStore?.(body.toString("utf8"), responseStatusCode, responseHeaders);
         resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
@@ -62,8 +64,42 @@ export default function handleRequest(
   });
 }
 
-/** Single-fetch data (client-side navigation) is per parent too. */
-export function handleDataRequest(response: Response) {
-  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-cache");
+/**
+ * React 18's Node renderer fills 2 KB views; when a multi-byte character (an en dash, an accent) does not fit at
+ * the end of one, it flushes the whole view, unfilled bytes included: NUL characters in the page, which browsers
+ * show as boxes and the HTML checker refuses. Our documents never carry a NUL of their own (text is validated and
+ * React escapes nothing into one), so they are dropped.
+ */
+export function withoutViewPadding(html: string): string {
+  return html.includes("\u0000") ? html.split("\u0000").join("") : html;
+}
+
+/**
+ * React writes the streamed data scripts of single fetch after the document it rendered (after </html>), which
+ * is invalid HTML: they belong at the end of <body>, where browsers run them the same way.
+ */
+export function scriptsInsideBody(html: string): string {
+  const end = html.lastIndexOf("</html>");
+  if (end < 0) return html;
+  const tail = html.slice(end + "</html>".length);
+  if (!tail.trim()) return html;
+  const head = html.slice(0, end);
+  const bodyEnd = head.lastIndexOf("</body>");
+  if (bodyEnd < 0) return html;
+  return `${head.slice(0, bodyEnd)}${tail}${head.slice(bodyEnd)}</html>`;
+}
+
+/**
+ * Guarded pages (a loader called requireParent) are never stored anywhere, so Back after sign-out shows no
+ * family data; public pages are never kept by a shared cache and always revalidated. The server-side page
+ * cache (app/utils/page-cache.server.ts) is ours and unaffected.
+ */
+function cacheControl(context: AppLoadContext): string {
+  return context.guarded ? "no-store" : "private, no-cache";
+}
+
+/** Single-fetch data (client-side navigation) follows the same rule. */
+export function handleDataRequest(response: Response, { context }: { context: AppLoadContext }) {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", cacheControl(context));
   return response;
 }

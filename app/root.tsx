@@ -1,9 +1,10 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError } from "@remix-run/react";
 import { Toaster } from "./components/toaster";
 import styles from "./styles/app.css?url";
 import { readToast } from "./utils/toast.server";
 import { useNonce } from "./utils/nonce";
+import { useFocusHeadingOnNavigation } from "./utils/dialog";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -17,8 +18,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ toast }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
+/**
+ * A route whose loader answers `noJsRefreshSeconds` (the dashboard, while a command waits for the phone) gets a
+ * meta refresh that only a browser without JavaScript obeys; with JavaScript the live channel refreshes it.
+ */
+function useNoJsRefresh(): number | null {
+  const matches = useMatches();
+  for (const m of matches) {
+    const s = (m.data as { noJsRefreshSeconds?: unknown } | undefined)?.noJsRefreshSeconds;
+    if (typeof s === "number" && s > 0) return s;
+  }
+  return null;
+}
+
 export function Document({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const refresh = useNoJsRefresh();
+  // The URL without its fragment: a refresh to the same URL with a fragment would only scroll, never reload.
+  const { pathname, search } = useLocation();
   return (
     <html lang="en">
       <head>
@@ -27,6 +44,11 @@ export function Document({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#0f766e" />
         <Meta />
         <Links />
+        {refresh ? (
+          <noscript>
+            <meta httpEquiv="refresh" content={`${refresh}; url=${pathname}${search}`} />
+          </noscript>
+        ) : null}
       </head>
       <body>
         {children}
@@ -39,10 +61,12 @@ export function Document({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast } = useLoaderData<typeof loader>();
+  const { key } = useLocation();
+  useFocusHeadingOnNavigation();
   return (
     <Document>
       <Outlet />
-      <Toaster toast={toast} />
+      <Toaster toast={toast} pageKey={key} />
     </Document>
   );
 }
@@ -55,7 +79,7 @@ export function ErrorBoundary() {
     <Document>
       <main className="center-page">
         <div className="card narrow">
-          <h1>{status === 404 ? "Oops! You're lost." : "Something went wrong"}</h1>
+          <h1>{status === 404 ? "Oops! You're lost." : status === 503 ? "Briefly unavailable" : "Something went wrong"}</h1>
           <p>{status === 404 ? "The page you are looking for was not found." : message}</p>
           <a className="btn" href="/kids-device">
             Back to Home

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * loader and action it exports (requireParent, requireKidAccess or requireOperator), so a new page cannot
  * forget it.
  */
-const PUBLIC = [/^_auth(\.|$)/, /^legal\./, /^\$\.tsx$/, /^_index\.tsx$/, /^logout\.tsx$/, /^users\./, /^dev\.mailbox/, /^healthz/];
+const PUBLIC = [/^_auth(\.|$)/, /^legal\./, /^contact\.tsx$/, /^\$\.tsx$/, /^_index\.tsx$/, /^logout\.tsx$/, /^users\./, /^dev\.mailbox/, /^healthz/, /^webhooks\./, /^reports\.unsubscribe\.tsx$/];
 
 const dir = path.resolve("app/routes");
 const files = readdirSync(dir).filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts") && !f.endsWith(".test.tsx"));
@@ -24,6 +24,14 @@ describe("route guard", () => {
   it("requireKidDevice (kid pages' guard) goes through requireKidAccess", () => {
     const source = readFileSync(path.resolve("app/components/dashboard/guard.server.ts"), "utf8");
     expect(source).toMatch(/export async function requireKidDevice[\s\S]*?await requireKidAccess\(args, profileId\)/);
+  });
+
+  it("webhook routes (called by a provider, not a parent) have no loader and verify the provider's signature", () => {
+    for (const file of files.filter((f) => /^webhooks\./.test(f))) {
+      const source = readFileSync(path.join(dir, file), "utf8");
+      expect(exportedFunctionBody(source, "loader"), `${file} must not export a loader`).toBeNull();
+      expect(exportedFunctionBody(source, "action"), `${file} must verify a signature`).toMatch(/handleWebhook\(await request\.text\(\), request\.headers\.get\("stripe-signature"\)\)/);
+    }
   });
 
   it("finds the route modules", () => {

@@ -1,243 +1,372 @@
 /**
- * Device fleet benchmarks, each beside a baseline measured in the same run:
- *   1. idle authenticated phones: server RSS per socket vs a bare `ws` server with the same clients;
- *   2. command round trip (issue → phone → acknowledgement stored) with the fleet connected, vs a bare ws echo;
- *   3. usage ingest on SQLite (events/s) vs raw better-sqlite3 upserts, with a kill -9 of the server in the
- *      middle and a zero-loss check (phones keep every unacknowledged upload and resend it);
- *   4. reconnect storm: the whole fleet back after a server kill -9 + restart (backoff with full jitter).
- * Usage: npx tsx bench/device-fleet.ts [--sockets 2000] [--rtt 300] [--ingest-phones 40] [--ingest-seconds 10] [--buckets 50]
+ * The device fleet in its production shape (issue 22 item 2): --processes device-service processes behind one
+ * port (Node's cluster, decision 005) on PostgreSQL and Redis, phones spread over as many client processes and
+ * 127.0.0.x source addresses as the limits need. Beside a bare `ws` fleet of the same shape in the same run:
+ *   1. memory per idle phone summed over the server processes (target ≤ 1.3× bare);
+ *   2. command round trip p99, issued on another process than the phone's (target ≤ 20 ms; bare echo beside);
+ *   3. the fleet back after kill -9 of one process and of all (target ≤ 60 s each);
+ *   4. commands lost (issued to phones across both kills; target 0).
+ * Every limit is checked before anything starts, every phase has a deadline, and the run ends with one JSON
+ * line (bench/report.ts). Usage: npm run bench -- [--phones 2000] [--processes 2] … (--help lists the flags).
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import SQLite from "better-sqlite3";
-import WebSocket from "ws";
+import pg from "pg";
+import { createDb, migrateToLatest, type DB } from "../db/index";
+import { createRedisBus, type Bus } from "../device-service/bus";
+import { issueCommand } from "../device-service/commands/outbox";
+import { fleetDeviceId, provisionFleet } from "../device-service/simulator/fleet";
+import { BENCH_ENROLLED_AT } from "./fleet-constants";
+import { planFleet, probeLimits, unusableAddresses, type Limits } from "./fleet-limits";
+import { Children, parseDeadlines, phase, PhaseTimeout } from "./phases";
+import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
-const { values } = parseArgs({
-  options: {
-    sockets: { type: "string", default: "2000" },
-    rtt: { type: "string", default: "300" },
-    "ingest-phones": { type: "string", default: "40" },
-    "ingest-seconds": { type: "string", default: "10" },
-    buckets: { type: "string", default: "50" },
-  },
-});
-const N = Number(values.sockets);
-const RTT_N = Number(values.rtt);
-const ING_P = Math.min(Number(values["ingest-phones"]), N);
-const ING_S = Number(values["ingest-seconds"]);
-const BUCKETS = Number(values.buckets);
-const dir = mkdtempSync(path.join(os.tmpdir(), "fleet-"));
-const dbPath = path.join(dir, "fleet.sqlite");
+const OPTIONS = {
+  phones: { type: "string", default: "2000", help: "idle authenticated phones connected at once" },
+  processes: { type: "string", default: "2", help: "device-service processes behind the one port" },
+  "client-processes": { type: "string", default: "auto", help: "client processes driving the phones (auto: as the open-file limit needs)" },
+  rtt: { type: "string", default: "300", help: "LOCK commands timed for the round trip" },
+  deadline: { type: "string", multiple: true, default: [] as string[], help: "a phase's deadline in seconds, e.g. --deadline connect=30 (repeatable)" },
+  json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
+  help: { type: "boolean", short: "h", default: false, help: "print this help and exit" },
+} as const;
+const PHASES = ["start-bare", "connect-bare", "echo", "start-device", "connect", "rtt", "kill-one", "kill-all", "drain"] as const;
 
-const cred = (i: number) => `bench${String(i).padStart(6, "0")}.s${i}`;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const USAGE = [
+  "Usage: npx tsx bench/device-fleet.ts [flags]   (or: npm run bench -- [flags])",
+  "",
+  "Device fleet bench: N device-service processes behind one port (PostgreSQL + Redis) beside a bare ws fleet",
+  "of the same shape: memory per idle phone, command round trip across processes, kill -9 of one and of all,",
+  "commands lost. Needs PostgreSQL ($BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis",
+  "($BENCH_REDIS, default redis://127.0.0.1:6379).",
+  "",
+  "Flags:",
+  ...Object.entries(OPTIONS).map(([name, o]) => {
+    const flag = `${"short" in o ? `-${o.short}, ` : "    "}--${name}${o.type === "string" ? " <n>" : ""}`;
+    return `  ${flag.padEnd(30)}${o.help}${o.type === "string" && !("multiple" in o) ? ` (default ${o.default})` : ""}`;
+  }),
+  `Phases: ${PHASES.join(", ")}.`,
+  "",
+].join("\n");
 
-interface Child {
-  proc: ChildProcess;
-  port: number;
-  ask<T>(msg: object, key: string): Promise<T>;
+function usageError(msg: string): never {
+  process.stderr.write(`${msg}\nRun with --help to see the flags.\n`);
+  process.exit(EXIT_USAGE);
 }
 
-function startChild(mode: "device" | "bare", port = 0): Promise<Child> {
-  const proc = fork(path.resolve("bench/device-fleet-server.ts"), [mode, String(N), dbPath, String(port)], { execArgv: ["--import", "tsx", "--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+function parseFlags() {
+  try {
+    return parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, { help: _help, ...o }]) => [k, o])) as { [K in keyof typeof OPTIONS]: Omit<(typeof OPTIONS)[K], "help"> } }).values;
+  } catch (err) {
+    usageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+const values = parseFlags();
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const int = (name: string, v: string, min: number) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) usageError(`--${name} takes a whole number of at least ${min} (got '${v}')`);
+  return n;
+};
+const N = int("phones", values.phones, 1);
+const P = int("processes", values.processes, 1);
+const CLIENTS = values["client-processes"] === "auto" ? null : int("client-processes", values["client-processes"], 1);
+const RTT_N = int("rtt", values.rtt, 1);
+let deadlines: Record<string, number>;
+try {
+  deadlines = parseDeadlines(values.deadline, PHASES);
+} catch (err) {
+  usageError((err as Error).message);
+}
+const out = reporter(values.json);
+const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
+const REDIS = process.env.BENCH_REDIS ?? "redis://127.0.0.1:6379";
+const children = new Children();
+const killed: number[] = [];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const kib = (b: number) => (b / 1024).toFixed(1);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Default deadlines grow with the sizes; --deadline overrides. */
+const deadline = (name: (typeof PHASES)[number]) =>
+  deadlines[name] ?? { "start-bare": 120e3, "start-device": 120e3, "connect-bare": 60e3 + 4 * N, connect: 60e3 + 4 * N, echo: 30e3 + 100 * RTT_N, rtt: 30e3 + 200 * RTT_N, "kill-one": 180e3, "kill-all": 180e3, drain: 60e3 }[name];
+
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    proc.once("exit", (c) => reject(new Error(`child exited ${c}`)));
-    proc.once("message", (m: { port: number }) => {
-      proc.removeAllListeners("exit");
-      resolve({
-        proc,
-        port: m.port,
-        ask: (msg, key) =>
-          new Promise((res) => {
-            const on = (r: Record<string, unknown>) => {
-              if (key in r) {
-                proc.off("message", on);
-                res(r as never);
-              }
-            };
-            proc.on("message", on);
-            proc.send(msg);
-          }),
-      });
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
     });
   });
 }
 
-/** A minimal phone: auth header, child_status first, acks commands, keeps unacknowledged frames and resends them. */
-class MiniPhone {
-  ws?: WebSocket;
-  ready = false;
-  stopped = false;
-  pending = new Map<string, string>();
-  waiters = new Map<string, () => void>();
-  attempts = 0;
-  seq = 0;
-  onReady?: () => void;
-  constructor(
-    public i: number,
-    public port: number,
-    public bare = false,
-  ) {}
-  connect() {
-    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/device-socket`, { headers: this.bare ? {} : { Authorization: `Bearer ${cred(this.i)}` }, perMessageDeflate: false });
-    this.ws = ws;
-    ws.on("open", () => ws.send(JSON.stringify({ event: "child_status", id: `s${this.i}-${++this.seq}`, data: { batteryPercentage: 80, wifiConnected: true, kidsAppStatus: "Healthy", appVersion: "3.8.1", protectionState: true } })));
-    ws.on("message", (raw) => {
-      const f = JSON.parse(raw.toString()) as { event: string; id: string };
-      if (f.event === "ack" && f.id.startsWith("s")) {
-        if (!this.ready) {
-          this.ready = true;
-          this.attempts = 0;
-          for (const frame of this.pending.values()) ws.send(frame);
-          this.onReady?.();
-        }
-      } else if (f.event === "ack") {
-        this.pending.delete(f.id);
-        this.waiters.get(f.id)?.();
-        this.waiters.delete(f.id);
-      } else if (f.event === "command") {
-        ws.send(JSON.stringify({ event: "command_ack", id: `c${this.i}-${++this.seq}`, data: { commandId: f.id, status: "acknowledged" } }));
-      } else if (f.event === "echo") this.waiters.get(f.id)?.();
-    });
-    ws.on("close", () => {
-      this.ready = false;
-      if (!this.stopped) setTimeout(() => this.connect(), Math.random() * Math.min(8_000, 250 * 2 ** this.attempts++));
-    });
-    ws.on("error", () => {});
-  }
-  whenReady() {
-    return this.ready ? Promise.resolve() : new Promise<void>((r) => (this.onReady = r));
-  }
-  send(event: string, data: unknown): Promise<void> {
-    const id = `m${this.i}-${++this.seq}`;
-    const frame = JSON.stringify({ event, id, data });
-    this.pending.set(id, frame);
-    const p = new Promise<void>((r) => this.waiters.set(id, r));
-    if (this.ready) this.ws!.send(frame);
-    return p;
-  }
-  close() {
-    this.stopped = true;
-    this.ws?.terminate();
-  }
+/** A node child with its open-files soft limit raised to the hard limit, and IPC. */
+function nodeChild(limits: Limits, script: string, args: string[], env: NodeJS.ProcessEnv, group: boolean): ChildProcess {
+  const cmd = `ulimit -n ${limits.nofileHard} && exec "$0" "$@"`;
+  const proc = spawn("sh", ["-c", cmd, process.execPath, "--import", "tsx", "--expose-gc", path.resolve(script), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env, detached: group });
+  return children.add(proc, group);
 }
 
-async function connectAll(port: number, bare: boolean): Promise<MiniPhone[]> {
-  const phones: MiniPhone[] = [];
-  for (let i = 0; i < N; i += 200) {
-    const batch = Array.from({ length: Math.min(200, N - i) }, (_, k) => new MiniPhone(i + k, port, bare));
-    const ready = batch.map((p) => p.whenReady());
-    batch.forEach((p) => p.connect());
-    await Promise.all(ready);
-    phones.push(...batch);
+/** Sends a request and resolves with the first answer carrying `key`; rejects if the child exits first. */
+function ask<T>(proc: ChildProcess, msg: object | null, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null, sig: string | null) => reject(new Error(`a bench child exited (${sig ?? `exit ${code}`}) while waiting for '${key}'`));
+    const on = (r: Record<string, unknown>) => {
+      if (key in r) {
+        proc.off("message", on);
+        proc.off("exit", onExit);
+        resolve(r as T);
+      }
+    };
+    proc.on("message", on);
+    proc.once("exit", onExit);
+    if (msg) proc.send(msg);
+  });
+}
+
+async function startServer(limits: Limits, mode: "bare" | "device", port: number, env: NodeJS.ProcessEnv) {
+  const proc = nodeChild(limits, "bench/fleet-server.ts", [mode, String(P), String(port)], env, true);
+  const ready = await ask<{ pids: number[] }>(proc, null, "ready");
+  return { proc, pids: ready.pids, rss: () => ask<{ rss: number }>(proc, { cmd: "rss" }, "rss").then((r) => r.rss) };
+}
+
+async function startClients(limits: Limits, mode: "bare" | "device", port: number, plan: ReturnType<typeof planFleet>["plan"]) {
+  const per = Math.ceil(N / plan.clientProcesses);
+  const procs: ChildProcess[] = [];
+  for (let c = 0; c < plan.clientProcesses && c * per < N; c++) {
+    const p = nodeChild(limits, "bench/fleet-client.ts", [mode, `ws://127.0.0.1:${port}`, String(c * per), String(Math.min(N, (c + 1) * per)), plan.sourceAddresses.join(",")], process.env, false);
+    await ask(p, null, "started");
+    procs.push(p);
   }
-  return phones;
+  const all = <T>(msg: object, key: string) => Promise.all(procs.map((p) => ask<T>(p, msg, key)));
+  return {
+    procs,
+    all,
+    disconnects: async () => (await all<{ disconnects: number }>({ cmd: "disconnects" }, "disconnects")).reduce((n, r) => n + r.disconnects, 0),
+    stop: async () => {
+      await all({ cmd: "close" }, "closed");
+      for (const p of procs) p.kill("SIGKILL");
+    },
+  };
+}
+
+async function stopServer(s: { proc: ChildProcess }) {
+  const exited = new Promise((r) => s.proc.once("exit", r));
+  s.proc.send({ cmd: "stop" });
+  await exited;
+}
+
+/** Commands issued by this process (it holds no phone, so each one crosses to the phone's process through Redis). */
+function commander(db: DB, bus: Bus) {
+  const deps = { db, bus, log: () => {} };
+  const issued: string[] = [];
+  let wake: (() => void) | null = null;
+  bus.subscribe((m) => {
+    if (m.type === "parent.refresh" && m.reason === "command.acknowledged") wake?.();
+  });
+  const statusOf = async (id: string) => (await db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirst())?.status;
+  return {
+    issued,
+    async issue(i: number) {
+      const c = await issueCommand(deps, { deviceId: fleetDeviceId(i), type: "LOCK" });
+      issued.push(c.id);
+      return c.id;
+    },
+    /** One command, timed from issue to its acknowledgement stored. */
+    async roundTrip(i: number): Promise<number> {
+      const t0 = performance.now();
+      const acked = new Promise<void>((resolve) => {
+        wake = () => void statusOf(id).then((s) => s === "acknowledged" && resolve());
+      });
+      const id = await this.issue(i);
+      if ((await statusOf(id)) !== "acknowledged") await acked;
+      wake = null;
+      return performance.now() - t0;
+    },
+    async unacknowledged(): Promise<number> {
+      let open = 0;
+      for (let k = 0; k < issued.length; k += 500) {
+        const rows = await db.selectFrom("device_commands").select("status").where("id", "in", issued.slice(k, k + 500)).execute();
+        open += issued.slice(k, k + 500).length - rows.filter((r) => r.status === "acknowledged").length;
+      }
+      return open;
+    },
+  };
+}
+
+/** Waits until the clients noticed `lost` more disconnections than `before`, then until every phone is back. */
+async function backAgain(clients: Awaited<ReturnType<typeof startClients>>, before: number, lost: number) {
+  while ((await clients.disconnects()) < before + lost) await sleep(50);
+  await clients.all({ cmd: "ready" }, "ready");
 }
 
 async function main() {
-  console.log(`# device fleet bench: ${N} sockets, ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString()}`);
+  const limits = probeLimits();
+  const { plan, problems } = planFleet({ phones: N, serverProcesses: P, clientProcesses: CLIENTS }, limits);
+  problems.push(...(await unusableAddresses(plan.sourceAddresses)).map((a) => `source address ${a} cannot be bound on this machine`));
+  if (problems.length) {
+    process.stderr.write(`The fleet bench cannot run with these sizes on this machine:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
+    process.exit(EXIT_FAILED);
+  }
+  out.say(
+    `# device fleet bench: ${N} phones over ${P} device processes, ${plan.clientProcesses} client processes, ${plan.sourceAddresses.length} source addresses · open files ${limits.nofileSoft}/${limits.nofileHard} · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString()}`,
+  );
 
-  // 1. RSS: bare ws baseline, then the device service.
-  const bare = await startChild("bare");
-  const bareBefore = (await bare.ask<{ rss: number }>({ cmd: "rss" }, "rss")).rss;
-  let phones = await connectAll(bare.port, true);
-  await sleep(1000);
-  const bareAfter = (await bare.ask<{ rss: number }>({ cmd: "rss" }, "rss")).rss;
-  // Bare ws echo round trip (baseline for 2).
-  const echo: number[] = [];
-  for (let j = 0; j < RTT_N; j++) {
-    const p = phones[Math.floor(Math.random() * N)];
-    const id = `e${j}`;
+  // A fresh PostgreSQL database and queue prefix of our own.
+  const tag = randomBytes(4).toString("hex");
+  const dbName = `fleet_bench_${tag}`;
+  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const db = createDb({ url: `${PG_BASE}/${dbName}` });
+  const bus = createRedisBus(REDIS, () => {}, { name: `fleet-bench-${tag}` });
+  try {
+    await migrateToLatest(db);
+    await provisionFleet(db, N, BENCH_ENROLLED_AT);
+    const env = {
+      ...process.env,
+      NODE_ENV: "production" as const,
+      PUBLIC_URL: "http://localhost",
+      DATABASE_URL: `${PG_BASE}/${dbName}`,
+      REDIS_URL: REDIS,
+      FLEET_QUEUE_PREFIX: `fleet-${tag}`,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "fleet-")),
+      SESSION_SECRET: "fleet-bench-secret-fleet-bench-secret-0123",
+      KIDS_APP_API_KEY: "fleet-bench-kids-app-key",
+      LOG_LEVEL: "error",
+    };
+    const port = await freePort();
+
+    // Baseline: a bare ws fleet of the same shape.
+    const bare = await phase("start-bare", deadline("start-bare"), () => startServer(limits, "bare", port, env));
+    await sleep(1000);
+    const bareBefore = await bare.rss();
+    const bareClients = await startClients(limits, "bare", port, plan);
+    await phase("connect-bare", deadline("connect-bare"), () => bareClients.all({ cmd: "connect" }, "connected"));
+    await sleep(1000);
+    const bareAfter = await bare.rss();
+    const echo = await phase("echo", deadline("echo"), async () => (await ask<{ echo: number[] }>(bareClients.procs[0], { cmd: "echo", n: RTT_N }, "echo")).echo);
+    await bareClients.stop();
+    await stopServer(bare);
+
+    // The device service.
+    let dev = await phase("start-device", deadline("start-device"), () => startServer(limits, "device", port, env));
+    await sleep(1000);
+    const devBefore = await dev.rss();
+    const clients = await startClients(limits, "device", port, plan);
     const t0 = performance.now();
-    const back = new Promise<void>((r) => p.waiters.set(id, r));
-    p.ws!.send(JSON.stringify({ event: "child_status", id, data: {} }).replace('"child_status"', '"echo"'));
-    await back;
-    echo.push(performance.now() - t0);
-  }
-  phones.forEach((p) => p.close());
-  bare.proc.send({ cmd: "stop" });
+    await phase("connect", deadline("connect"), () => clients.all({ cmd: "connect" }, "connected"));
+    const connectMs = performance.now() - t0;
+    await sleep(1000);
+    const devAfter = await dev.rss();
+    const perBare = (bareAfter - bareBefore) / N;
+    const perDev = (devAfter - devBefore) / N;
+    out.say(`1. idle phones: ${N} connected in ${(connectMs / 1000).toFixed(1)} s; memory per phone over ${P + 1} processes ${kib(perDev)} KiB vs bare ws ${kib(perBare)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×)`);
 
-  const dev = await startChild("device");
-  const devBefore = (await dev.ask<{ rss: number }>({ cmd: "rss" }, "rss")).rss;
-  const t0 = Date.now();
-  phones = await connectAll(dev.port, false);
-  const connectMs = Date.now() - t0;
-  await sleep(1000);
-  const devAfter = (await dev.ask<{ rss: number; sockets: number }>({ cmd: "rss" }, "rss"));
-  const perBare = (bareAfter - bareBefore) / N;
-  const perDev = (devAfter.rss - devBefore) / N;
-  console.log(`1. idle phones: ${devAfter.sockets} authenticated in ${connectMs} ms; RSS/socket device service ${(perDev / 1024).toFixed(1)} KiB vs bare ws ${(perBare / 1024).toFixed(1)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×); totals ${mb(devAfter.rss)} MB vs ${mb(bareAfter)} MB`);
-
-  // 2. Command round trip with the fleet connected.
-  const { rtt } = await dev.ask<{ rtt: number[] }>({ cmd: "rtt", n: RTT_N, connected: N }, "rtt");
-  console.log(`2. command round trip (${RTT_N} LOCKs, ${N} connected): p50 ${pct(rtt, 50).toFixed(2)} ms, p99 ${pct(rtt, 99).toFixed(2)} ms (target p99 ≤ 20 ms); bare ws echo p50 ${pct(echo, 50).toFixed(2)} ms, p99 ${pct(echo, 99).toFixed(2)} ms`);
-
-  // 3. Usage ingest with a kill -9 half way, then 4. the reconnect storm of the whole fleet.
-  const ingest = phones.slice(0, ING_P);
-  let sent = 0;
-  let acked = 0;
-  let stop = false;
-  const base = Date.UTC(2025, 0, 1);
-  const loops = ingest.map(async (p, k) => {
-    let h = 0;
-    while (!stop) {
-      const buckets = Array.from({ length: BUCKETS }, (_, b) => ({ packageName: `com.bench.app${b}`, hour: new Date(base + (k * 100_000 + h) * 3_600_000).toISOString(), minutes: 1 + ((h + b) % 59) }));
-      h++;
-      sent += BUCKETS;
-      await p.send("usage", { buckets });
-      acked += BUCKETS;
-    }
-  });
-  const ingestStart = Date.now();
-  await sleep((ING_S * 1000) / 2);
-  const ackedBeforeKill = acked;
-  const firstHalfMs = Date.now() - ingestStart;
-  dev.proc.kill("SIGKILL");
-  await new Promise((r) => dev.proc.once("exit", r));
-  let dev2 = await startChild("device", dev.port);
-  await sleep((ING_S * 1000) / 2);
-  stop = true;
-  await Promise.all(loops);
-  // 4. The storm on its own (no ingest running): kill -9, restart, every phone back.
-  await Promise.all(phones.map((p) => p.whenReady()));
-  dev2.proc.kill("SIGKILL");
-  await new Promise((r) => dev2.proc.once("exit", r));
-  const killedAt = Date.now();
-  dev2 = await startChild("device", dev.port);
-  const restartMs = Date.now() - killedAt;
-  await Promise.all(phones.map((p) => p.whenReady()));
-  const stormMs = Date.now() - killedAt;
-  console.log(`4. reconnect storm: ${N} phones back ${stormMs} ms after kill -9 (server restart incl. tsx start-up ${restartMs} ms; backoff full jitter, cap 8 s; target 10,000 within 60 s)`);
-  const rows = (new SQLite(dbPath, { readonly: true }).prepare("select count(*) as n from app_usage_hourly").get() as { n: number }).n;
-  const rate = ackedBeforeKill / (firstHalfMs / 1000);
-
-  // Baseline: raw better-sqlite3 upserts of the same shape (no daily rollup, no socket, no validation).
-  const raw = new SQLite(path.join(dir, "raw.sqlite"));
-  raw.pragma("journal_mode = WAL");
-  raw.pragma("synchronous = NORMAL");
-  raw.exec("create table h (device_id text, package_name text, hour text, minutes int, primary key (device_id, hour, package_name))");
-  const up = raw.prepare("insert into h values (?, ?, ?, ?) on conflict do update set minutes = excluded.minutes");
-  const rawStart = performance.now();
-  let rawN = 0;
-  while (performance.now() - rawStart < 2000) {
-    const batch = raw.transaction(() => {
-      for (let b = 0; b < BUCKETS; b++) up.run("d", `p${b}`, new Date(base + rawN * 3_600_000).toISOString(), 5);
+    const cmd = commander(db, bus);
+    const rtt = await phase("rtt", deadline("rtt"), async () => {
+      const xs: number[] = [];
+      for (let j = 0; j < RTT_N; j++) xs.push(await cmd.roundTrip(Math.floor(Math.random() * N)));
+      return xs;
     });
-    batch();
-    rawN++;
-  }
-  const rawRate = (rawN * BUCKETS) / ((performance.now() - rawStart) / 1000);
-  console.log(`3. usage ingest: ${Math.round(rate)} events/s sustained over the socket on SQLite (${ING_P} phones × ${BUCKETS}-bucket uploads; target ≥ 5,000) vs raw better-sqlite3 upserts ${Math.round(rawRate)} events/s; kill -9 mid-run: ${sent} events sent, ${acked} acknowledged, ${rows} stored → ${sent === rows && acked === rows ? "zero loss" : `LOSS ${sent - rows}`}`);
+    out.say(`2. command round trip (${RTT_N} LOCKs issued on another process, through Redis): p50 ${pct(rtt, 50).toFixed(2)} ms, p99 ${pct(rtt, 99).toFixed(2)} ms (target p99 ≤ 20 ms); bare ws echo p50 ${pct(echo, 50).toFixed(2)} ms, p99 ${pct(echo, 99).toFixed(2)} ms`);
 
-  phones.forEach((p) => p.close());
-  dev2.proc.send({ cmd: "stop" });
-  await sleep(500);
-  process.exit(0);
+    // kill -9 of one process: its phones reconnect to the others; commands issued to them meanwhile arrive.
+    const victim = dev.pids[0];
+    const held = await db.selectFrom("device_status").select("device_id").where("online", "=", 1).where("online_process", "like", `%:${victim}:%`).execute();
+    const killOneMs = await phase("kill-one", deadline("kill-one"), async () => {
+      const before = await clients.disconnects();
+      const k0 = performance.now();
+      process.kill(victim, "SIGKILL");
+      for (const h of held.slice(0, 50)) await cmd.issue(Number(h.device_id.replace("fleet", "")));
+      await backAgain(clients, before, held.length);
+      return performance.now() - k0;
+    });
+    out.say(`3a. kill -9 of one process (${held.length} phones): every phone back in ${(killOneMs / 1000).toFixed(1)} s (target ≤ 60 s)`);
+
+    // kill -9 of every process (primary and workers), then a restart.
+    const killAllMs = await phase("kill-all", deadline("kill-all"), async () => {
+      const before = await clients.disconnects();
+      const k0 = performance.now();
+      const exited = new Promise((r) => dev.proc.once("exit", r));
+      process.kill(-dev.proc.pid!, "SIGKILL");
+      await exited;
+      for (let j = 0; j < Math.min(50, N); j++) await cmd.issue(Math.floor(Math.random() * N));
+      dev = await startServer(limits, "device", port, env);
+      await backAgain(clients, before, N);
+      return performance.now() - k0;
+    });
+    out.say(`3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s)`);
+
+    const lost = await phase("drain", deadline("drain"), async () => {
+      while ((await cmd.unacknowledged()) > 0) await sleep(250);
+      return 0;
+    }).catch(async (err: unknown) => {
+      // Still open at the deadline: lost.
+      if (err instanceof PhaseTimeout) return cmd.unacknowledged();
+      throw err;
+    });
+    const stats = (await clients.all<{ executed: number; duplicates: number }>({ cmd: "stats" }, "executed")).reduce((a, r) => ({ executed: a.executed + r.executed, duplicates: a.duplicates + r.duplicates }), { executed: 0, duplicates: 0 });
+    out.say(`4. commands: ${cmd.issued.length} issued, ${cmd.issued.length - lost} acknowledged, ${lost} lost (target 0); executed ${stats.executed} times on the phones, ${stats.duplicates} redelivered copies ignored by id`);
+    await clients.stop();
+    await stopServer(dev);
+
+    process.exitCode = out.finish(
+      benchResult({
+        bench: "device-fleet",
+        figures: {
+          phones: N,
+          processes: P,
+          clientProcesses: plan.clientProcesses,
+          sourceAddresses: plan.sourceAddresses.length,
+          connectMs,
+          memoryPerPhoneKiB: perDev / 1024,
+          rttP50Ms: pct(rtt, 50),
+          rttP99Ms: pct(rtt, 99),
+          killOneBackMs: killOneMs,
+          killAllBackMs: killAllMs,
+          commandsIssued: cmd.issued.length,
+          commandsLost: lost,
+          commandsExecutedTwice: Math.max(0, stats.executed - cmd.issued.length),
+        },
+        baselines: { bareMemoryPerPhoneKiB: perBare / 1024, bareEchoP50Ms: pct(echo, 50), bareEchoP99Ms: pct(echo, 99) },
+        ratios: { memoryPerPhone: perDev / perBare },
+        targets: { memoryPerPhone: { max: 1.3 }, rttP99Ms: { max: 20 }, killOneBackMs: { max: 60_000 }, killAllBackMs: { max: 60_000 }, commandsLost: { max: 0 }, commandsExecutedTwice: { max: 0 } },
+      }),
+    );
+  } finally {
+    killed.push(...children.killAll());
+    await bus.close();
+    await db.destroy();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
 }
 
-void main();
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.once(sig, () => {
+    const pids = children.killAll();
+    process.stderr.write(`stopped by ${sig}; stopped ${pids.length} child processes\n`);
+    process.exit(EXIT_FAILED);
+  });
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err: unknown) => {
+    const pids = [...killed, ...children.killAll()];
+    const what = err instanceof PhaseTimeout ? err.message : `the bench failed: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(`${what}; stopped ${pids.length} child process${pids.length === 1 ? "" : "es"}${pids.length ? ` (${pids.join(", ")})` : ""}\n`);
+    process.exit(EXIT_FAILED);
+  },
+);

@@ -1,4 +1,4 @@
-import { env } from "../app/utils/env.server";
+import { env } from "../core/env.server";
 import { createDb, migrateToLatest } from "./index";
 import { seedBig, seedIfEmpty } from "./seed/index";
 

@@ -13,7 +13,15 @@ export interface DbOptions {
   /** postgres://… for PostgreSQL, otherwise a SQLite file path (":memory:" allowed). */
   url: string;
   poolSize?: number;
+  /**
+   * A pooled PostgreSQL connection was lost (restart, failover, pg_terminate_backend, network): called once per
+   * connection; the pool drops it and opens a new one on the next query. Default: one line on stderr.
+   */
+  onError?: (err: Error) => void;
 }
+
+/** PostgreSQL: how long a query waits for a new connection before failing (the request then answers 503). */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 export function dialectOf(url: string): Dialect {
   return url.startsWith("postgres://") || url.startsWith("postgresql://") ? "postgres" : "sqlite";
@@ -23,11 +31,9 @@ export function dialectOf(url: string): Dialect {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
-export function createDb({ url, poolSize = 10 }: DbOptions): DB {
+export function createDb({ url, poolSize = 10, onError = (err) => console.error(`[db] connection lost: ${err.message}`) }: DbOptions): DB {
   if (dialectOf(url) === "postgres") {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: poolSize }) }),
-    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPgPool(url, poolSize, onError) }) });
   }
   if (url !== ":memory:") mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);
@@ -37,6 +43,41 @@ export function createDb({ url, poolSize = 10 }: DbOptions): DB {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/**
+ * A pg.Pool that survives the server going away. node-postgres emits 'error' on a client whose connection
+ * dies (FATAL 57P01 from a restart or pg_terminate_backend, then the socket's end) and re-emits an idle
+ * client's error on the pool; with no listener either one is an uncaught exception and the process exits.
+ * Every client gets a listener that reports its first error; the pool's own is silent (already reported).
+ * A client that errored is not queryable, so the pool discards it on release and connects anew.
+ *
+ * end() also waits until every connection is closed on the server: pg-pool resolves as soon as it has asked
+ * its clients to end, and a DROP DATABASE … WITH (FORCE) right after it (db/testing.ts) used to terminate a
+ * backend still reading its Terminate message: an error on a pool without a listener.
+ */
+function createPgPool(url: string, max: number, onError: (err: Error) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+  const open = new Set<pg.PoolClient>();
+  pool.on("error", () => {});
+  pool.on("connect", (client) => {
+    open.add(client);
+    client.once("end", () => open.delete(client));
+    let reported = false;
+    client.on("error", (err) => {
+      if (reported) return;
+      reported = true;
+      onError(err);
+    });
+  });
+  const end = pool.end.bind(pool);
+  pool.end = (async () => {
+    const closed = [...open].map((c) => new Promise<void>((resolve) => c.once("end", () => resolve())));
+    await end();
+    // Bounded: a server that stopped answering never closes its side.
+    await Promise.race([Promise.all(closed), new Promise<void>((resolve) => setTimeout(resolve, PG_CONNECT_TIMEOUT_MS).unref())]);
+  }) as typeof pool.end;
+  return pool;
 }
 
 /**

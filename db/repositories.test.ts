@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDown, migrateToLatest } from "./index";
 import { migrations } from "./migrations/index";
 import { canAccessKid, findAccessibleDevice } from "./queries/access";
-import { newId, nowIso } from "./queries/ids";
+import { newId, nowIso } from "../core/ids.server";
 import { listKidsForParent } from "./queries/kids";
 import { createParent, findParentByEmail } from "./queries/parents";
 import { createSession, findLiveSession, findLiveSessionParent, revokeAllSessions, revokeSession } from "./queries/sessions";

@@ -1,4 +1,10 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { AppsDatabase } from "./schema-apps";
+import type { TimeRulesDatabase } from "./schema-time-rules";
+import type { PaymentsDatabase } from "./schema-payments";
+import type { AccountsDatabase } from "./schema-accounts";
+import type { ReportsDatabase } from "./schema-reports";
+import type { StoreDatabase } from "./schema-store";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -14,6 +20,8 @@ export interface ParentsTable {
   two_step_enabled: Generated<Bool>;
   email_verified_at: string | null;
   kids_report_type: Generated<"Off" | "Weekly" | "Monthly">;
+  /** The family's IANA time zone: when a report's week or month closes, and the clock of time rules (migrations 2026-11-23T04-reports, T07-time-rules). */
+  time_zone: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -42,6 +50,9 @@ export interface KidProfilesTable {
   updated_at: string;
   /** Changes whenever anything on the kid's dashboard changes (database triggers; see the view-revisions migration). */
   view_rev: Generated<number>;
+  /** Who last turned sleep mode on or off, and who last edited the profile (parent ids; migration 2026-11-23T01-delegation). */
+  sleep_mode_by: string | null;
+  updated_by: string | null;
 }
 
 export interface DevicesTable {
@@ -70,6 +81,10 @@ export interface DevicesTable {
   fcm_token: string | null;
   created_at: string;
   updated_at: string;
+  /** Who last changed protection, full access or the map flag (parent id). */
+  settings_updated_by: string | null;
+  /** Set when the phone is removed from the account (replaced or its kid removed); its history stays. */
+  unenrolled_at: Generated<string | null>;
 }
 
 export interface DeviceStatusTable {
@@ -82,6 +97,10 @@ export interface DeviceStatusTable {
   app_version: string | null;
   protection_state: Generated<Bool>;
   online: Generated<Bool>;
+  /** Free storage the phone last reported, in MB (store installs that failed for storage resume when it grows). */
+  free_storage_mb: Generated<number | null>;
+  /** The device-service process holding the phone's socket while online (device-service/socket/presence.ts). */
+  online_process: Generated<string | null>;
   updated_at: string;
 }
 
@@ -122,7 +141,7 @@ export interface CatalogAppsTable {
   min_age: Generated<number>;
 }
 
-export type DisabledType = "Manually" | "Overuse" | "Category Overuse" | "Cronjob" | "Global Daily Limit Reach";
+export type DisabledType = "Manually" | "Overuse" | "Category Overuse" | "Cronjob" | "Global Daily Limit Reach" | "Session Break";
 
 export interface ProfileAppsTable {
   id: string;
@@ -138,7 +157,16 @@ export interface ProfileAppsTable {
   installation_failure_reason: string | null;
   created_at: string;
   updated_at: string;
+  /** Who last changed this app's limit or state (parent id). */
+  updated_by: string | null;
+  /** FORCE_INSTALLED when a parent installed it from the store (migration 2026-11-23T06-store). */
+  install_type: Generated<string | null>;
+  install_state: Generated<InstallState | null>;
+  request_id: Generated<string | null>;
 }
+
+/** A store install's progress: sent to the phone, on it, or refused with a reason (spec 2 §8). */
+export type InstallState = "installing" | "installed" | "failed";
 
 export interface CategoryLimitsTable {
   id: string;
@@ -148,6 +176,7 @@ export interface CategoryLimitsTable {
   daily_limit_minutes: Generated<number>;
   is_category_enabled: Generated<Bool>;
   updated_at: string;
+  updated_by: string | null;
 }
 
 export interface AppUsageHourlyTable {
@@ -169,6 +198,7 @@ export interface GlobalSettingsTable {
   key: string;
   value: string;
   updated_at: string;
+  updated_by: string | null;
 }
 
 export interface LocationSettingsTable {
@@ -176,6 +206,7 @@ export interface LocationSettingsTable {
   enable_location_tracking: Generated<Bool>;
   location_tracking_interval: Generated<number>;
   updated_at: string;
+  updated_by: string | null;
 }
 
 export interface DeviceLocationsTable {
@@ -207,6 +238,10 @@ export interface DelegationsTable {
   status: Generated<"Pending" | "Accepted" | "Rejected" | "Revoked">;
   created_at: string;
   updated_at: string;
+  /** The verified account that accepted or rejected (migration 2026-11-23T01-delegation). */
+  responded_by: string | null;
+  responded_at: string | null;
+  revoked_at: string | null;
 }
 
 export interface DelegationKidsTable {
@@ -214,7 +249,7 @@ export interface DelegationKidsTable {
   profile_id: string;
 }
 
-export interface Database {
+export interface Database extends PaymentsDatabase, AccountsDatabase, AppsDatabase, ReportsDatabase, TimeRulesDatabase, StoreDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;
@@ -240,11 +275,6 @@ export interface Database {
   browser_logs: BrowserLogsTable;
   device_logs: DeviceLogsTable;
   install_retries: InstallRetriesTable;
-  mail_outbox: MailOutboxTable;
-  used_links: UsedLinksTable;
-  otp_codes: OtpCodesTable;
-  signin_tokens: SigninTokensTable;
-  rate_limits: RateLimitsTable;
 }
 
 export type Parent = Selectable<ParentsTable>;
@@ -318,6 +348,10 @@ export interface AppRequestsTable {
   remarks: string | null;
   created_at: string;
   updated_at: string;
+  /** The phone's message id of the request (migration 2026-11-23T09-requests). */
+  message_id: string | null;
+  answered_by: string | null;
+  answered_at: string | null;
 }
 
 export interface BrowserLogsTable {
@@ -327,6 +361,8 @@ export interface BrowserLogsTable {
   day: string;
   is_blocked: Generated<Bool>;
   visits: Generated<number>;
+  /** Of `visits`, how many the phone blocked (migration 2026-11-23T03-logs). */
+  blocked_visits: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -346,50 +382,11 @@ export interface InstallRetriesTable {
   package_name: string;
   attempts: Generated<number>;
   reason: string;
-  status: "pending" | "done" | "gave_up";
+  /** pending: a timed retry; waiting_online / waiting_storage: resumes when the phone is back or has room; sent: sent again, awaiting the result. */
+  status: "pending" | "waiting_online" | "waiting_storage" | "sent" | "done" | "gave_up";
   next_attempt_at: string;
+  free_storage_mb: Generated<number | null>;
   updated_at: string;
 }
 
 export type DeviceCommand = Selectable<DeviceCommandsTable>;
-
-// ---- accounts (migration 2026-11-21T02-accounts) ----
-
-export interface MailOutboxTable {
-  id: string;
-  to_address: string;
-  subject: string;
-  text_body: string;
-  created_at: string;
-}
-
-export interface UsedLinksTable {
-  id: string;
-  purpose: string;
-  used_at: string;
-  expires_at: string;
-}
-
-export interface OtpCodesTable {
-  id: string;
-  parent_id: string;
-  code_hash: string;
-  attempts: Generated<number>;
-  created_at: string;
-  expires_at: string;
-  consumed_at: string | null;
-}
-
-export interface SigninTokensTable {
-  id: string;
-  parent_id: string;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-
-export interface RateLimitsTable {
-  key: string;
-  window_start: string;
-  hits: Generated<number>;
-}

@@ -14,6 +14,13 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
+/** A short-lived connection to the test server's `test` database; a lost connection fails its query, never the process. */
+function adminClient(): pg.Client {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  c.on("error", () => {});
+  return c;
+}
+
 /**
  * A fresh, migrated database. SQLite: in memory. PostgreSQL: a new database created on the test server and
  * dropped afterwards. A missing PostgreSQL fails the test: it never skips.
@@ -25,7 +32,7 @@ export async function createTestDb(dialect: Dialect): Promise<TestDb> {
     return { db, url: ":memory:", dialect, destroy: () => db.destroy() };
   }
   const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const admin = adminClient();
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -38,8 +45,9 @@ export async function createTestDb(dialect: Dialect): Promise<TestDb> {
     url: url.toString(),
     dialect,
     async destroy() {
+      // Resolves once every pooled connection is closed on the server (db/index.ts), so FORCE kills nothing of ours.
       await db.destroy();
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      const c = adminClient();
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();

@@ -12,13 +12,8 @@ export interface AckState {
   appliedPolicyVersion: number | null;
 }
 
-/**
- * What the dashboard shows green vs pending (`isDeviceAcknowledge`), derived only from policy
- * acknowledgements: an aspect is acknowledged when the newest policy the phone applied has the same
- * sleep mode / protection / limits as the newest policy sent. No policy sent yet: nothing is pending.
- */
-export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
-  // The newest policy sent and the newest one acknowledged, in one round trip.
+/** The newest policy sent and the newest one acknowledged (the same row when it is both), in one round trip. */
+async function latestAndApplied(db: DB, deviceId: string) {
   const rows = await db
     .selectFrom("device_policies")
     .select(["version", "document", "acknowledged_at"])
@@ -35,9 +30,17 @@ export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
     )
     .orderBy("version", "desc")
     .execute();
-  const latest = rows[0];
+  return { latest: rows[0], applied: rows.find((r) => r.acknowledged_at != null) };
+}
+
+/**
+ * What the dashboard shows green vs pending (`isDeviceAcknowledge`), derived only from policy
+ * acknowledgements: an aspect is acknowledged when the newest policy the phone applied has the same
+ * sleep mode / protection / limits as the newest policy sent. No policy sent yet: nothing is pending.
+ */
+export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
+  const { latest, applied } = await latestAndApplied(db, deviceId);
   if (!latest) return { sleepModeAcknowledged: true, protectionAcknowledged: true, limitsAcknowledged: true, pendingPolicyVersion: null, appliedPolicyVersion: null };
-  const applied = rows.find((r) => r.acknowledged_at != null);
   if (!applied) return { sleepModeAcknowledged: false, protectionAcknowledged: false, limitsAcknowledged: false, pendingPolicyVersion: latest.version, appliedPolicyVersion: null };
   const want = policyAspects(JSON.parse(latest.document) as PolicyDocument);
   const have = policyAspects(JSON.parse(applied.document) as PolicyDocument);
@@ -48,4 +51,22 @@ export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
     pendingPolicyVersion: latest.version,
     appliedPolicyVersion: applied.version,
   };
+}
+
+export type ItemAck = "sent" | "acknowledged";
+
+/**
+ * One app's or one category's delivery state (spec 2 §4: orange sent, green acknowledged): acknowledged when the
+ * newest policy the phone applied has the same entry for it as the newest policy sent. Nothing sent yet: acknowledged.
+ */
+export async function getItemAck(db: DB, deviceId: string, item: { app: string } | { category: string }): Promise<ItemAck> {
+  const { latest, applied } = await latestAndApplied(db, deviceId);
+  if (!latest) return "acknowledged";
+  if (!applied) return "sent";
+  const entry = (document: string) => {
+    const doc = JSON.parse(document) as PolicyDocument;
+    const found = "app" in item ? doc.apps.find((a) => a.packageName === item.app) : doc.limits.categories.find((c) => c.category === item.category);
+    return JSON.stringify(found ?? null);
+  };
+  return entry(latest.document) === entry(applied.document) ? "acknowledged" : "sent";
 }

@@ -9,7 +9,10 @@ import { Redis } from "ioredis";
 export type BusMessage =
   | { type: "device.command"; deviceId: string }
   | { type: "parent.refresh"; parentIds: string[]; profileId?: string; reason: string }
-  | { type: "device.status"; deviceId: string; profileId: string };
+  | { type: "device.status"; deviceId: string; profileId: string }
+  | { type: "device.unenrolled"; deviceId: string }
+  /** Local only: the Redis subscription came back after a loss; what was published meanwhile never arrived. */
+  | { type: "bus.resubscribed" };
 
 export interface Bus {
   publish(msg: BusMessage): Promise<void>;
@@ -36,13 +39,40 @@ export function createLocalBus(): Bus {
   };
 }
 
-export function createRedisBus(url: string, log: (msg: string) => void = console.error): Bus {
+export interface RedisBusOptions {
+  /** Connection names (CLIENT SETNAME): `<name>:pub` and `<name>:sub`. */
+  name?: string;
+  /** Called each time the subscription is (re)established and acknowledged by Redis (tests await it). */
+  onSubscribed?: () => void;
+}
+
+/**
+ * Both connections reconnect by themselves (ioredis retries forever). The subscriber subscribes on every
+ * 'ready', i.e. again after each reconnection (autoResubscribe is off so that this is the one place doing it,
+ * and so it can be awaited). Messages published while the subscriber was away are lost: pub/sub
+ * keeps nothing, so consumers never rely on the bus alone: phones fetch pending commands when they connect, and
+ * after a resubscription the bus tells its local listeners (`bus.resubscribed`), so the socket gateway re-reads
+ * the outbox for every phone it holds.
+ */
+export function createRedisBus(url: string, log: (msg: string) => void = console.error, opts: RedisBusOptions = {}): Bus {
   const local = createLocalBus();
-  const pub = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
-  const sub = new Redis(url, { maxRetriesPerRequest: null });
+  const name = opts.name ?? "kids-portal:bus";
+  const pub = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false, connectionName: `${name}:pub` });
+  const sub = new Redis(url, { maxRetriesPerRequest: null, autoResubscribe: false, connectionName: `${name}:sub` });
   pub.on("error", (e) => log(`[bus] redis publisher: ${e.message}`));
   sub.on("error", (e) => log(`[bus] redis subscriber: ${e.message}`));
-  void sub.subscribe(CHANNEL);
+  let subscribedBefore = false;
+  sub.on("ready", () => {
+    sub.subscribe(CHANNEL).then(
+      () => {
+        // Messages published while the subscriber was away are gone: listeners catch up from the database.
+        if (subscribedBefore) void local.publish({ type: "bus.resubscribed" });
+        subscribedBefore = true;
+        opts.onSubscribed?.();
+      },
+      (e: Error) => log(`[bus] redis subscribe failed: ${e.message}`),
+    );
+  });
   sub.on("message", (_channel, raw: string) => {
     try {
       void local.publish(JSON.parse(raw) as BusMessage);

@@ -2,6 +2,7 @@ import type { DB } from "../db/index";
 import type { Bus } from "./bus";
 import type { PushTransport } from "./commands/push";
 import type { JobQueue } from "../jobs/queues";
+import type { ReportMailer } from "../jobs/reports/mail";
 
 export interface ParentIdentity {
   id: string;
@@ -25,8 +26,17 @@ export interface DeviceServiceDeps {
   jobs?: JobQueue;
   push?: PushTransport;
   connections?: LocalConnections;
+  /**
+   * This process's name in the presence heartbeat (device-service/socket/presence.ts), stored beside each phone
+   * it holds; null without Redis (one process holds every socket).
+   */
+  processId?: string | null;
   /** Base URL phones use to reach this service (enrollment links). */
   publicUrl?: string;
+  /** The report job's mail transport and link signing key, from the composition root (no mail without it). */
+  reports?: { mailer: ReportMailer; secret: string };
+  /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS); defaults in installs.ts. */
+  installRetry?: { baseMs: number; maxAttempts: number };
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { serialNumber } from "../core/values";
 import type { DB } from "../db/index";
-import { newId, nowIso } from "../db/queries/ids";
+import { newId, nowIso } from "../core/ids.server";
 import type { Device } from "../db/schema";
 
 export const ENROLLMENT_TTL_MS = 60 * 60_000;
@@ -21,7 +22,7 @@ export async function createEnrollmentToken(db: DB, input: { profileId: string; 
 
 /** Everything the phone tells us about itself at enrollment (the /device-info fields of spec 1). */
 export const hardwareSchema = z.object({
-  serialNumber: z.string().trim().min(3).max(64).regex(/^[A-Za-z0-9._-]+$/, "serialNumber has unexpected characters"),
+  serialNumber,
   brand: z.string().max(100).optional(),
   model: z.string().max(100).optional(),
   hardware: z.string().max(100).optional(),
@@ -65,21 +66,27 @@ export class EnrollmentError extends Error {
   constructor(
     public status: number,
     message: string,
+    /** Why, for the operators' log only: the phone gets `message`, which may deliberately say less. */
+    public reason?: string,
   ) {
     super(message);
   }
 }
 
+const INVALID_CODE = "The enrollment code is not valid.";
+
 /**
  * Exchanges a one-time token (and the phone's hardware info) for a device credential. The credential is
  * `<deviceId>.<secret>`; only its SHA-256 is stored, in devices.credential_hash. Re-enrolling the same
- * phone for the same family rotates the credential; a phone enrolled to another family is refused.
+ * phone for the same family rotates the credential. A phone enrolled to another family is refused with the
+ * answer a made-up code gets, and the code is spent as after any use: the answer never tells whether a
+ * serial number belongs to another family, and each guess costs the guesser a fresh code.
  */
 export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardware, now = new Date()) {
-  if (!token || token.length > 200) throw new EnrollmentError(400, "The enrollment code is not valid.");
-  return db.transaction().execute(async (trx) => {
+  if (!token || token.length > 200) throw new EnrollmentError(400, INVALID_CODE);
+  const r = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("enrollment_tokens").selectAll().where("token_hash", "=", sha256(token)).executeTakeFirst();
-    if (!row) throw new EnrollmentError(401, "The enrollment code is not valid.");
+    if (!row) throw new EnrollmentError(401, INVALID_CODE);
     if (row.used_at) throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
     if (row.expires_at <= nowIso(now)) throw new EnrollmentError(401, "This enrollment code has expired. Please show a new QR code.");
     const claimed = await trx.updateTable("enrollment_tokens").set({ used_at: nowIso(now) }).where("token_hash", "=", row.token_hash).where("used_at", "is", null).executeTakeFirst();
@@ -95,12 +102,13 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
     const ts = nowIso(now);
     let deviceId: string;
     if (existing) {
-      if (existing.parent_id !== row.parent_id) throw new EnrollmentError(409, "This phone is enrolled to another family.");
+      // Committed with the code claimed (not thrown, which would roll the claim back).
+      if (existing.parent_id !== row.parent_id) return null;
       deviceId = existing.id;
       const credential = `${deviceId}.${secret}`;
       await trx
         .updateTable("devices")
-        .set({ ...hardwareColumns(hw), profile_id: row.profile_id, credential_hash: sha256(credential), last_activation_at: ts, updated_at: ts })
+        .set({ ...hardwareColumns(hw), profile_id: row.profile_id, credential_hash: sha256(credential), last_activation_at: ts, unenrolled_at: null, updated_at: ts })
         .where("id", "=", deviceId)
         .execute();
     } else {
@@ -141,6 +149,8 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
     await trx.updateTable("enrollment_tokens").set({ device_id: deviceId }).where("token_hash", "=", row.token_hash).execute();
     return { deviceId, profileId: row.profile_id, serialNumber: hw.serialNumber, credential: `${deviceId}.${secret}` };
   });
+  if (!r) throw new EnrollmentError(401, INVALID_CODE, "serial enrolled to another family");
+  return r;
 }
 
 /** Resolves a device credential to its device, comparing hashes in constant time. */

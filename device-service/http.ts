@@ -4,19 +4,21 @@ import type { Duplex } from "node:stream";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
+import { TRPCError } from "@trpc/server";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import { z } from "zod";
-import { canAccessKid } from "../db/queries/access";
-import { listKidsForParent } from "../db/queries/kids";
-import { findParentByEmail, findParentById } from "../db/queries/parents";
+import { findParentById } from "../db/queries/parents";
 import { findLiveSession, type SessionPolicy } from "../db/queries/sessions";
 import type { DB } from "../db/index";
-import { sessionCookie } from "../app/utils/auth.server";
-import { verifyPassword } from "../app/utils/password.server";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
+import { sessionCookie } from "../core/session-cookie.server";
 import type { BullRunner } from "../jobs/bullmq";
 import type { DeviceServiceDeps, ParentIdentity } from "./context";
-import { createEnrollmentToken, EnrollmentError, exchangeEnrollmentToken, hardwareSchema } from "./enrollment";
+import { EnrollmentError, exchangeEnrollmentToken, hardwareSchema } from "./enrollment";
+import { kidsParentLogin, type KidsLoginOptions } from "./kids-login";
+import { BATCH_LIMIT, publicMessage, TRPC_BODY_LIMIT_BYTES } from "./errors";
+import { DEVICE_API_BODY_LIMIT, jsonErrors, refuseDeclaredOver } from "./http-errors";
 import { appRouter } from "./routers/_app";
 import type { DeviceRuntime } from "./runtime";
 import { SERVICE_KEY_HEADER, SERVICE_PARENT_HEADER } from "./remote";
@@ -28,6 +30,8 @@ export interface MountOptions {
   runtime: DeviceRuntime;
   sessionPolicy: SessionPolicy;
   kidsAppApiKey: string;
+  /** The kids app's parent login: the web sign-in's limits, two-step codes and mail. */
+  accounts: KidsLoginOptions;
   /** DEVICE_SERVICE_KEY: lets a separately deployed web tier call /trpc on a parent's behalf. Empty = off. */
   serviceKey?: string;
 }
@@ -96,12 +100,20 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
 
   app.use(
     "/trpc",
+    // Bodies at most 1 MB (refused before reading when declared), batches at most 10 calls.
+    refuseDeclaredOver(TRPC_BODY_LIMIT_BYTES, publicMessage(new TRPCError({ code: "PAYLOAD_TOO_LARGE" }))),
     createExpressMiddleware({
+      maxBodySize: TRPC_BODY_LIMIT_BYTES,
+      maxBatchSize: BATCH_LIMIT,
       router: appRouter,
-      createContext: async ({ req }) => ({
-        ...deps,
-        parent: (await parentFromServiceHeaders(db, req, o.serviceKey)) ?? (await parentFromRequest(db, req, o.sessionPolicy)),
-      }),
+      createContext: async ({ req }) => {
+        try {
+          return { ...deps, parent: (await parentFromServiceHeaders(db, req, o.serviceKey)) ?? (await parentFromRequest(db, req, o.sessionPolicy)) };
+        } catch (err) {
+          if (isDatabaseUnavailable(err)) throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE_MESSAGE, cause: err });
+          throw err;
+        }
+      },
       onError: ({ error, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") deps.log("error", "trpc error", { path, error: error.message });
       },
@@ -109,7 +121,7 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
   );
 
   const api = express.Router();
-  api.use(express.json({ limit: "64kb" }));
+  api.use(express.json({ limit: DEVICE_API_BODY_LIMIT }));
 
   /** The phone exchanges its one-time token and hardware info for a device credential. */
   api.post("/enroll", async (req, res) => {
@@ -123,7 +135,10 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
       deps.log("info", "device enrolled", { deviceId: r.deviceId, serialNumber: r.serialNumber });
       res.json({ respones_msg: "Phone enrolled.", data: { deviceId: r.deviceId, profileId: r.profileId, serialNumber: r.serialNumber, credential: r.credential, socketPath: DEVICE_SOCKET_PATH } });
     } catch (err) {
-      if (err instanceof EnrollmentError) res.status(err.status).json({ respones_msg: err.message });
+      if (err instanceof EnrollmentError) {
+        if (err.reason) deps.log("warn", "device enrollment refused", { reason: err.reason, serialNumber: body.data.hardware.serialNumber });
+        res.status(err.status).json({ respones_msg: err.message });
+      } else if (isDatabaseUnavailable(err)) throw err; // 503 from the outage handler (device-service/outage.ts)
       else {
         deps.log("error", "enrollment failed", { error: err instanceof Error ? err.message : String(err) });
         res.status(500).json({ respones_msg: "Enrollment failed. Please try again." });
@@ -135,33 +150,20 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
    * The kids app's parent login (spec 1 §6: a fixed API key header). Returns the parent's kids; with a
    * profileId it also returns a one-time enrollment token for that kid, so the app enrolls the phone next.
    */
-  api.post("/kids/parent/login", async (req, res) => {
-    const key = req.get("x-api-key") ?? "";
-    if (!key || !sameSecret(key, o.kidsAppApiKey)) {
-      res.status(401).json({ respones_msg: "This app is not allowed to sign in." });
-      return;
-    }
-    const body = z.object({ email: z.string().email().max(254), password: z.string().min(1).max(128), profileId: z.string().max(64).optional() }).safeParse(req.body);
-    if (!body.success) {
-      res.status(400).json({ respones_msg: "Please enter your email and password." });
-      return;
-    }
-    const parent = await findParentByEmail(db, body.data.email);
-    if (!(await verifyPassword(parent?.password_hash ?? null, body.data.password)) || !parent) {
-      res.status(401).json({ respones_msg: "The email or password is not correct." });
-      return;
-    }
-    const kids = await listKidsForParent(db, parent);
-    let enrollment: { token: string; expiresAt: string } | null = null;
-    if (body.data.profileId) {
-      if (!(await canAccessKid(db, parent, body.data.profileId))) {
-        res.status(404).json({ respones_msg: "We couldn't find this kid in your account." });
+  const parentLogin = kidsParentLogin(deps, o.accounts);
+  api.post(
+    "/kids/parent/login",
+    (req, res, next) => {
+      const key = req.get("x-api-key") ?? "";
+      if (!key || !sameSecret(key, o.kidsAppApiKey)) {
+        res.status(401).json({ respones_msg: "This app is not allowed to sign in." });
         return;
       }
-      enrollment = await createEnrollmentToken(db, { profileId: body.data.profileId, parentId: parent.id });
-    }
-    res.json({ respones_msg: "Signed in.", data: { parentName: parent.name, kidsList: kids.map((k) => ({ _id: k.id, profile_name: k.name })), enrollment } });
-  });
+      next();
+    },
+    parentLogin,
+  );
+  jsonErrors(api, deps.log);
   app.use("/device-api", api);
 
   upgrades.set(DEVICE_SOCKET_PATH, (req, socket, head) => o.runtime.gateway.handleUpgrade(req, socket, head));

@@ -9,6 +9,7 @@ import { expireOverdue } from "./commands/outbox";
 import { createFcmTransport, createLoggingTransport, type PushTransport } from "./commands/push";
 import type { DeviceServiceDeps, LogFn } from "./context";
 import { createGateway, type Gateway } from "./socket/gateway";
+import { startPresence, type Presence } from "./socket/presence";
 
 export interface DeviceRuntimeOptions {
   db: DB;
@@ -23,11 +24,19 @@ export interface DeviceRuntimeOptions {
   runWorkers?: boolean;
   pingIntervalMs?: number;
   push?: PushTransport;
+  /** The report job's mail transport and unsubscribe-link key (device-service/services.ts passes them). */
+  reports?: DeviceServiceDeps["reports"];
+  /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS). */
+  installRetry?: { baseMs: number; maxAttempts: number };
+  /** Presence timings (tests shorten them); defaults in device-service/socket/presence.ts. */
+  presence?: { heartbeatMs?: number; ttlMs?: number; sweepMs?: number };
 }
 
 export interface DeviceRuntime {
   deps: DeviceServiceDeps;
   gateway: Gateway;
+  /** The presence heartbeat (with Redis only). */
+  presence: Presence | null;
   jobs: JobRunner;
   close(): Promise<void>;
 }
@@ -36,13 +45,21 @@ export interface DeviceRuntime {
 export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<DeviceRuntime> {
   const jobs = createRunner({ redisUrl: o.redisUrl, prefix: o.queuePrefix, log: o.log });
   const push = o.push ?? (o.fcm?.projectId && o.fcm.clientEmail && o.fcm.privateKey ? createFcmTransport(o.fcm, o.log) : createLoggingTransport(o.log));
-  const deps: DeviceServiceDeps = { db: o.db, bus: o.bus, log: o.log, jobs, push, publicUrl: o.publicUrl };
+  const deps: DeviceServiceDeps = { db: o.db, bus: o.bus, log: o.log, jobs, push, publicUrl: o.publicUrl, reports: o.reports, installRetry: o.installRetry };
   if (!o.redisUrl) {
     // One process holds every socket: any phone marked online by a previous run (crash, kill -9) is not
     // connected now, and must get push instead of waiting for a socket that is gone.
     await o.db.updateTable("device_status").set({ online: 0 }).where("online", "=", 1).execute();
   }
+  // With Redis, several processes may hold phones: each keeps a heartbeat, and phones held by a process that
+  // stopped beating (kill -9) are marked offline by the others (device-service/socket/presence.ts).
+  const holder: { gateway?: Gateway } = {};
+  const presence: Presence | null = o.redisUrl
+    ? await startPresence({ redisUrl: o.redisUrl, db: o.db, bus: o.bus, log: o.log, held: () => holder.gateway?.ids() ?? [], ...o.presence })
+    : null;
+  deps.processId = presence?.processId ?? null;
   const gateway = createGateway(deps, { pingIntervalMs: o.pingIntervalMs });
+  holder.gateway = gateway;
   deps.connections = gateway;
   if (o.runWorkers !== false) await jobs.start(createProcessors(deps));
   try {
@@ -62,11 +79,13 @@ export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<Devi
   return {
     deps,
     gateway,
+    presence,
     jobs,
     async close() {
       clearInterval(sweep);
       clearInterval(housekeeping);
       await gateway.close();
+      await presence?.close();
       await jobs.close();
     },
   };

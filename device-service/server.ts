@@ -2,12 +2,17 @@
  * The device service as a process of its own (no Remix): /trpc, /device-api, /device-socket,
  * /admin/queues and /healthz. `npx tsx device-service/server.ts` with the same env as server.ts; several
  * copies share the fleet through REDIS_URL. server.ts mounts exactly the same pieces beside Remix.
+ * DEVICE_PROCESSES=N (with REDIS_URL) runs N such processes behind the one PORT (device-service/cluster.ts).
  */
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import express from "express";
-import { env } from "../app/utils/env.server";
-import { createServices, type Services } from "../app/utils/services.server";
+import { env } from "../core/env.server";
+import { createDb, migrateToLatest } from "../db/index";
+import { runDeviceCluster } from "./cluster";
+import { forwardAsyncErrors, healthz, outageErrors } from "./outage";
+import { createServices, type ServiceOptions, type Services } from "./services";
 import { mountDeviceService, type UpgradeHandler } from "./http";
 
 export interface DeviceServer {
@@ -17,21 +22,22 @@ export interface DeviceServer {
   close(): Promise<void>;
 }
 
-export async function startDeviceServer(o: { port?: number; host?: string } = {}): Promise<DeviceServer> {
+export async function startDeviceServer(o: { port?: number; host?: string; services?: ServiceOptions } = {}): Promise<DeviceServer> {
   const e = env();
-  const services = await createServices(e);
+  const services = await createServices(e, o.services);
+  forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");
-  app.get("/healthz", (_req, res) => {
-    res.json({ ok: true, sockets: services.deviceRuntime.gateway.count() });
-  });
+  app.get("/healthz", healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count() })));
   const upgrades = new Map<string, UpgradeHandler>();
   mountDeviceService(app, upgrades, {
     runtime: services.deviceRuntime,
     sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
     kidsAppApiKey: e.KIDS_APP_API_KEY,
+    accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
+  app.use(outageErrors(services.log));
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {
     const handler = upgrades.get(new URL(req.url ?? "/", "http://localhost").pathname);
@@ -56,17 +62,37 @@ export async function startDeviceServer(o: { port?: number; host?: string } = {}
   };
 }
 
+/** The migrations, once, before the workers start (each would otherwise race the others on them). */
+async function migrateOnce(): Promise<void> {
+  const e = env();
+  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(): Promise<void> {
+  const e = env();
+  if (e.DEVICE_PROCESSES > 1 && cluster.isPrimary) {
+    const c = await runDeviceCluster({ processes: e.DEVICE_PROCESSES, log: (m) => console.log(m), prepare: migrateOnce });
+    console.log(`device service listening on http://127.0.0.1:${e.PORT} (${e.DEVICE_PROCESSES} processes: ${c.workers().map((w) => w.process.pid).join(", ")})`);
+    const stop = () => void c.stop().then(() => process.exit(0));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    return;
+  }
+  const s = await startDeviceServer();
+  if (!cluster.isWorker) console.log(`device service listening on ${s.url}`);
+  const stop = () => void s.close().then(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  startDeviceServer().then(
-    (s) => {
-      console.log(`device service listening on ${s.url}`);
-      const stop = () => void s.close().then(() => process.exit(0));
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
-    },
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import express from "express";
 import type { Dialect } from "../db/index";
-import { newId, nowIso } from "../db/queries/ids";
+import { newId, nowIso } from "../core/ids.server";
 import { createSession } from "../db/queries/sessions";
 import { seedDemo } from "../db/seed/index";
 import { createTestDb, type TestDb } from "../db/testing";
@@ -11,6 +11,7 @@ import type { PushTransport } from "./commands/push";
 import type { ParentIdentity } from "./context";
 import { createEnrollmentToken } from "./enrollment";
 import { mountDeviceService, type UpgradeHandler } from "./http";
+import type { KidsLoginEnv } from "./kids-login";
 import { appRouter } from "./routers/_app";
 import { createDeviceRuntime, type DeviceRuntime } from "./runtime";
 import { SimulatedPhone, type PhoneOptions } from "./simulator/phone";
@@ -41,11 +42,21 @@ export interface Harness {
 export interface HarnessOptions {
   dialect?: Dialect;
   redisUrl?: string;
+  /** Name of the Redis bus's connections (tests that kill them pick their own). */
+  busName?: string;
+  /** Called each time the Redis bus's subscription is (re)established. */
+  onBusSubscribed?: () => void;
   /** Reuse a database (the two-server tests share one). */
   tdb?: TestDb;
   seed?: boolean;
   push?: PushTransport;
   pingIntervalMs?: number;
+  /** The kids app's API key (default TEST_API_KEY). */
+  kidsAppApiKey?: string;
+  /** Store install retries (tests use a short base delay). */
+  installRetry?: { baseMs: number; maxAttempts: number };
+  /** Limits of the kids app's parent login (defaults: the real ones) and the clock of their windows. */
+  accounts?: Partial<KidsLoginEnv> & { now?: () => Date };
 }
 
 /** A device service on an ephemeral port over a fresh test database with the demo family and one other family. */
@@ -56,7 +67,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     logs.push({ level, msg, extra });
   };
   if (o.seed !== false) await seedDemo(tdb.db);
-  const bus = o.redisUrl ? createRedisBus(o.redisUrl, (m) => log("error", m)) : createLocalBus();
+  const bus = o.redisUrl ? createRedisBus(o.redisUrl, (m) => log("error", m), { name: o.busName, onSubscribed: o.onBusSubscribed }) : createLocalBus();
   const runtime = await createDeviceRuntime({
     db: tdb.db,
     bus,
@@ -65,10 +76,27 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     queuePrefix: o.redisUrl ? `test-${randomBytes(4).toString("hex")}` : undefined,
     push: o.push,
     pingIntervalMs: o.pingIntervalMs,
+    installRetry: o.installRetry,
   });
   const app = express();
   const upgrades = new Map<string, UpgradeHandler>();
-  mountDeviceService(app, upgrades, { runtime, sessionPolicy: { idleMinutes: 60, absoluteDays: 1 }, kidsAppApiKey: TEST_API_KEY });
+  const { now, ...limits } = o.accounts ?? {};
+  const accountsEnv: KidsLoginEnv = {
+    RATE_LIMIT_IP_PER_MINUTE: 10,
+    RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 100,
+    SESSION_SECRET: "harness-secret-harness-secret-harness-secret",
+    SMTP_URL: "",
+    MAIL_FROM: "Kids Portal <no-reply@kids-portal.local>",
+    NODE_ENV: "test",
+    DEV_MAILBOX: false,
+    ...limits,
+  };
+  mountDeviceService(app, upgrades, {
+    runtime,
+    sessionPolicy: { idleMinutes: 60, absoluteDays: 1 },
+    kidsAppApiKey: o.kidsAppApiKey ?? TEST_API_KEY,
+    accounts: { env: accountsEnv, now },
+  });
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {
     const h = upgrades.get(new URL(req.url ?? "/", "http://x").pathname);

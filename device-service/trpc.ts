@@ -1,39 +1,64 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { recordId, serialNumber } from "../core/values";
 import { canAccessKid, findAccessibleDevice } from "../db/queries/access";
+import { assertCommandBudget } from "./commands/limits";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
 import type { DeviceServiceContext } from "./context";
+import { publicMessage } from "./errors";
+import { UNENROLLED_DEVICE } from "./unenroll";
 
-const t = initTRPC.context<DeviceServiceContext>().create();
+const t = initTRPC.context<DeviceServiceContext>().create({
+  // Over HTTP every error carries plain words (validation in the field's terms, never zod's JSON or a stack).
+  errorFormatter: ({ shape, error }) => ({
+    ...shape,
+    message: publicMessage(error),
+    data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+  }),
+});
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
+
+/** Every procedure: an unreachable database answers SERVICE_UNAVAILABLE (HTTP 503) with a plain message. */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDatabaseUnavailable(result.error)) {
+    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE_MESSAGE, cause: result.error });
+  }
+  return result;
+});
 export const createCallerFactory = t.createCallerFactory;
 
 export const NOT_YOUR_KID = "We couldn't find this kid in your account.";
 export const NOT_YOUR_DEVICE = "We couldn't find this phone in your account.";
 
 /** Every parent-facing procedure: the caller must be a signed-in parent. */
-export const parentProcedure = t.procedure.use(({ ctx, next }) => {
+export const parentProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.parent) throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in again." });
   return next({ ctx: { ...ctx, parent: ctx.parent } });
 });
-
-const id = z.string().trim().min(1).max(64);
 
 /**
  * Kid-scoped procedures: the kid must be the parent's own or delegated to them and accepted
  * (db/queries/access.ts). Anything else is NOT_FOUND, so another family's ids reveal nothing.
  */
-export const kidProcedure = parentProcedure.input(z.object({ profileId: id })).use(async ({ ctx, input, next }) => {
+export const kidProcedure = parentProcedure.input(z.object({ profileId: recordId })).use(async ({ ctx, input, next }) => {
   const kid = await ctx.db.selectFrom("kid_profiles").select(["id", "name", "parent_id", "sleep_mode"]).where("id", "=", input.profileId).executeTakeFirst();
   if (!kid || !(await canAccessKid(ctx.db, ctx.parent, kid.id))) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_KID });
   return next({ ctx: { ...ctx, kid } });
 });
 
 /** Device-scoped procedures, looked up by serial number under the same rule. */
-export const deviceProcedure = parentProcedure.input(z.object({ serialNumber: id })).use(async ({ ctx, input, next }) => {
+export const deviceProcedure = parentProcedure.input(z.object({ serialNumber })).use(async ({ ctx, input, next }) => {
   const device = await findAccessibleDevice(ctx.db, ctx.parent, input.serialNumber);
   if (!device) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
+  if (device.unenrolled_at) throw new TRPCError({ code: "PRECONDITION_FAILED", message: UNENROLLED_DEVICE });
   const kid = await ctx.db.selectFrom("kid_profiles").select(["id", "name"]).where("id", "=", device.profile_id).executeTakeFirstOrThrow();
   return next({ ctx: { ...ctx, device, kid } });
+});
+
+/** Device procedures that send the phone a command on the parent's say-so: at most 30 a minute per parent. */
+export const commandProcedure = deviceProcedure.use(async ({ ctx, next }) => {
+  await assertCommandBudget(ctx.db, ctx.parent.id, ctx.device.id, ctx.kid.name);
+  return next();
 });

@@ -147,7 +147,7 @@ describe("two processes through Redis", () => {
     expect(await opRes.text()).toMatch(/bull/i);
     const api = await fetch(`${b.url}/admin/queues/api/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, op.id, { idleMinutes: 60, absoluteDays: 1 })}` } });
     const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(["command-expiry", "install-retry", "kids-refresh"]);
+    expect(names).toEqual(["command-expiry", "daily-reset", "install-retry", "kids-refresh", "reports"]);
     const pRes = await fetch(`${b.url}/admin/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` } });
     expect(pRes.status).toBe(403);
     const pApi = await fetch(`${b.url}/admin/queues/api/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` } });

@@ -162,7 +162,10 @@ test("direct sign-in with ?token= works once and is never a session id", async (
 
   const other = await browser.newContext({ javaScriptEnabled: info.project.name === "js" });
   const otherPage = await other.newPage();
+  // The link only names the account; Continue (a POST) signs in.
   await otherPage.goto(data.url);
+  await expect(otherPage.getByText(`the Kids Portal account of ${email}`)).toBeVisible();
+  await otherPage.getByRole("button", { name: "Continue" }).click();
   await expect(otherPage).toHaveURL(/\/kids-device/);
   await other.close();
 

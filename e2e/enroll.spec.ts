@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { SimulatedPhone } from "../device-service/simulator/phone";
-import { signIn, uniqueEmail } from "./helpers/auth";
+import { uniqueEmail } from "./helpers/auth";
 import { openKid, signInDemo } from "./helpers/dashboard";
 
 // A new parent adds their kid, shows the enrollment QR code, and a phone (the simulator) enrolls with it.
@@ -11,8 +11,7 @@ test("a new parent adds a kid and a phone through the enrollment QR code", async
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("robin-passphrase");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page, email, "robin-passphrase");
+  await expect(page).toHaveURL(/\/kids-device/); // sign-up signs the new parent in
   await expect(page.getByText("No devices have been added yet.")).toBeVisible();
 
   const form = page.getByRole("form", { name: "Add your kid" });
@@ -47,6 +46,32 @@ test("a new parent adds a kid and a phone through the enrollment QR code", async
     await expect(page.getByRole("heading", { level: 1, name: "Ada" })).toBeVisible();
     await expect(page.getByText("No devices have been added yet.")).toHaveCount(0);
     await expect(page.getByText("Pixel 8a").first()).toBeVisible();
+
+    // A second kid, from the kid switcher, and its phone.
+    await page.locator("details.kid-switch > summary").click();
+    await page.getByRole("link", { name: "Add a kid" }).click();
+    const add = page.getByRole("dialog", { name: "Add a kid" });
+    await add.getByLabel("Kid's name").fill("Ben");
+    await add.getByLabel("Birth month").selectOption("June");
+    await add.getByLabel("Birth year").fill("2018");
+    await add.getByRole("button", { name: "Add kid" }).click();
+    await expect(page.getByText("Ben was added. Now add their phone.")).toBeVisible();
+    const second = page.getByRole("dialog", { name: "Add a phone" });
+    await second.getByRole("button", { name: "Show QR code" }).click();
+    const token2 = new URL((await second.locator("code").textContent()) ?? "").searchParams.get("token");
+    const phone2 = new SimulatedPhone({ baseUrl: baseURL!, serialNumber: `E2E-ben-${info.project.name}-${Date.now()}`, reconnect: false });
+    try {
+      await phone2.enroll(token2!);
+      await phone2.connect();
+      await page.goto(new URL(page.url()).pathname + "?" + new URLSearchParams({ profileId: new URL(page.url()).searchParams.get("profileId")! }));
+      await expect(page.getByRole("heading", { level: 1, name: "Ben" })).toBeVisible();
+      await page.locator("details.kid-switch > summary").click();
+      const kids = page.getByRole("navigation", { name: "Kids" });
+      await expect(kids.getByRole("link", { name: "Ada · Online now" })).toBeVisible();
+      await expect(kids.getByRole("link", { name: "Ben · Online now" })).toBeVisible();
+    } finally {
+      await phone2.close();
+    }
   } finally {
     await phone.close();
   }

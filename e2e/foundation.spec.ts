@@ -16,11 +16,9 @@ test("register, sign in, reach the dashboard, sign out", async ({ page }, info) 
   await expect(page.getByLabel("Parent name")).toHaveValue("Sam Rivera"); // nothing lost
   await page.getByLabel("Password", { exact: true }).fill("a-good-passphrase");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await expect(page.getByText("Your account has been created. Please sign in.")).toBeVisible();
-
-  await signIn(page, email, "a-good-passphrase");
-  await expect(page).toHaveURL(/\/kids-device\?useDefaultPassword=false/);
+  // Sign-up signs the new parent in: straight to the dashboard.
+  await expect(page).toHaveURL(/\/kids-device$/);
+  await expect(page.getByText("Welcome! Your account has been created.")).toBeVisible();
   await expect(page.getByText("No devices have been added yet.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Go To Profile" })).toHaveAttribute("href", "/parent-profile");
   await expect(page.getByRole("link", { name: "Go To Payment History" })).toHaveAttribute("href", "/payment-history");
@@ -99,8 +97,7 @@ test("changing the password ends every session; the old password is refused", as
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("first-passphrase");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page, email, "first-passphrase");
+  await expect(page).toHaveURL(/\/kids-device/); // sign-up signs the new parent in
 
   // A second device signed in as the same parent.
   const other = await browser.newContext({ javaScriptEnabled: info.project.name === "js" });

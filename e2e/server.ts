@@ -6,9 +6,11 @@ import path from "node:path";
 process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-e2e-"));
 process.env.NODE_ENV = "production";
 process.env.PORT = process.env.E2E_PORT ?? "3199";
+process.env.PUBLIC_URL = `http://localhost:${process.env.PORT}`; // the journeys' baseURL: links in mail point here
 process.env.SEED_DEMO = "true";
 process.env.LOG_LEVEL = "warn";
 process.env.SIMULATOR_ACK_DELAY_MS = "3000"; // phones take a moment (longer than a page load on a slow CI machine), so "waiting for the phone" is observable
+process.env.INSTALL_RETRY_BASE_MS = "2000"; // a store install that failed for an unknown reason is retried within the journey
 // Account journeys: mail goes to a real local SMTP server, Google/Apple to a local OIDC provider (both started by the tests).
 Object.assign(process.env, (await import("./helpers/mail-env")).accountPeerEnv(Number(process.env.PORT)), { ...process.env });
 
@@ -18,3 +20,47 @@ console.log(`e2e server at ${started.url}`);
 const stop = () => started.close().then(() => process.exit(0));
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
+
+// ---- simulator control for the journeys (issue 15): make a demo phone open a web address ----
+// A loopback-only server on an ephemeral port, written to a file the specs read (e2e/helpers/phone-control.ts).
+// `POST /visit?serialNumber=…&url=…&expectBlocked=1` waits until the phone's applied policy blocks the address
+// (the phone acts 3 s after a command arrives, see SIMULATOR_ACK_DELAY_MS), then visits it and answers
+// `{"blocked": true|false}`.
+{
+  const { createServer } = await import("node:http");
+  const { writeFileSync } = await import("node:fs");
+  const { isBlocked } = await import("../device-service/policy/urls");
+  const { controlFile } = await import("./helpers/phone-control");
+  const control = createServer((req, res) => {
+    void (async () => {
+      const q = new URL(req.url ?? "/", "http://x").searchParams;
+      const phone = started.demo?.phones.find((p) => p.serialNumber === q.get("serialNumber"));
+      const url = q.get("url") ?? "";
+      if (req.method !== "POST" || !phone || !url) {
+        res.writeHead(404).end();
+        return;
+      }
+      const policyBlocks = () => isBlocked((phone.state.policy as { blockedUrls?: string[] } | undefined)?.blockedUrls ?? [], url);
+      if (q.get("expectBlocked") === "1" && !policyBlocks()) {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error("the phone's policy never blocked it")), 20_000);
+          const on = () => {
+            if (!policyBlocks()) return;
+            clearTimeout(t);
+            phone.off("policy", on);
+            resolve();
+          };
+          phone.on("policy", on);
+        });
+      }
+      const r = await phone.visit(url);
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(r));
+    })().catch((err: unknown) => {
+      res.writeHead(500, { "Content-Type": "text/plain" }).end(err instanceof Error ? err.message : String(err));
+    });
+  });
+  control.on("error", (err) => console.error(`phone control: ${err.message}`));
+  await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
+  control.unref();
+  writeFileSync(controlFile(Number(process.env.PORT)), String((control.address() as { port: number }).port));
+}

@@ -23,7 +23,7 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
   const log = opts.log ?? (() => {});
   const prefix = opts.prefix ?? "kids-portal";
   const base: RedisOptions = { lazyConnect: false };
-  const producerConnection = new Redis(opts.redisUrl, { ...base, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const producerConnection = new Redis(opts.redisUrl, { ...base, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `${prefix}:producer` });
   producerConnection.on("error", (e) => log("warn", "bullmq producer redis error", { error: e.message }));
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
@@ -40,16 +40,29 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
     removeOnComplete: { age: 24 * 3600, count: 1000 },
     removeOnFail: { age: 7 * 24 * 3600 },
   };
-  let ready: Promise<void> | undefined;
+  // Every enqueue waits (up to 5 s) for the producer's connection when it is (re)connecting, so a Redis restart
+  // delays jobs instead of failing them; a Redis that stays away fails the enqueue fast.
+  const where = (() => {
+    try {
+      return new URL(opts.redisUrl).host;
+    } catch {
+      return "REDIS_URL";
+    }
+  })();
   const waitReady = () =>
-    (ready ??= new Promise<void>((resolve, reject) => {
-      if (producerConnection.status === "ready") return resolve();
-      const t = setTimeout(() => reject(new Error(`Redis is not reachable at ${opts.redisUrl}`)), 5_000);
-      producerConnection.once("ready", () => {
-        clearTimeout(t);
-        resolve();
-      });
-    }));
+    producerConnection.status === "ready"
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const onReady = () => {
+            clearTimeout(t);
+            resolve();
+          };
+          const t = setTimeout(() => {
+            producerConnection.off("ready", onReady);
+            reject(new Error(`Redis is not reachable at ${where}`));
+          }, 5_000);
+          producerConnection.once("ready", onReady);
+        });
 
   return {
     kind: "bullmq",
@@ -61,9 +74,15 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
       await waitReady();
       await queues.get(name)!.add(name, data, { ...defaults, delay: o.delayMs, jobId: o.jobId });
     },
+    async repeat(name, payload, o) {
+      const data = QUEUES[name].parse(payload);
+      await waitReady();
+      // A job scheduler: Redis keeps it, so one schedule serves every process (upsert is idempotent).
+      await queues.get(name)!.upsertJobScheduler(o.id, { every: o.everyMs }, { name, data, opts: defaults });
+    },
     async start(processors: Processors) {
       await waitReady();
-      workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+      workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, connectionName: `${prefix}:worker` });
       workerConnection.on("error", (e) => log("warn", "bullmq worker redis error", { error: e.message }));
       for (const name of QUEUE_NAMES) {
         const w = new Worker(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId, nowIso } from "../db/queries/ids";
+import { newId, nowIso } from "../core/ids.server";
 import { createParent } from "../db/queries/parents";
 import { seedDemo } from "../db/seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";

@@ -1,5 +1,5 @@
 import type { DB } from "../db/index";
-import { nowIso } from "../db/queries/ids";
+import { nowIso } from "../core/ids.server";
 import { pruneAccountState } from "../db/queries/accounts";
 
 /** How long a phone's message ids are remembered for de-duplication: far beyond any retry of an upload. */

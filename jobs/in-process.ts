@@ -9,6 +9,7 @@ export function createInProcessRunner(log: (level: "warn" | "error", msg: string
   let processors: Processors | undefined;
   let closed = false;
   const timers = new Set<NodeJS.Timeout>();
+  const repeats = new Map<string, NodeJS.Timeout>();
   const pendingIds = new Set<string>();
   const stats = new Map<QueueName, QueueCounts>(QUEUE_NAMES.map((name) => [name, { name, waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0 }]));
   const held: { name: QueueName; payload: unknown; opts: EnqueueOptions }[] = [];
@@ -56,6 +57,16 @@ export function createInProcessRunner(log: (level: "warn" | "error", msg: string
       }
       schedule(name, parsed, opts.delayMs ?? 0, 0, opts.jobId);
     },
+    async repeat(name, payload, opts) {
+      const parsed = QUEUES[name].parse(payload);
+      clearInterval(repeats.get(opts.id));
+      if (closed) return;
+      const timer = setInterval(() => {
+        if (processors) schedule(name, parsed, 0, 0);
+      }, opts.everyMs);
+      timer.unref?.();
+      repeats.set(opts.id, timer);
+    },
     async start(p) {
       processors = p;
       for (const h of held.splice(0)) schedule(h.name, h.payload, h.opts.delayMs ?? 0, 0, h.opts.jobId);
@@ -67,6 +78,8 @@ export function createInProcessRunner(log: (level: "warn" | "error", msg: string
       closed = true;
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      for (const t of repeats.values()) clearInterval(t);
+      repeats.clear();
     },
   };
 }

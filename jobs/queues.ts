@@ -8,6 +8,10 @@ export const QUEUES = {
   "command-expiry": z.object({ commandId: z.string().min(1) }),
   /** Re-sends an install that failed for a transient reason (state in install_retries). */
   "install-retry": z.object({ deviceId: z.string().min(1), packageName: z.string().min(1) }),
+  /** At the kids' midnight: re-enables apps stopped for the previous day's usage, schedules the next (one job a day). */
+  "daily-reset": z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  /** Builds the reports of periods that closed (hourly, and at start-up); `since` back-fills from a local date. */
+  reports: z.object({ since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;
@@ -20,9 +24,17 @@ export interface EnqueueOptions {
   jobId?: string;
 }
 
+export interface RepeatOptions {
+  /** The schedule's id: registering the same id again replaces it (every process may register it). */
+  id: string;
+  everyMs: number;
+}
+
 /** The producer side, handed to the device service. */
 export interface JobQueue {
   enqueue<N extends QueueName>(name: N, payload: Payload<N>, opts?: EnqueueOptions): Promise<void>;
+  /** A job that comes back every `everyMs` (BullMQ: a job scheduler in Redis, shown on /admin/queues; in-process: a timer). */
+  repeat<N extends QueueName>(name: N, payload: Payload<N>, opts: RepeatOptions): Promise<void>;
 }
 
 export type Processors = { [N in QueueName]: (payload: Payload<N>) => Promise<void> };

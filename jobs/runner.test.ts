@@ -31,6 +31,12 @@ describe.each(Object.keys(runners))("%s runner", (kind) => {
       "install-retry": async (p: Payload<"install-retry">) => {
         seen.push({ name: "install-retry", payload: p, at: Date.now() });
       },
+      "daily-reset": async (p: Payload<"daily-reset">) => {
+        seen.push({ name: "daily-reset", payload: p, at: Date.now() });
+      },
+      reports: async (p: Payload<"reports">) => {
+        seen.push({ name: "reports", payload: p, at: Date.now() });
+      },
     };
   }
 
@@ -65,6 +71,19 @@ describe.each(Object.keys(runners))("%s runner", (kind) => {
     expect(seen.filter((s) => s.name === "command-expiry")).toHaveLength(1);
     const counts = await runner.counts();
     expect(counts.find((c) => c.name === "command-expiry")?.completed).toBe(1);
+  });
+
+  it("runs a repeatable job again and again (the hourly report tick), and registering it twice keeps one schedule", async () => {
+    runner = runners[kind]();
+    const seen: { name: string; payload: unknown; at: number }[] = [];
+    await runner.start(processors(seen));
+    await runner.repeat("reports", {}, { id: "reports-tick", everyMs: 300 });
+    await runner.repeat("reports", {}, { id: "reports-tick", everyMs: 300 });
+    await until(() => seen.filter((s) => s.name === "reports").length >= 3);
+    const ticks = seen.filter((s) => s.name === "reports");
+    expect(ticks[0]!.payload).toEqual({});
+    // One schedule: ticks come about 300 ms apart, never two at once.
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.at - ticks[i - 1]!.at).toBeGreaterThan(150);
   });
 
   it("refuses an invalid payload", async () => {

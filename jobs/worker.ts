@@ -2,8 +2,11 @@
  * `npm run worker`: the job workers alone (BullMQ on REDIS_URL), for deployments that run them apart from
  * the web processes. Graceful on SIGTERM/SIGINT: workers finish the job in hand, then connections close.
  */
-import { env } from "../app/utils/env.server";
-import { createLogger } from "../app/utils/log.server";
+import { env, publicOrigin } from "../core/env.server";
+import { createLogger } from "../core/log";
+import { createLogFileSink, serverLogDir } from "../core/log-files.server";
+import { deliverMail, type Mail } from "../core/mail.server";
+import { addToOutbox } from "../db/queries/accounts";
 import { createDb, migrateToLatest } from "../db/index";
 import { createRedisBus } from "../device-service/bus";
 import { createFcmTransport, createLoggingTransport } from "../device-service/commands/push";
@@ -14,18 +17,20 @@ import { recoverJobs } from "./recover";
 
 async function main() {
   const e = env();
-  const log = createLogger(e.LOG_LEVEL);
+  const logFiles = createLogFileSink({ dir: serverLogDir(e.DATA_DIR), processName: `worker-${process.pid}` });
+  const log = createLogger(e.LOG_LEVEL, { sink: logFiles });
   if (!e.REDIS_URL) {
     console.error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
     process.exit(1);
   }
-  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath });
+  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath, onError: (err) => log("warn", "database connection lost", { error: err.message }) });
   await migrateToLatest(db);
   const bus = createRedisBus(e.REDIS_URL, (m) => log("error", m));
   const jobs = createBullRunner({ redisUrl: e.REDIS_URL, log });
   const push = e.FCM_PROJECT_ID && e.FCM_CLIENT_EMAIL && e.FCM_PRIVATE_KEY ? createFcmTransport({ projectId: e.FCM_PROJECT_ID, clientEmail: e.FCM_CLIENT_EMAIL, privateKey: e.FCM_PRIVATE_KEY }, log) : createLoggingTransport(log);
   // No sockets here: commands reach phones through the bus (to whichever process holds them) or push.
-  const deps: DeviceServiceDeps = { db, bus, log, jobs, push };
+  const reports = { mailer: (mail: Mail) => deliverMail({ env: e, log, keep: (m) => addToOutbox(db, m) }, mail), secret: e.SESSION_SECRET };
+  const deps: DeviceServiceDeps = { db, bus, log, jobs, push, publicUrl: publicOrigin(e), reports, installRetry: { baseMs: e.INSTALL_RETRY_BASE_MS, maxAttempts: e.INSTALL_RETRY_MAX_ATTEMPTS } };
   await jobs.start(createProcessors(deps));
   const recovered = await recoverJobs(deps);
   log("info", "worker started", { queues: (await jobs.counts()).map((c) => c.name), ...recovered });
@@ -38,6 +43,7 @@ async function main() {
     await jobs.close();
     await bus.close();
     await db.destroy();
+    await logFiles.close();
     process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));

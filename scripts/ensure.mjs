@@ -22,20 +22,29 @@ function newest(dir) {
   return max;
 }
 
-export function ensureDependencies() {
+/** node_modules missing or older than package-lock.json. */
+export function dependenciesAreStale() {
   const marker = "node_modules/.package-lock.json";
-  const stale = !existsSync(marker) || statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs + 1000;
-  if (stale) {
+  return !existsSync(marker) || statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs + 1000;
+}
+
+export function ensureDependencies() {
+  if (dependenciesAreStale()) {
     console.log("Installing dependencies (npm ci)…");
     run("npm", ["ci", "--no-audit", "--no-fund"]);
   }
 }
 
+/** build/ missing or older than any source it is built from. */
+export function buildIsStale() {
+  const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
+  const sources = Math.max(newest("app"), newest("core"), newest("db"), newest("device-service"), statSync("remix.config.js").mtimeMs, statSync("package-lock.json").mtimeMs);
+  return built < sources;
+}
+
 /** Builds the Remix app when build/ is missing or older than any source it is built from. */
 export function ensureBuild() {
-  const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
-  const sources = Math.max(newest("app"), newest("db"), newest("device-service"), statSync("remix.config.js").mtimeMs, statSync("package-lock.json").mtimeMs);
-  if (built < sources) {
+  if (buildIsStale()) {
     console.log("Building the web app…");
     run("npx", ["remix", "build"], { env: { ...process.env, NODE_ENV: "production" } });
   }

@@ -1,4 +1,4 @@
-// `npm test`: install what is missing (dependencies, Debian's chromium), then type check, lint, unit and
+// `npm test`: install what is missing (dependencies, Debian's chromium and default-jre-headless), then type check, lint, unit and
 // integration tests (SQLite and PostgreSQL, Redis), and the Playwright journeys in Debian's Chromium.
 import { execSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -19,6 +19,20 @@ function ensureChromium() {
   process.exit(1);
 }
 
+/** The Nu Html Checker (vnu-jar, e2e/a11y.spec.ts and markup.test.ts) runs on Java: Debian's default-jre-headless. */
+function ensureJava() {
+  if (spawnSync("sh", ["-c", "command -v java"]).status === 0) return;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
+  if (isRoot && hasApt) {
+    console.log("Installing Debian's default-jre-headless for the markup checks…");
+    run("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless"]);
+    return;
+  }
+  console.error("\n✖ The markup checks need Java (the Nu Html Checker). Install it with:\n    sudo apt-get install default-jre-headless");
+  process.exit(1);
+}
+
 function service(name, cmd) {
   try {
     execSync(cmd, { stdio: "ignore", timeout: 5000 });
@@ -30,6 +44,7 @@ function service(name, cmd) {
 
 ensureDependencies();
 ensureChromium();
+ensureJava();
 const env = { ...process.env, NODE_ENV: "test" };
 env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
 env.TEST_REDIS_URL ??= "redis://127.0.0.1:6379";

@@ -1,4 +1,6 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useNavigate } from "@remix-run/react";
+import { useRef } from "react";
+import { useDetailsMenu, useDialog } from "~/utils/dialog";
 
 export interface KidLink {
   id: string;
@@ -26,21 +28,27 @@ export function useModalHref() {
   };
 }
 
-export function SideMenu({ kid }: { kid: KidLink | null }) {
+/** The main menu; `requests` is the shown kid's pending requests, beside "Request" (issue 14). */
+export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?: number }) {
   const modalHref = useModalHref();
   const items: { label: string; to: string }[] = [
     { label: "Dashboard", to: withKid("/kids-device", kid) },
-    { label: "Apps", to: withKid("/play-store", kid) },
+    { label: "Apps", to: withKid("/apps", kid) },
+    { label: "Play Store", to: withKid("/play-store", kid) },
     { label: "Request", to: withKid("/requests", kid) },
     { label: "Browser Logs", to: withKid("/browser-logs", kid) },
+    { label: "Device Logs", to: withKid("/device-logs", kid) },
     { label: "Settings", to: withKid("/global-settings", kid) },
+    { label: "Schedules", to: withKid("/schedules", kid) },
     { label: "Reports", to: withKid("/reports", kid) },
     { label: "Payment History", to: "/payment-history" },
     { label: "Payment Methods", to: "/payment-methods" },
     { label: "Change Password", to: "/change-password" },
   ];
+  const menu = useRef<HTMLDetailsElement>(null);
+  useDetailsMenu(menu);
   return (
-    <details className="side-menu">
+    <details className="side-menu" ref={menu}>
       <summary className="icon-btn" aria-label="Open menu">
         <span aria-hidden="true">☰</span> <span className="menu-label">Menu</span>
       </summary>
@@ -51,6 +59,11 @@ export function SideMenu({ kid }: { kid: KidLink | null }) {
               <NavLink to={item.to} prefetch="intent">
                 {item.label}
               </NavLink>
+              {item.label === "Request" && requests > 0 ? (
+                <span className="menu-count" data-testid="request-count" aria-label={`${requests} pending`}>
+                  {requests}
+                </span>
+              ) : null}
             </li>
           ))}
           <li>
@@ -65,10 +78,23 @@ export function SideMenu({ kid }: { kid: KidLink | null }) {
   );
 }
 
+/**
+ * A popup: `?modal=…` in the URL, so it works without JavaScript; with it, a real dialog (focus in, Tab kept
+ * inside, Escape and a click on the backdrop close it, focus back to its opener; app/utils/dialog.ts).
+ */
 export function Modal({ title, closeHref, children, labelId = "modal-title" }: { title: string; closeHref: string; children: React.ReactNode; labelId?: string }) {
+  const ref = useRef<HTMLElement>(null);
+  const navigate = useNavigate();
+  const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
+  useDialog(ref, close);
   return (
-    <div className="modal-backdrop">
-      <section className="modal" role="dialog" aria-modal="true" aria-labelledby={labelId}>
+    <div
+      className="modal-backdrop"
+      onPointerDown={(e) => {
+        if (e.target === e.currentTarget) close();
+      }}
+    >
+      <section className="modal" role="dialog" aria-modal="true" aria-labelledby={labelId} ref={ref} tabIndex={-1}>
         <header className="modal-header">
           <h2 id={labelId}>{title}</h2>
           <Link to={closeHref} className="icon-btn" aria-label="Close" preventScrollReset replace>

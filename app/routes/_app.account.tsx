@@ -2,13 +2,14 @@ import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { SubmitButton } from "~/components/forms";
-import { listLiveSessions, revokeSessionById, setTwoStep } from "../../db/queries/accounts";
-import { hashToken, revokeAllSessions } from "../../db/queries/sessions";
+import { listLiveSessions, revokeSessionById, setTwoStep } from "#db/queries/accounts";
+import { hashToken, revokeAllSessions } from "#db/queries/sessions";
 import authStyles from "../styles/auth.css?url";
-import { requireParent, sessionCookie } from "~/utils/auth.server";
+import { requireParent } from "~/utils/auth.server";
+import { sessionCookie } from "#core/session-cookie.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";
-import { formatMediumDateTime } from "~/utils/format";
+import { formatMediumDateTime } from "#core/format";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Account security · Kids Portal" }];
@@ -116,13 +117,13 @@ export default function Account() {
           <tbody>
             {sessions.map((s) => (
               <tr key={s.id}>
-                <td>
+                <td data-label="Device">
                   {describeAgent(s.user_agent)}
                   {s.ip ? <span className="muted"> · {s.ip}</span> : null}
                   {s.current ? <strong> (this device)</strong> : null}
                 </td>
-                <td>{fmt(s.created_at)}</td>
-                <td>{fmt(s.last_seen_at)}</td>
+                <td data-label="Signed in">{fmt(s.created_at)}</td>
+                <td data-label="Last active">{fmt(s.last_seen_at)}</td>
                 <td>
                   {s.current ? null : (
                     <Form method="post">

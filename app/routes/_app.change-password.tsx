@@ -4,11 +4,12 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { PasswordInput, SubmitButton } from "~/components/forms";
-import { updateParentPassword } from "../../db/queries/parents";
-import { revokeAllSessions } from "../../db/queries/sessions";
-import { requireParent, sessionCookie } from "~/utils/auth.server";
+import { updateParentPassword } from "#db/queries/parents";
+import { revokeAllSessions } from "#db/queries/sessions";
+import { requireParent } from "~/utils/auth.server";
+import { sessionCookie } from "#core/session-cookie.server";
 import { useIsSubmitting } from "~/utils/hooks";
-import { hashPassword, passwordProblem, verifyPassword } from "~/utils/password.server";
+import { hashPassword, passwordProblem, verifyPassword } from "#core/password.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const ChangePasswordSchema = z.object({

@@ -1,14 +1,15 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { getDeviceDetails } from "../../db/queries/dashboard";
+import { getDeviceDetails } from "#db/queries/dashboard/device";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
+import { Modal } from "~/components/layout";
 import { SubmitButton } from "~/components/forms";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { useIsSubmitting } from "~/utils/hooks";
-import { formatDateTime } from "~/utils/format";
+import { formatDateTime } from "#core/format";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Device Info · Kids Portal" }];
@@ -18,18 +19,30 @@ export async function loader(args: LoaderFunctionArgs) {
   const { device, kid } = await requireKidDevice(args, url.searchParams.get("profile_id"), url.searchParams.get("serialNumber"));
   const d = await getDeviceDetails(args.context.services.db, device.id);
   if (!d) throw new Response("Device not found.", { status: 404 });
-  return json({ kid: { id: kid.id, name: kid.name }, details: d });
+  const confirm = Confirmable.safeParse(url.searchParams.get("confirm"));
+  return json({
+    kid: { id: kid.id, name: kid.name },
+    details: d,
+    confirm: confirm.success ? confirm.data : null,
+    askHref: { lock: hrefWith(args.request, { confirm: "lock" }), reboot: hrefWith(args.request, { confirm: "reboot" }) },
+    closeHref: hrefWith(args.request, { confirm: null }),
+  });
 }
 
 const Intent = z.enum(["lock", "reboot", "sync"]);
+/** Lock and Reboot ask "are you sure?" first: `?confirm=lock|reboot` shows the question (works without JavaScript). */
+const Confirmable = z.enum(["lock", "reboot"]);
 
 export async function action(args: ActionFunctionArgs) {
   const url = new URL(args.request.url);
   const { parent, device } = await requireKidDevice(args, url.searchParams.get("profile_id"), url.searchParams.get("serialNumber"));
-  const intent = Intent.safeParse((await args.request.formData()).get("intent"));
+  const form = await args.request.formData();
+  const intent = Intent.safeParse(form.get("intent"));
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });
   const serialNumber = device.serial_number;
-  const back = hrefWith(args.request, {});
+  const back = hrefWith(args.request, { confirm: null });
+  // An unconfirmed lock or reboot (an old form, a replayed post) is asked about, never sent.
+  if ((intent.data === "lock" || intent.data === "reboot") && form.get("confirmed") !== "yes") return redirect(hrefWith(args.request, { confirm: intent.data }));
   switch (intent.data) {
     case "lock":
       return callDevice(args.context, parent, back, (d) => d.device.issueCommand({ serialNumber, type: "LOCK" }), "Lock sent to the phone.");
@@ -43,9 +56,7 @@ export async function action(args: ActionFunctionArgs) {
 const fmt = formatDateTime;
 
 export default function DeviceInfo() {
-  const { kid, details: d } = useLoaderData<typeof loader>();
-  const busyLock = useIsSubmitting({ intent: "lock" });
-  const busyReboot = useIsSubmitting({ intent: "reboot" });
+  const { kid, details: d, confirm, askHref, closeHref } = useLoaderData<typeof loader>();
   const busySync = useIsSubmitting({ intent: "sync" });
   const rows: [string, string | number | null][] = [
     ["Battery level", d.battery_percentage == null ? null : `${d.battery_percentage}%`],
@@ -71,18 +82,12 @@ export default function DeviceInfo() {
       <section className="card" aria-labelledby="commands-title">
         <h2 id="commands-title">Remote commands</h2>
         <div className="command-row">
-          <Form method="post" preventScrollReset>
-            <input type="hidden" name="intent" value="lock" />
-            <SubmitButton busy={busyLock} className="btn">
-              Lock Device
-            </SubmitButton>
-          </Form>
-          <Form method="post" preventScrollReset>
-            <input type="hidden" name="intent" value="reboot" />
-            <SubmitButton busy={busyReboot} className="btn btn-outline">
-              Reboot Device
-            </SubmitButton>
-          </Form>
+          <Link to={askHref.lock} className="btn" preventScrollReset>
+            Lock Device
+          </Link>
+          <Link to={askHref.reboot} className="btn btn-outline" preventScrollReset>
+            Reboot Device
+          </Link>
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="sync" />
             <SubmitButton busy={busySync} className="btn btn-outline">
@@ -102,6 +107,38 @@ export default function DeviceInfo() {
           ))}
         </dl>
       </section>
+      {confirm ? <ConfirmCommand what={confirm} kidName={kid.name} closeHref={closeHref} /> : null}
     </div>
+  );
+}
+
+const CONFIRM_TEXT = {
+  lock: { title: "Lock Device", question: (kid: string) => `Lock ${kid}'s phone now?`, detail: "The screen locks at once; it opens again with the phone's PIN.", button: "Lock Device" },
+  reboot: { title: "Reboot Device", question: (kid: string) => `Restart ${kid}'s phone now?`, detail: "Anything unsaved on the phone is lost; it is back in about a minute.", button: "Reboot Device" },
+} as const;
+
+/** "Are you sure?" for Lock and Reboot: Cancel goes back, the button sends the command. */
+function ConfirmCommand({ what, kidName, closeHref }: { what: "lock" | "reboot"; kidName: string; closeHref: string }) {
+  const busy = useIsSubmitting({ intent: what });
+  const t = CONFIRM_TEXT[what];
+  return (
+    <Modal title={t.title} closeHref={closeHref}>
+      <p>
+        <strong>{t.question(kidName)}</strong>
+      </p>
+      <p>{t.detail}</p>
+      <div className="modal-actions">
+        <Link to={closeHref} className="btn btn-outline" replace preventScrollReset>
+          Cancel
+        </Link>
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value={what} />
+          <input type="hidden" name="confirmed" value="yes" />
+          <SubmitButton busy={busy} className={what === "lock" ? "btn" : "btn btn-danger"}>
+            {`Yes, ${t.button.toLowerCase()}`}
+          </SubmitButton>
+        </Form>
+      </div>
+    </Modal>
   );
 }

@@ -4,44 +4,42 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { TRPCError } from "@trpc/server";
 import QRCode from "qrcode";
 import { z } from "zod";
-import { canAccessKid } from "../../db/queries/access";
-import { createKidProfile, listKidsForParent } from "../../db/queries/kids";
+import { canAccessKid } from "#db/queries/access";
+import { createKidProfile, listKidsForParent } from "#db/queries/kids";
 import { perRequest } from "~/utils/request-memo.server";
-import {
-  countUnreadNotifications,
-  getKidOverview,
-  getUsage,
-  listNotifications,
-  listPendingRatings,
-  markNotificationsRead,
-  markRatingsShown,
-} from "../../db/queries/dashboard";
-import { getAckState } from "../../device-service/ack";
+import { countUnreadNotifications, listNotifications, markNotificationsRead } from "#db/queries/dashboard/notifications";
+import { getKidOverview } from "#db/queries/dashboard/overview";
+import { listPendingRatings, markRatingsShown } from "#db/queries/dashboard/ratings";
+import { getUsage } from "#db/queries/dashboard/usage";
+import { listDashboardInstalls } from "#db/queries/store/installed";
+import { getAckState } from "#device-service/ack";
+import { publicMessage } from "#device-service/errors";
+import { sleepModeChangedBy } from "#db/queries/parent-profile";
 import { renderCategoryChart } from "~/components/charts/render.server";
-import { DashboardView, NoDevices } from "~/components/dashboard/Dashboard";
+import { DashboardView } from "~/components/dashboard/Dashboard";
+import { NoDevices } from "~/components/dashboard/NoDevices";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { addKidSchema, editKidSchema } from "~/components/dashboard/schemas";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { requireKidAccess, requireParent } from "~/utils/auth.server";
-import {
-  KIDS_PAGE_SIZE,
-  defaultKidId,
-  MAX_PICTURE_BYTES,
-  NOTIFICATIONS_PAGE,
-  kidAge,
-  limitProgress,
-  listPaging,
-  resolvePeriod,
-  screenTimeRecommendation,
-  sniffImageType,
-  visibleCount,
-} from "~/utils/rules";
+import { KIDS_PAGE_SIZE, defaultKidId } from "~/rules/kids";
+import { limitProgress } from "~/rules/minutes";
+import { NOTIFICATIONS_PAGE } from "~/rules/notifications";
+import { resolvePeriod } from "~/rules/periods";
+import { MAX_PICTURE_BYTES, sniffImageType } from "~/rules/picture";
+import { kidAge, screenTimeRecommendation } from "~/rules/recommendation";
+import { NO_JS_REFRESH_SECONDS } from "~/rules/status";
+import { listPaging, visibleCount } from "~/rules/usage";
 import { redirectWithToast } from "~/utils/toast.server";
+import { explainDevice } from "#device-service/explain";
+import { bonusDraft, bonusIntent, bonusToday } from "~/components/time-rules/forms.server";
+import { explainDecision } from "~/rules/time-rules";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Kids Devices · Kids Portal" }];
 
-const MODALS = ["sleep", "protection", "recommendation", "edit", "permissions", "notifications", "enroll", "switch"] as const;
+
+const MODALS = ["sleep", "protection", "recommendation", "edit", "permissions", "notifications", "enroll", "switch", "add-kid", "replace-phone", "remove-kid", "bonus"] as const;
 export type DashboardModal = (typeof MODALS)[number];
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -79,13 +77,20 @@ export async function loader(args: LoaderFunctionArgs) {
   const catsCount = visibleCount(q("cats"));
   if (modal === "notifications") await markNotificationsRead(db, profile.id, now);
   const notificationPages = Math.max(1, Math.min(50, Number.parseInt(q("npage") ?? "1", 10) || 1));
-  const [usage, ack, unread, pendingRatings, notifications] = await Promise.all([
+  const [usage, ack, unread, pendingRatings, notifications, sleepActor, installs, explained, bonusGiven] = await Promise.all([
     tab === "usage" ? getUsage(db, profile.id, device.id, period) : null,
     getAckState(db, device.id),
     countUnreadNotifications(db, profile.id),
     listPendingRatings(db, device.id, 6),
     modal === "notifications" ? listNotifications(db, profile.id, notificationPages * NOTIFICATIONS_PAGE) : null,
+    sleepModeChangedBy(db, profile.id),
+    listDashboardInstalls(db, device.id),
+    tab === "usage" ? explainDevice(db, device.id, now) : null,
+    bonusToday(db, profile.id, "phone", "", now),
   ]);
+  // The page cache keeps this page only until the phone's next time-driven change (a schedule starting or
+  // ending, a break ending, the kid's midnight): the explanations below would be stale after it.
+  if (explained?.validUntil) args.context.pageCacheUntil?.(explained.validUntil);
   const age = kidAge(profile.birthMonth, profile.birthYear, now);
   const apps = usage?.apps ?? [];
   const categories = usage?.categories ?? [];
@@ -93,6 +98,9 @@ export async function loader(args: LoaderFunctionArgs) {
   return json({
     state: "dashboard" as const,
     parent: parentView,
+    // Without JavaScript the page reloads itself while the phone has not confirmed (root.tsx) or an app is
+    // installing, then stops. Not while a popup is open: a reload would drop what the parent is typing.
+    noJsRefreshSeconds: modal || (ack.sleepModeAcknowledged && ack.protectionAcknowledged && !installs.some((i) => i.state === "installing")) ? null : NO_JS_REFRESH_SECONDS,
     kids,
     kid: { id: profile.id, name: profile.name },
     modal,
@@ -100,6 +108,7 @@ export async function loader(args: LoaderFunctionArgs) {
     device,
     age,
     recommendation: screenTimeRecommendation(age),
+    sleepModeBy: sleepActor ? (sleepActor.id === parent.id ? "you" : `${sleepActor.name} (${sleepActor.email})`) : null,
     tab,
     period,
     ack: {
@@ -109,18 +118,21 @@ export async function loader(args: LoaderFunctionArgs) {
       appliedPolicyVersion: ack.appliedPolicyVersion,
     },
     unread,
+    bonus: { given: bonusGiven, draft: bonusDraft(url) },
     pendingRatings,
+    installs,
     notifications: notifications ? { items: notifications.items, total: notifications.total, pages: notificationPages } : null,
     usage: usage
       ? {
           totalUsedTime: usage.totalUsedTime,
-          chart: { categories: usage.chart.categories },
+          chart: usage.chart,
           chartTitle,
           chartSvg: renderCategoryChart(usage.chart, chartTitle),
           lastUsageAt: usage.lastUsageAt,
           apps: apps.slice(0, appsCount).map((a) => ({
             ...a,
             progress: limitProgress(a.timeInMinute, a.enableDailyLimit ? a.dailyLimit * period.days : 0),
+            explanation: explained ? explainDecision(explained.decisions[a.packageName], explained.timeZone, now) : null,
           })),
           categories: categories.slice(0, catsCount).map((c) => ({
             ...c,
@@ -134,7 +146,7 @@ export async function loader(args: LoaderFunctionArgs) {
   });
 }
 
-const intentSchema = z.enum(["sleep", "protection", "map-display", "edit-kid", "rating-shown", "enroll", "add-kid"]);
+const intentSchema = z.enum(["sleep", "protection", "map-display", "edit-kid", "rating-shown", "enroll", "add-kid", "replace-phone", "remove-kid", "bonus"]);
 
 export async function action(args: ActionFunctionArgs) {
   const { parent } = await requireParent(args);
@@ -160,20 +172,32 @@ export async function action(args: ActionFunctionArgs) {
     case "sleep": {
       if (!device) throw new Response("Kid not found.", { status: 404 });
       const sleepMode = formData.get("sleepMode") === "on";
-      return callDevice(context, parent, back, (d) => d.kids.setSleepMode({ profileId, sleepMode }));
+      return callDevice(context, parent, `${back}#controls`, (d) => d.kids.setSleepMode({ profileId, sleepMode }));
     }
     case "protection": {
       if (!device) throw new Response("Kid not found.", { status: 404 });
       const status = formData.get("protection");
       if (status !== "locked" && status !== "unlocked") return redirectWithToast(hrefWith(request, {}), { type: "error", message: "Please choose locked or unlocked." });
-      return callDevice(context, parent, back, (d) =>
+      return callDevice(context, parent, `${back}#controls`, (d) =>
         d.kids.setProtection({ profileId, serialNumber: device.serialNumber, kidsAppProtectionStatus: status === "locked" }),
       );
     }
     case "map-display": {
       if (!device) throw new Response("Kid not found.", { status: 404 });
       const enableLocationMapDisplay = formData.get("enableLocationMapDisplay") === "on";
-      return callDevice(context, parent, back, (d) => d.device.updateDevice({ serialNumber: device.serialNumber, enableLocationMapDisplay }));
+      return callDevice(context, parent, `${back}#location`, (d) => d.device.updateDevice({ serialNumber: device.serialNumber, enableLocationMapDisplay }));
+    }
+    case "replace-phone": {
+      if (!device) throw new Response("Kid not found.", { status: 404 });
+      const next = `/kids-device?${new URLSearchParams({ profileId, modal: "enroll" })}`;
+      return callDevice(context, parent, back, (d) => d.enrollment.replacePhone({ profileId, serialNumber: device.serialNumber }), undefined, next);
+    }
+    case "remove-kid": {
+      return callDevice(context, parent, back, (d) => d.kids.remove({ profileId }), undefined, "/kids-device");
+    }
+    case "bonus": {
+      if (!device) throw new Response("Kid not found.", { status: 404 });
+      return bonusIntent({ request, context, parent, profileId, scope: "phone", target: "" }, formData);
     }
     case "rating-shown": {
       if (device) await markRatingsShown(db, device.id);
@@ -185,7 +209,7 @@ export async function action(args: ActionFunctionArgs) {
         const svg = await QRCode.toString(created.enrollUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
         return json({ intent: "enroll" as const, svg, expiresAt: created.expiresAt, enrollUrl: created.enrollUrl });
       } catch (err) {
-        const message = err instanceof TRPCError ? err.message : "Something went wrong. Please try again.";
+        const message = err instanceof TRPCError ? publicMessage(err) : "Something went wrong. Please try again.";
         return redirectWithToast(hrefWith(request, {}), { type: "error", message });
       }
     }

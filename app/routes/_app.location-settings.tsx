@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
-import { getLocationSettings } from "../../db/queries/dashboard";
+import { getLocationSettings } from "#db/queries/dashboard/location";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
@@ -10,9 +10,11 @@ import { DefaultSubmit, MinutesStepper } from "~/components/dashboard/Stepper";
 import { SubmitButton } from "~/components/forms";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { useIsSubmitting } from "~/utils/hooks";
-import { stepMinutes, TIME_STEP, toMinutes, trackingInterval } from "~/utils/rules";
+import { trackingInterval } from "~/rules/location";
+import { checkDailyLimit, stepMinutes, TIME_STEP, toMinutes } from "~/rules/minutes";
 import { redirectWithToast } from "~/utils/toast.server";
 import { Switch } from "~/components/dashboard/Switch";
+import { readSwitch } from "~/components/dashboard/switch-form";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Location Settings · Kids Portal" }];
@@ -42,7 +44,7 @@ export async function action(args: ActionFunctionArgs) {
   }
   const enabled = form.get("enableLocationTracking") === "on";
   const step = form.get("step");
-  const toggle = form.get("toggle");
+  const toggle = readSwitch(form);
   if (step === "+15" || step === "-15") {
     const next = stepMinutes(form.get("interval"), step === "+15" ? 1 : -1);
     return redirectWithToast(hrefWith(args.request, { tracking: next > 0 ? "on" : "off", interval: String(next) }), { type: "info", message: "Not saved yet: press Save." });
@@ -53,7 +55,11 @@ export async function action(args: ActionFunctionArgs) {
       message: "Not saved yet: press Save.",
     });
   }
-  const interval = trackingInterval(enabled, form.get("interval"));
+  // Whole minutes from 0 to 1,440 in steps of 15, refused like the global daily limit (spec 1 §5): the message under
+  // the field and the value back to 0. "15abc" or "1e300" is refused too, never read as a number.
+  const checked = checkDailyLimit(form.get("interval"));
+  if (!checked.ok) return json({ intent: "save" as const, error: checked.message, minutes: 0 }, { status: 400 });
+  const interval = trackingInterval(enabled, checked.minutes);
   return callDevice(args.context, parent, hrefWith(args.request, { tracking: null, interval: null }), (d) =>
     d.device.updateDevice({ serialNumber, enableLocationTracking: enabled && interval > 0, locationTrackingInterval: interval }),
   );
@@ -61,13 +67,15 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function LocationSettings() {
   const data = useLoaderData<typeof loader>();
-  const [tracking, setTracking] = useState(data.tracking);
-  const [interval, setIntervalMinutes] = useState(data.interval);
-  const [seen, setSeen] = useState(data);
-  if (seen !== data) {
-    setSeen(data);
-    setTracking(data.tracking);
-    setIntervalMinutes(data.interval);
+  const actionData = useActionData<typeof action>();
+  const refused = actionData && "error" in actionData ? actionData : null;
+  const [tracking, setTracking] = useState(refused ? false : data.tracking);
+  const [interval, setIntervalMinutes] = useState(refused ? 0 : data.interval);
+  const [seen, setSeen] = useState({ data, refused });
+  if (seen.data !== data || seen.refused !== refused) {
+    setSeen({ data, refused });
+    setTracking(refused ? false : data.tracking);
+    setIntervalMinutes(refused ? 0 : data.interval);
   }
   const busyFetch = useIsSubmitting({ intent: "fetch" });
   const busySave = useIsSubmitting({ intent: "save" });
@@ -103,11 +111,17 @@ export default function LocationSettings() {
             name="interval"
             label="Tracking interval in minutes"
             value={interval}
+            describedBy={refused ? "interval-error" : undefined}
             onChange={(v) => {
               setIntervalMinutes(v);
               setTracking(v > 0);
             }}
           />
+          {refused ? (
+            <p className="field-error" id="interval-error" role="alert">
+              {refused.error}
+            </p>
+          ) : null}
           <p className="muted small">
             Saved: {data.saved.enableLocationTracking ? `every ${data.saved.locationTrackingInterval} minutes` : "tracking off"}.
           </p>

@@ -1,23 +1,27 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Footer, LogoutConfirm, SideMenu, useModalHref } from "~/components/layout";
-import { listKidsForParent } from "../../db/queries/kids";
+import { listKidsForParent } from "#db/queries/kids";
+import { pendingRequestCounts } from "#db/queries/requests";
 import { perRequest } from "~/utils/request-memo.server";
 import { requireParent } from "~/utils/auth.server";
-import { KIDS_PAGE_SIZE } from "~/utils/rules";
+import { KIDS_PAGE_SIZE } from "~/rules/kids";
 
 /** The guarded area's frame: header with menu and kid switcher place, content, footer, logout confirmation. */
 export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
   const kids = await perRequest(args, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: KIDS_PAGE_SIZE }));
+  // The side menu's Request count (issue 14), per kid the parent may see.
+  const requestCounts = await pendingRequestCounts(args.context.services.db, kids.map((k) => k.id));
   return json({
+    requestCounts,
     parent: { name: parent.name, email: parent.email, role: parent.role, useDefaultPassword: Boolean(parent.use_default_password) },
     kids,
   });
 }
 
 export default function AppLayout() {
-  const { parent, kids } = useLoaderData<typeof loader>();
+  const { parent, kids, requestCounts } = useLoaderData<typeof loader>();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const profileId = params.get("profileId") ?? params.get("profile_id");
@@ -29,14 +33,14 @@ export default function AppLayout() {
         Skip to content
       </a>
       <header className="site-header">
-        <SideMenu kid={kid} />
+        <SideMenu kid={kid} requests={kid ? (requestCounts[kid.id] ?? 0) : 0} />
         <Link to="/kids-device" className="brand" aria-label="Kids Portal dashboard">
           <span className="brand-mark" aria-hidden="true">◉</span> Kids Portal
         </Link>
         <div id="kid-switcher-slot" className="header-right">
-          <span className="parent-name" title={parent.email}>
+          <Link to="/parent-profile" className="parent-name" title={`${parent.email} · Parent Profile`}>
             {parent.name}
-          </span>
+          </Link>
         </div>
       </header>
       <main id="main" className="content">

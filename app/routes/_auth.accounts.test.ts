@@ -1,11 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../db/testing";
-import { parseEnv } from "~/utils/env.server";
+import { createTestDb, type TestDb } from "#db/testing";
+import { parseEnv } from "#core/env.server";
 import { HONEYPOT_MESSAGE } from "~/utils/honeypot";
-import { RATE_LIMIT_MESSAGE } from "~/utils/rate-limit.server";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { action as forgotAction, FORGOT_SENT_MESSAGE } from "./_auth.forget-password";
-import { action as loginAction } from "./_auth.login";
+import { action as loginAction, INVALID_EMAIL_BANNER } from "./_auth.login";
 import { action as registrationAction } from "./_auth.registration";
 import { action as resetAction } from "./_auth.reset-password";
 import { action as otpAction } from "./_auth.verify-otp";
@@ -34,6 +34,22 @@ describe("public form abuse limits", () => {
     const res = (await loginAction({ request: post("/login", "9.9.9.9", { email: "no@example.com", password: "wrong-password" }), context, params: {} })) as Response;
     expect(res.status).toBe(429);
     expect(JSON.stringify(await res.json())).toContain(RATE_LIMIT_MESSAGE);
+  });
+
+  it("login: an unknown email gets the spec's banner word for word; a known one with a wrong password does not", async () => {
+    expect(INVALID_EMAIL_BANNER).toBe("We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.");
+    const unknown = (await loginAction({ request: post("/login", "6.6.6.1", { email: "nobody-here@example.com", password: "some-password" }), context, params: {} })) as Response;
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { "": [INVALID_EMAIL_BANNER] } });
+  });
+
+  it("sign-up signs the new parent in: a session cookie and the dashboard, with the verification mail sent", async () => {
+    const res = (await registrationAction({ request: post("/registration", "6.6.6.2", { parentName: "Pat New", email: "pat-new@example.com", password: "pat-new-passphrase" }), context, params: {} })) as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/kids-device");
+    expect(res.headers.get("Set-Cookie")).toMatch(/kp_session=[^;]+/);
+    const known = (await loginAction({ request: post("/login", "6.6.6.3", { email: "pat-new@example.com", password: "wrong-password" }), context, params: {} })) as Response;
+    expect(JSON.stringify(await known.json())).toContain("Invalid email or password.");
   });
 
   it("login: a filled honeypot is refused", async () => {

@@ -4,13 +4,16 @@ import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
-import { hitCounter } from "../../db/queries/accounts";
-import { findParentByEmail } from "../../db/queries/parents";
+import { hitCounter } from "#db/queries/accounts";
+import { findParentByEmail } from "#db/queries/parents";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
 import { linkUrl, newLink } from "~/utils/links.server";
-import { appOrigin, mails, sendMail } from "~/utils/mail.server";
-import { RATE_LIMIT_MESSAGE, allowIp } from "~/utils/rate-limit.server";
+import { publicOrigin } from "#core/env.server";
+import { mails } from "#core/mail.server";
+import { sendMail } from "~/utils/mail.server";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
+import { allowIp } from "~/utils/rate-limit.server";
 
 export const ForgotSchema = z.object({
   email: z.string({ required_error: "Email is required." }).trim().email("Please enter a valid email address.").max(254),
@@ -37,7 +40,7 @@ export async function action(args: ActionFunctionArgs) {
     // A parent without a password (signed up through Google or Apple) is offered to set one.
     const purpose = parent.password_hash ? "reset-password" : "set-password";
     const link = newLink(env.SESSION_SECRET, { parentId: parent.id, purpose, passwordHash: parent.password_hash });
-    const url = linkUrl(appOrigin(args.request, env), purpose === "reset-password" ? "/reset-password" : "/password/set", link);
+    const url = linkUrl(publicOrigin(env), purpose === "reset-password" ? "/reset-password" : "/password/set", link);
     const mail = purpose === "reset-password" ? mails.resetPassword(parent.email, parent.name, url) : mails.setPassword(parent.email, parent.name, url);
     // Not awaited: the answer must take the same time whether or not the account exists.
     void sendMail(args.context.services, mail).catch((err) => log("error", "reset mail failed", { error: String(err) }));

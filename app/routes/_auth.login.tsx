@@ -4,16 +4,17 @@ import { createCookie, json, redirect, type ActionFunctionArgs, type LoaderFunct
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormErrors, PasswordInput, SubmitButton } from "~/components/forms";
-import { markEmailVerified, redeemSigninToken } from "../../db/queries/accounts";
-import { findParentByEmail, findParentById } from "../../db/queries/parents";
+import { findParentByEmail } from "#db/queries/parents";
+import { LinkConfirmPage } from "~/components/link-confirm";
 import { getParent } from "~/utils/auth.server";
-import { env } from "~/utils/env.server";
+import { env } from "#core/env.server";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
-import { LINK_MESSAGES, redeemLink } from "~/utils/links.server";
+import { LINK_SIGNIN_INTENT, continueSigninLink, inspectSigninLink, linkFailureMessage, type LinkConfirm } from "~/utils/link-signin.server";
 import { IdTokenError, appleAuthenticator, appleEnabled, clearAppleCookie, googleEnabled } from "~/utils/oauth.server";
-import { verifyPassword } from "~/utils/password.server";
-import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, allowIp, recordFailedLogin } from "~/utils/rate-limit.server";
+import { verifyPassword } from "#core/password.server";
+import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, recordFailedLogin } from "#db/queries/rate-limits";
+import { allowIp } from "~/utils/rate-limit.server";
 import { completeSignIn, providerSignIn } from "~/utils/signin.server";
 
 export const LoginSchema = z.object({
@@ -25,7 +26,6 @@ export const LoginSchema = z.object({
 
 /** Spec 1 §8, word for word; 'click here' links to the shop. */
 export const INVALID_EMAIL_BANNER = "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
-const TOKEN_MESSAGE = "This sign-in link has expired or was already used. Please sign in.";
 const PROVIDER_MESSAGE = "We couldn't sign you in with that provider. Please try again.";
 
 /** The stored hide-Google flag (spec 1 §1): set by ?hideGBtn=true, kept for a year on this browser. */
@@ -40,10 +40,11 @@ export const meta: MetaFunction = () => [{ title: "Sign in · Kids Portal" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const { request, context } = args;
-  const { db, env: e, log } = context.services;
+  const { env: e, log } = context.services;
   const url = new URL(request.url);
   const p = url.searchParams;
   let notice: string | null = null;
+  let confirm: LinkConfirm | null = null;
 
   // Apple's return may also land here (code and id_token, spec 1 §2).
   if (p.get("id_token") || (p.get("code") && p.get("state"))) {
@@ -56,27 +57,20 @@ export async function loader(args: LoaderFunctionArgs) {
       log("warn", "apple sign-in refused", { reason: err instanceof IdTokenError ? err.message : String(err) });
       notice = PROVIDER_MESSAGE;
     }
-  } else if (p.has("iv") || p.has("encryptedData")) {
-    // Email verification link: verifies the address and signs the parent in.
-    const redeemed = await redeemLink(db, e.SESSION_SECRET, p.get("iv"), p.get("encryptedData"), "verify-email");
-    const parent = redeemed.ok ? await findParentById(db, redeemed.payload.sub) : undefined;
-    if (redeemed.ok && parent) {
-      await markEmailVerified(db, parent.id);
-      return completeSignIn(args, parent);
-    }
-    notice = redeemed.ok ? LINK_MESSAGES.invalid : LINK_MESSAGES[redeemed.reason];
-  } else if (p.has("token")) {
-    // Direct sign-in: a one-time, short-lived token (never a session id).
-    const parentId = await redeemSigninToken(db, p.get("token") ?? "");
-    const parent = parentId ? await findParentById(db, parentId) : undefined;
-    if (parent) return completeSignIn(args, parent);
-    notice = TOKEN_MESSAGE;
+  } else {
+    // Email verification link or one-time `?token=` (never a session id): only shown here; Continue (POST) uses it.
+    const link = await inspectSigninLink(args, p);
+    if (link && "confirm" in link) confirm = link.confirm;
+    else notice = link?.notice ?? linkFailureMessage(p.get("linkError"));
   }
 
-  if (!notice && (await getParent(args))) throw redirect("/kids-device");
+  if (!notice && !confirm && (await getParent(args))) throw redirect("/kids-device");
   const stored = (await hideFlagCookie().parse(request.headers.get("Cookie"))) === "true";
   const hideParam = p.get("hideGBtn") === "true";
   const error = p.get("error");
+  const headers = new Headers();
+  if (confirm) headers.set("Cache-Control", "no-store");
+  if (hideParam && !stored) headers.append("Set-Cookie", await hideFlagCookie().serialize("true"));
   return json(
     {
       hideGoogle: hideParam || stored,
@@ -85,14 +79,16 @@ export async function loader(args: LoaderFunctionArgs) {
       shopUrl: e.SHOP_URL,
       invalidEmail: error === "invalidEmail",
       notice: notice ?? (error === "provider" ? PROVIDER_MESSAGE : null),
+      confirm,
     },
-    { headers: hideParam && !stored ? { "Set-Cookie": await hideFlagCookie().serialize("true") } : undefined },
+    { headers },
   );
 }
 
 export async function action(args: ActionFunctionArgs) {
   const { db, env: e } = args.context.services;
   const formData = await args.request.formData();
+  if (formData.get("intent") === LINK_SIGNIN_INTENT) return continueSigninLink(args, formData);
   const submission = parseWithZod(formData, { schema: LoginSchema });
   const fail = (message: string, status: number) => json(submission.reply({ formErrors: [message], hideFields: ["password"] }), { status });
   if (isHoneypotFilled(formData)) return fail(HONEYPOT_MESSAGE, 400);
@@ -104,12 +100,19 @@ export async function action(args: ActionFunctionArgs) {
   const ok = await verifyPassword(parent?.password_hash ?? null, password);
   if (!parent || !ok) {
     await recordFailedLogin(db, email);
-    return fail("Invalid email or password.", 400);
+    // Spec 1 §8: an unknown email gets the shop banner (sign-up tells whether an email exists anyway; the per-IP
+    // limit above holds); a known one with a wrong password the plain message.
+    return fail(parent ? "Invalid email or password." : INVALID_EMAIL_BANNER, 400);
   }
   return completeSignIn(args, parent, { redirectTo, hideGoogle: hideGBtn === "true" });
 }
 
 export default function Login() {
+  const { confirm } = useLoaderData<typeof loader>();
+  return confirm ? <LinkConfirmPage confirm={confirm} /> : <SignInForm />;
+}
+
+function SignInForm() {
   const { hideGoogle, googleEnabled, appleEnabled, shopUrl, invalidEmail, notice } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [params] = useSearchParams();
@@ -121,11 +124,14 @@ export default function Login() {
     shouldRevalidate: "onInput",
   });
   const showGoogle = googleEnabled && !hideGoogle;
+  // The unknown-email refusal is shown as the spec's banner (with its shop link), not as a plain form error.
+  const unknownEmail = invalidEmail || Boolean(form.errors?.includes(INVALID_EMAIL_BANNER));
+  const formErrors = form.errors?.filter((e) => e !== INVALID_EMAIL_BANNER);
   return (
     <>
       <h1>Sign in</h1>
       <p className="muted">Watch and manage your kids' phones.</p>
-      {invalidEmail ? (
+      {unknownEmail ? (
         <div className="banner banner-warning" role="alert">
           We couldn&apos;t find this email in our system. If you haven&apos;t purchased a device yet, <a href={shopUrl}>click here</a> to buy one from our website.
         </div>
@@ -136,7 +142,7 @@ export default function Login() {
         </div>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="stack">
-        <FormErrors errors={form.errors} id={form.errorId} />
+        <FormErrors errors={formErrors} id={form.errorId} />
         <Honeypot />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
         <input type="hidden" name="hideGBtn" value={hideGoogle ? "true" : ""} />

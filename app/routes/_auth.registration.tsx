@@ -4,14 +4,17 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormErrors, PasswordInput, SubmitButton } from "~/components/forms";
-import { createParent, findParentByEmail } from "../../db/queries/parents";
-import { getParent } from "~/utils/auth.server";
+import { createParent, findParentByEmail } from "#db/queries/parents";
+import { getParent, startSession } from "~/utils/auth.server";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { linkUrl, newLink } from "~/utils/links.server";
-import { appOrigin, mails, sendMail } from "~/utils/mail.server";
-import { RATE_LIMIT_MESSAGE, allowIp } from "~/utils/rate-limit.server";
+import { publicOrigin } from "#core/env.server";
+import { mails } from "#core/mail.server";
+import { sendMail } from "~/utils/mail.server";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
+import { allowIp } from "~/utils/rate-limit.server";
 import { useIsSubmitting } from "~/utils/hooks";
-import { hashPassword, passwordProblem } from "~/utils/password.server";
+import { hashPassword, passwordProblem } from "#core/password.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const RegistrationSchema = z.object({
@@ -57,11 +60,14 @@ export async function action(args: ActionFunctionArgs) {
     return json(submission.reply({ fieldErrors: { email: ["An account with this email already exists. Please sign in instead."] }, hideFields: ["password"] }), { status: 400 });
   }
   const link = newLink(env.SESSION_SECRET, { parentId: parent.id, purpose: "verify-email" });
-  await sendMail(args.context.services, mails.verifyEmail(parent.email, parent.name, linkUrl(appOrigin(args.request, env), "/login", link)));
-  return redirectWithToast("/login", {
-    type: "success",
-    message: "Your account has been created. Please sign in. We've also sent you a link to verify your email address.",
-  });
+  await sendMail(args.context.services, mails.verifyEmail(parent.email, parent.name, linkUrl(publicOrigin(env), "/login", link)));
+  // The new parent is signed in at once (issue 11 item 5): straight to the dashboard, where they add a kid.
+  const { setCookie } = await startSession(args, parent.id);
+  return redirectWithToast(
+    "/kids-device",
+    { type: "success", message: "Welcome! Your account has been created. We've sent you a link to verify your email address." },
+    { headers: { "Set-Cookie": setCookie } },
+  );
 }
 
 export default function Registration() {

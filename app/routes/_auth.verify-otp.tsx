@@ -4,11 +4,12 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
-import { findParentById, normalizeEmail } from "../../db/queries/parents";
+import { findParentById, normalizeEmail } from "#db/queries/parents";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
-import { OTP_MESSAGES, verifyOtp } from "~/utils/otp.server";
-import { RATE_LIMIT_MESSAGE, allowIp } from "~/utils/rate-limit.server";
+import { OTP_MESSAGES, verifyOtp } from "#db/queries/otp";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
+import { allowIp } from "~/utils/rate-limit.server";
 import { finishSignIn, twoStepCookie, type TwoStepState } from "~/utils/signin.server";
 
 // Spec 1 §5: numeric, at most 4.

@@ -1,15 +1,11 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { listOutbox } from "../../db/queries/accounts";
+import { listOutbox } from "#db/queries/accounts";
+import { mailboxAvailable } from "#core/mailbox";
 import authStyles from "../styles/auth.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Dev mailbox · Kids Portal" }, { name: "robots", content: "noindex" }];
-
-/** Development only: the mails kept in the outbox when SMTP_URL is not set. Production: 404 unless DEV_MAILBOX=true. */
-export function mailboxAvailable(e: { NODE_ENV: string; DEV_MAILBOX: boolean }): boolean {
-  return e.NODE_ENV !== "production" || e.DEV_MAILBOX;
-}
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const { env, db } = context.services;

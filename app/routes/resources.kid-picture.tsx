@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getKidPicture } from "../../db/queries/dashboard";
+import { getKidPicture } from "#db/queries/dashboard/overview";
 import { requireKidAccess } from "~/utils/auth.server";
 
 /** The kid's picture (`?profileId`), only for parents with access; its type was checked from its bytes on upload. */

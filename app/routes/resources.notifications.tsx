@@ -1,8 +1,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { countUnreadNotifications, listNotifications } from "../../db/queries/dashboard";
-import { canAccessKid } from "../../db/queries/access";
+import { countUnreadNotifications, listNotifications } from "#db/queries/dashboard/notifications";
+import { canAccessKid } from "#db/queries/access";
 import { getParent } from "~/utils/auth.server";
-import { NOTIFICATIONS_PAGE } from "~/utils/rules";
+import { NOTIFICATIONS_PAGE } from "~/rules/notifications";
 
 /**
  * JSON for the notification center's loader and the unread badge: `?profileId&page=N` (20 per page) or

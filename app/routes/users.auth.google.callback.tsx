@@ -7,7 +7,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { env: e, log } = context.services;
   if (!googleEnabled(e)) throw new Response("Not found", { status: 404 });
   try {
-    const identity = await (await googleAuthenticator(e, request)).authenticate("google", request);
+    const identity = await (await googleAuthenticator(e)).authenticate("google", request);
     return providerSignIn(args, identity, ["kp_oauth_google=; Path=/users/auth/google; Max-Age=0"]);
   } catch (err) {
     if (err instanceof Response) throw err;

@@ -5,7 +5,7 @@ import { googleAuthenticator, googleEnabled } from "~/utils/oauth.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const e = context.services.env;
   if (!googleEnabled(e)) throw new Response("Not found", { status: 404 });
-  const auth = await googleAuthenticator(e, request);
+  const auth = await googleAuthenticator(e);
   await auth.authenticate("google", request); // throws the redirect
   throw new Response("Not found", { status: 404 });
 }

@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { createSigninToken } from "../../db/queries/accounts";
+import { createSigninToken } from "#db/queries/accounts";
 import { requireParent } from "~/utils/auth.server";
-import { RATE_LIMIT_MESSAGE, allowIp } from "~/utils/rate-limit.server";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
+import { allowIp } from "~/utils/rate-limit.server";
 
 export const SIGNIN_TOKEN_TTL_MS = 2 * 60_000;
 

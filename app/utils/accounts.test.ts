@@ -1,12 +1,13 @@
 import { SignJWT, generateKeyPair } from "jose";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createParent } from "../../db/queries/parents";
-import { createTestDb, DIALECTS, type TestDb } from "../../db/testing";
+import { createParent } from "#db/queries/parents";
+import { createTestDb, DIALECTS, type TestDb } from "#db/testing";
 import { LINK_MESSAGES, linkUrl, newLink, openLink, redeemLink, sealLink } from "./links.server";
-import { issueOtp, verifyOtp } from "./otp.server";
+import { issueOtp, verifyOtp } from "#db/queries/otp";
 import { IdTokenError, appleEnabled, verifyIdToken, type ProviderEnv } from "./oauth.server";
-import { accountLocked, allowIp, recordFailedLogin } from "./rate-limit.server";
+import { accountLocked, allowAddress, recordFailedLogin } from "#db/queries/rate-limits";
+import { allowIp } from "./rate-limit.server";
 import { handoffPage, scriptJson } from "./wrapper";
 
 const SECRET = "s".repeat(40);
@@ -194,6 +195,16 @@ describe.each(DIALECTS)("account state in the database on %s", (dialect) => {
     expect(await allowIp(t.db, e, req(`1.1.1.${dialect.length}`), "otp", now)).toBe(true);
     expect(await allowIp(t.db, e, req("2.2.2.2"), "login", now)).toBe(true);
     expect(await allowIp(t.db, e, req(`1.1.1.${dialect.length}`), "login", new Date("2030-01-01T00:01:10Z"))).toBe(true);
+  });
+
+  it("rate limit: the web's allowIp and the kids app's allowAddress count on one counter per address", async () => {
+    const e = { RATE_LIMIT_IP_PER_MINUTE: 4 };
+    const ip = `3.3.3.${dialect.length}`;
+    const now = new Date("2030-01-01T00:00:20Z");
+    for (let i = 0; i < 2; i++) expect(await allowIp(t.db, e, new Request("http://x/login", { headers: { "x-kp-client-ip": ip } }), "login", now)).toBe(true);
+    for (let i = 0; i < 2; i++) expect(await allowAddress(t.db, e, ip, "login", now)).toBe(true);
+    expect(await allowIp(t.db, e, new Request("http://x/login", { headers: { "x-kp-client-ip": ip } }), "login", now)).toBe(false);
+    expect(await allowAddress(t.db, e, ip, "login", now)).toBe(false);
   });
 
   it("rate limit: an account locks after 100 failed sign-ins in an hour", async () => {

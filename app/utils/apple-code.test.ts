@@ -20,6 +20,7 @@ describe("Apple sign-in: code-only return", () => {
       APPLE_HIDDEN_HOST: "api.kids-portal.example",
       APPLE_CLIENT_SECRET: "client-secret-jwt",
       PUBLIC_URL: "http://portal.test",
+      PORT: 3000,
       NODE_ENV: "test",
       SECURE_COOKIES: false,
       SESSION_SECRET: "s".repeat(40),

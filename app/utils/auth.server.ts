@@ -1,9 +1,11 @@
-import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
-import { canAccessKid } from "../../db/queries/access";
-import { createSession, findLiveSessionParent, revokeSession } from "../../db/queries/sessions";
-import type { Parent } from "../../db/schema";
-import { env } from "./env.server";
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { sessionCookie } from "#core/session-cookie.server";
+import { canAccessKid } from "#db/queries/access";
+import { createSession, findLiveSessionParent, revokeSession } from "#db/queries/sessions";
+import type { Parent } from "#db/schema";
+import { env, publicOrigin } from "#core/env.server";
 import { perRequest } from "./request-memo.server";
+import { CLIENT_IP_HEADER } from "./security.server";
 
 interface Args {
   request: Request;
@@ -11,19 +13,6 @@ interface Args {
 }
 
 export const PUBLIC_PATHS = ["/login", "/registration", "/password/set", "/verify-otp", "/forget-password", "/reset-password"];
-
-let cookie: ReturnType<typeof createCookie> | undefined;
-export function sessionCookie() {
-  const e = env();
-  cookie ??= createCookie("kp_session", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: e.SECURE_COOKIES || e.NODE_ENV === "production",
-    maxAge: e.SESSION_ABSOLUTE_DAYS * 86_400,
-  });
-  return cookie;
-}
 
 function policy(context: AppLoadContext) {
   const e = context.services.env;
@@ -72,12 +61,16 @@ export function loginRedirect(request: Request): Response {
 export async function requireParent(args: Args): Promise<Authenticated> {
   const auth = await getParent(args);
   if (!auth) throw loginRedirect(args.request);
+  args.context.guarded = true;
   return auth;
 }
 
 export async function requireOperator(args: Args): Promise<Authenticated> {
   const auth = await requireParent(args);
-  if (auth.parent.role !== "operator") throw new Response("Operators only.", { status: 403 });
+  if (auth.parent.role !== "operator") {
+    args.context.services.log("warn", "operator-only page refused", { parentId: auth.parent.id, path: new URL(args.request.url).pathname });
+    throw new Response("Operators only.", { status: 403 });
+  }
   return auth;
 }
 
@@ -90,18 +83,45 @@ export async function requireKidAccess(args: Args, profileId: string | null | un
   return auth;
 }
 
-/** Only same-site relative paths, so a crafted redirectTo cannot send a parent elsewhere. */
+/** Characters a browser strips or rewrites in a URL (tab, newline, other controls; a backslash reads as "/"). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+const UNSAFE_IN_TARGET = /[\u0000-\u001f\u007f\\]/;
+
+/**
+ * The one check for every redirectTo / to / next parameter that is followed: the target is resolved against
+ * the portal's own origin and only a path on that origin is accepted (returned normalised); anything else —
+ * `//x`, `/\x`, `/<tab>/x`, `https:x`, `javascript:`, percent-encoded slashes or controls — gives the fallback.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/kids-device"): string {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (typeof to !== "string" || to.length === 0 || to.length > 2048) return fallback;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(to);
+  } catch {
+    return fallback;
+  }
+  // Checked raw and decoded once, so a target that is decoded again on its way (a query parameter) is safe too.
+  for (const form of [to, decoded]) {
+    if (!form.startsWith("/") || form.startsWith("//") || UNSAFE_IN_TARGET.test(form)) return fallback;
+  }
+  const origin = publicOrigin(env());
+  let url: URL;
+  try {
+    url = new URL(to, origin);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== origin) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith("//") ? fallback : path;
 }
 
 export async function startSession(args: Args, parentId: string): Promise<{ token: string; setCookie: string }> {
   const { request, context } = args;
   const token = await createSession(context.services.db, parentId, policy(context), {
     userAgent: request.headers.get("User-Agent"),
-    ip: request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? null,
+    // The client address as Express resolved it with TRUST_PROXY (req.ip), never a raw X-Forwarded-For.
+    ip: request.headers.get(CLIENT_IP_HEADER) ?? null,
   });
   return { token, setCookie: await sessionCookie().serialize(token) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { safeRedirect } from "./auth.server";
-import { parseEnv } from "./env.server";
+import { parseEnv } from "#core/env.server";
 
 describe("safeRedirect", () => {
   it.each([
@@ -14,6 +14,58 @@ describe("safeRedirect", () => {
     [null, "/kids-device"],
   ])("%s → %s", (input, expected) => {
     expect(safeRedirect(input)).toBe(expected);
+  });
+
+  // Known bypasses: each would leave the portal once a browser has cleaned it up (tabs and newlines are
+  // stripped, a backslash reads as a slash, a scheme without slashes is still absolute).
+  it.each([
+    "//x",
+    "//evil.example/kids-device",
+    "/\\x",
+    "/\\/x",
+    "\\/x",
+    "\\\\x",
+    "/\t/x",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "\t//evil.example",
+    "/\u0000/evil.example",
+    "/\u007f/evil.example",
+    "/%09/evil.example",
+    "/%0a/evil.example",
+    "/%5C/evil.example",
+    "/%2F/evil.example",
+    "%2F%2Fx",
+    "/%2F%2Fx",
+    "https:x",
+    "https:/x",
+    "https://evil.example",
+    "HTTP://evil.example",
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    "/javascript:alert(1)/../..//evil.example",
+    " //evil.example",
+    "data:text/html,<script>alert(1)</script>",
+    "kids-device",
+  ])("refuses %j", (input) => {
+    expect(safeRedirect(input)).toBe("/kids-device");
+  });
+
+  it.each([
+    ["/kids-device?profileId=1&filter=week", "/kids-device?profileId=1&filter=week"],
+    ["/device-info?serialNumber=A%20B#top", "/device-info?serialNumber=A%20B#top"],
+    ["/a/../account", "/account"],
+  ])("keeps a same-origin path %j", (input, expected) => {
+    expect(safeRedirect(input)).toBe(expected);
+  });
+
+  it("refuses a very long target", () => {
+    expect(safeRedirect(`/${"a".repeat(5000)}`)).toBe("/kids-device");
+  });
+
+  it("uses the fallback given", () => {
+    expect(safeRedirect("//x", "/login")).toBe("/login");
   });
 });
 

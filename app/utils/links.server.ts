@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import type { DB } from "../../db/index";
-import { isLinkUsed, spendLinkOnce } from "../../db/queries/accounts";
+import type { DB } from "#db/index";
+import { isLinkUsed, spendLinkOnce } from "#db/queries/accounts";
 
 /**
  * Email links carry `iv` and `encryptedData`: AES-256-GCM of { link id, user, purpose, expiry }. GCM's tag

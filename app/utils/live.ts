@@ -1,13 +1,18 @@
-import { useEffect } from "react";
-import { useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useNavigation, useRevalidator } from "@remix-run/react";
 
 /**
  * With JavaScript: listens on GET /events and revalidates the page when the server says this kid's state
  * changed (the phone acknowledged, a delayed reload fired). A stream refused because the session ended
  * (is_logout) sends the parent to /login. Without JavaScript nothing runs; the page says what it waits for.
+ * While a form is being submitted (or its redirect loads) the refresh waits: the submission reloads the page
+ * itself, and a refresh racing its redirect could read the action's toast away from it.
  */
 export function useLiveRefresh(profileId: string | null | undefined) {
   const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const busy = useRef(false);
+  busy.current = navigation.state !== "idle";
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource("/events");
@@ -21,7 +26,11 @@ export function useLiveRefresh(profileId: string | null | undefined) {
       }
       if (data.profileId && profileId && data.profileId !== profileId) return;
       clearTimeout(timer);
-      timer = setTimeout(() => revalidator.revalidate(), 150);
+      const fire = () => {
+        if (busy.current) timer = setTimeout(fire, 250);
+        else revalidator.revalidate();
+      };
+      timer = setTimeout(fire, 150);
     };
     const onError = () => {
       if (source.readyState !== EventSource.CLOSED) return;

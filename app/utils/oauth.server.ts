@@ -4,7 +4,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import { CodeChallengeMethod, OAuth2Strategy } from "remix-auth-oauth2";
-import type { Env } from "./env.server";
+import { publicOrigin, type Env } from "#core/env.server";
 
 /** Who a provider says signed in. Only a verified email is used to find the parent. */
 export interface ProviderIdentity {
@@ -16,7 +16,7 @@ export interface ProviderIdentity {
 
 export type ProviderEnv = Pick<
   Env,
-  "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET" | "GOOGLE_ISSUER" | "APPLE_CLIENT_ID" | "APPLE_ISSUER" | "APPLE_HIDDEN_HOST" | "APPLE_CLIENT_SECRET" | "PUBLIC_URL" | "NODE_ENV" | "SECURE_COOKIES" | "SESSION_SECRET"
+  "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET" | "GOOGLE_ISSUER" | "APPLE_CLIENT_ID" | "APPLE_ISSUER" | "APPLE_HIDDEN_HOST" | "APPLE_CLIENT_SECRET" | "PUBLIC_URL" | "PORT" | "NODE_ENV" | "SECURE_COOKIES" | "SESSION_SECRET"
 >;
 
 // ---------- which buttons show ----------
@@ -109,15 +109,16 @@ function secure(e: ProviderEnv) {
   return e.SECURE_COOKIES || e.NODE_ENV === "production";
 }
 
-function origin(e: ProviderEnv, request: Request) {
-  return e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : new URL(request.url).origin;
+/** Callbacks registered with a provider: PUBLIC_URL only, never the request's Host header. */
+function origin(e: ProviderEnv) {
+  return publicOrigin(e);
 }
 
 // ---------- Google: remix-auth-oauth2 (authorization code + PKCE), then the id_token is verified ----------
 
 export const GOOGLE_CALLBACK = "/users/auth/google/callback";
 
-export async function googleAuthenticator(e: ProviderEnv, request: Request): Promise<Authenticator<ProviderIdentity>> {
+export async function googleAuthenticator(e: ProviderEnv): Promise<Authenticator<ProviderIdentity>> {
   const doc = await discover(e.GOOGLE_ISSUER);
   const strategy = new OAuth2Strategy<ProviderIdentity>(
     {
@@ -126,7 +127,7 @@ export async function googleAuthenticator(e: ProviderEnv, request: Request): Pro
       clientSecret: e.GOOGLE_CLIENT_SECRET || null,
       authorizationEndpoint: doc.authorization_endpoint,
       tokenEndpoint: doc.token_endpoint,
-      redirectURI: `${origin(e, request)}${GOOGLE_CALLBACK}`,
+      redirectURI: `${origin(e)}${GOOGLE_CALLBACK}`,
       scopes: ["openid", "email", "profile"],
       codeChallengeMethod: CodeChallengeMethod.S256,
     },
@@ -194,7 +195,7 @@ export class AppleStrategy extends Strategy<ProviderIdentity, { payload: JWTPayl
       const st: AppleState = { state: randomBytes(16).toString("base64url"), nonce: randomBytes(16).toString("base64url") };
       const url = new URL(doc.authorization_endpoint);
       url.searchParams.set("client_id", this.e.APPLE_CLIENT_ID);
-      url.searchParams.set("redirect_uri", `${origin(this.e, request)}${APPLE_CALLBACK}`);
+      url.searchParams.set("redirect_uri", `${origin(this.e)}${APPLE_CALLBACK}`);
       url.searchParams.set("response_type", "code id_token");
       url.searchParams.set("response_mode", "form_post");
       url.searchParams.set("scope", "name email");
@@ -205,19 +206,19 @@ export class AppleStrategy extends Strategy<ProviderIdentity, { payload: JWTPayl
     const saved = (await appleCookie(this.e).parse(request.headers.get("Cookie"))) as AppleState | null;
     if (!saved?.state || !saved.nonce) throw new IdTokenError("missing Apple sign-in state (cookie)");
     if (params.get("state") !== saved.state) throw new IdTokenError("state mismatch");
-    if (!idToken && code) idToken = await this.exchange(doc, code, request);
+    if (!idToken && code) idToken = await this.exchange(doc, code);
     if (!idToken) throw new IdTokenError("no id_token");
     const payload = await verifyIdToken(idToken, { issuer: doc.issuer, audience: this.e.APPLE_CLIENT_ID, nonce: saved.nonce, jwksUri: doc.jwks_uri });
     return this.verify({ payload });
   }
 
   /** Apple returned only a code: redeem it at the token endpoint for an id_token. */
-  private async exchange(doc: Discovery, code: string, request: Request): Promise<string | null> {
+  private async exchange(doc: Discovery, code: string): Promise<string | null> {
     const body = new URLSearchParams({
       grant_type: "authorization_code",
       code,
       client_id: this.e.APPLE_CLIENT_ID,
-      redirect_uri: `${origin(this.e, request)}${APPLE_CALLBACK}`,
+      redirect_uri: `${origin(this.e)}${APPLE_CALLBACK}`,
     });
     if (this.e.APPLE_CLIENT_SECRET) body.set("client_secret", this.e.APPLE_CLIENT_SECRET);
     const res = await fetch(doc.token_endpoint, { method: "POST", body, signal: AbortSignal.timeout(10_000) });

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { listKidsForParent } from "../../db/queries/kids";
-import { findLiveSessionParent } from "../../db/queries/sessions";
-import type { DB } from "../../db/index";
+import { listKidsForParent } from "#db/queries/kids";
+import { findLiveSessionParent } from "#db/queries/sessions";
+import type { DB } from "#db/index";
 import { tokenFromHeaders } from "./auth.server";
-import { KIDS_PAGE_SIZE, defaultKidId } from "./rules";
+import { KIDS_PAGE_SIZE, defaultKidId } from "../rules/kids";
 import { TOAST_COOKIE } from "./toast.server";
 
 /**
@@ -15,8 +15,11 @@ import { TOAST_COOKIE } from "./toast.server";
  *  - the parent's whole row and the kids list exactly as the switcher reads it (so a rename, a new kid, an
  *    accepted or revoked delegation, a changed flag all make a new key);
  *  - the shown kid's `view_rev`, which database triggers move on every write to a table the dashboard reads
- *    (VIEW_REV_TABLES; migration 2026-11-22T00-view-revisions), from any process;
+ *    (VIEW_REV_TABLES in db/view-revisions.ts; migration 2026-11-22T00-view-revisions), from any process;
  *  - the UTC day (today's chart, the kid's age, the footer's year).
+ * And an entry lives only until the loader says (`context.pageCacheUntil`): the dashboard's "Blocked by Bedtime
+ * until 07:00" and "25 minutes left today" change by time alone at the phone's next time-driven change (a
+ * schedule starting or ending, a break ending, the kid's midnight), so the page is kept until then, no longer.
  * The session is checked on every request exactly as the route guard does (and its idle clock is refreshed),
  * so a signed-out or revoked session never sees a cached page. Not cached: requests carrying a toast (reading
  * it clears a cookie), the notification centre (opening it marks notifications read), a kid outside the
@@ -25,24 +28,6 @@ import { TOAST_COOKIE } from "./toast.server";
  * The CSP nonce differs per response: it is swapped for a placeholder when stored and the request's nonce is
  * put back when served. `Server-Timing: page-cache;desc=hit|miss` says which path answered.
  */
-
-/** Tables whose every write moves the shown kid's view_rev (kept in step with the migration; tested). */
-export const VIEW_REV_TABLES = [
-  "kid_profiles",
-  "devices",
-  "profile_apps",
-  "category_limits",
-  "notifications",
-  "device_status",
-  "app_usage_hourly",
-  "app_usage_daily",
-  "global_settings",
-  "location_settings",
-  "device_locations",
-  "device_policies",
-  "store_categories",
-  "catalog_apps",
-] as const;
 
 /** Tables the key covers directly: the session is checked per request; parent row and kids list are in the key. */
 export const KEYED_TABLES = ["sessions", "parents", "delegations", "delegation_kids"] as const;
@@ -55,6 +40,8 @@ interface Entry {
   status: number;
   headers: [string, string][];
   bytes: number;
+  /** ms since the epoch after which the entry is stale (Infinity: only a new key ends it). */
+  expiresAt?: number;
 }
 
 export interface PageCacheStore {
@@ -86,8 +73,13 @@ export class PageCache {
     return this.maxBytes > 0;
   }
 
-  get(key: string): Entry | undefined {
+  get(key: string, now: number = Date.now()): Entry | undefined {
     const e = this.entries.get(key);
+    if (e && e.expiresAt !== undefined && now >= e.expiresAt) {
+      this.entries.delete(key);
+      this.bytes -= e.bytes;
+      return undefined;
+    }
     if (e) {
       this.entries.delete(key);
       this.entries.set(key, e);
@@ -206,6 +198,12 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
         .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev?.view_rev ?? null, new Date().toISOString().slice(0, 10)]))
         .digest("base64url");
       const isData = req.path.endsWith(".data");
+      // The loader may shorten the entry's life (context.pageCacheUntil); the earliest time it names wins.
+      let expiresAt = Infinity;
+      res.locals.pageCacheUntil = (at: Date) => {
+        if (at.getTime() < expiresAt) expiresAt = at.getTime();
+      };
+      const keep = (entry: Entry) => cache.set(key, Number.isFinite(expiresAt) ? { ...entry, expiresAt } : entry);
       const nonce = String(res.locals.cspNonce ?? "");
       const hit = nonce || isData ? cache.get(key) : undefined;
       if (hit) {
@@ -219,11 +217,11 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       cache.misses++;
       res.setHeader("Server-Timing", 'page-cache;desc="miss"');
       if (isData) {
-        captureDataResponse(res, (entry) => cache.set(key, entry));
+        captureDataResponse(res, keep);
       } else {
         const store: PageCacheStore = (html, status, headers) => {
           const entry = toEntry(html, nonce, status, headers);
-          if (entry) cache.set(key, entry);
+          if (entry) keep(entry);
         };
         res.locals.pageCacheStore = store;
       }

@@ -1,14 +1,15 @@
 import { parseWithZod } from "@conform-to/zod";
 import { json, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { findParentById, updateParentPassword } from "../../db/queries/parents";
-import { revokeAllSessions } from "../../db/queries/sessions";
-import { markEmailVerified } from "../../db/queries/accounts";
-import { sessionCookie } from "./auth.server";
+import { findParentById, updateParentPassword } from "#db/queries/parents";
+import { revokeAllSessions } from "#db/queries/sessions";
+import { markEmailVerified } from "#db/queries/accounts";
+import { sessionCookie } from "#core/session-cookie.server";
 import { isHoneypotFilled, HONEYPOT_MESSAGE } from "./honeypot";
 import { LINK_MESSAGES, checkLink, passwordFingerprint, redeemLink, type LinkPurpose } from "./links.server";
-import { hashPassword, passwordProblem } from "./password.server";
-import { RATE_LIMIT_MESSAGE, allowIp } from "./rate-limit.server";
+import { hashPassword, passwordProblem } from "#core/password.server";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
+import { allowIp } from "./rate-limit.server";
 import { redirectWithToast } from "./toast.server";
 
 interface Args {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
-import type { Env } from "./env.server";
+import type { Env } from "#core/env.server";
 
 /**
  * Security headers on every response. Scripts run only with this request's nonce; styles allow inline
@@ -15,13 +15,16 @@ export function securityHeaders(e: Env): RequestHandler {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
+    // Stripe's script and frames, on the card page only and only in Stripe mode (the Payment Element).
+    const stripe = e.PAYMENTS_PROVIDER === "stripe" && req.path === "/payment-methods";
     const csp = [
       "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'`,
+      `script-src 'self' 'nonce-${nonce}'${stripe ? " https://js.stripe.com" : ""}`,
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob: https://*.tile.openstreetmap.org",
       "font-src 'self'",
-      "connect-src 'self'",
+      stripe ? "connect-src 'self' https://api.stripe.com" : "connect-src 'self'",
+      ...(stripe ? ["frame-src https://js.stripe.com https://hooks.stripe.com"] : []),
       "object-src 'none'",
       "base-uri 'none'",
       // The mobile wrapper loads pages as top-level documents; only our own pages may frame us (the map page).
@@ -48,7 +51,12 @@ export function sameOriginPosts(): RequestHandler {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     if (CROSS_SITE_POST_PATHS.has(req.path)) return next();
     const origin = req.get("Origin");
-    if (!origin || origin === "null") return next();
+    if (!origin) return next();
+    // An opaque origin (sandboxed frame, file: page, data: URL) is never one of our pages.
+    if (origin === "null") {
+      res.status(400).type("text/plain").send("This request came from a page we cannot identify, so it was not accepted. Please open Kids Portal and try again.");
+      return;
+    }
     let host: string;
     try {
       host = new URL(origin).host;

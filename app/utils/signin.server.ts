@@ -1,11 +1,12 @@
 import { createCookie, redirectDocument, type AppLoadContext } from "@remix-run/node";
-import type { Parent } from "../../db/schema";
-import { markEmailVerified, setHideGoogle } from "../../db/queries/accounts";
-import { findParentByEmail } from "../../db/queries/parents";
+import type { Parent } from "#db/schema";
+import { markEmailVerified, setHideGoogle } from "#db/queries/accounts";
+import { findParentByEmail } from "#db/queries/parents";
 import { safeRedirect, startSession } from "./auth.server";
-import { env } from "./env.server";
-import { mails, sendMail } from "./mail.server";
-import { issueOtp } from "./otp.server";
+import { env } from "#core/env.server";
+import { mails } from "#core/mail.server";
+import { sendMail } from "./mail.server";
+import { issueOtp } from "#db/queries/otp";
 
 interface Args {
   request: Request;

@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { env } from "./env.server";
+import { env } from "#core/env.server";
 
 /** A server message carried through a redirect and shown once as a toast (spec: respones_msg). */
 export const ToastSchema = z.object({

@@ -5,7 +5,7 @@ import { sql, type Kysely } from "kysely";
 // kid_profiles.view_rev: a counter that changes whenever anything the kid's dashboard shows changes. The
 // database keeps it, with triggers, so every writer counts (web actions, the device service in any process,
 // jobs, seeds, a psql session) and nobody has to remember to bump it. The page cache keys rendered dashboards
-// by it (app/utils/page-cache.server.ts); a trigger-covered table list lives in VIEW_REV_TABLES there and a
+// by it (app/utils/page-cache.server.ts); a trigger-covered table list lives in VIEW_REV_TABLES (db/view-revisions.ts) and a
 // test checks that the dashboard reads nothing outside it.
 
 /** Tables whose rows carry the kid directly. */

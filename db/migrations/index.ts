@@ -3,6 +3,16 @@ import * as initial from "./2026-11-21T00-initial";
 import * as deviceService from "./2026-11-21T01-device-service";
 import * as accounts from "./2026-11-21T02-accounts";
 import * as viewRevisions from "./2026-11-22T00-view-revisions";
+import * as payments from "./2026-11-23T00-payments";
+import * as delegation from "./2026-11-23T01-delegation";
+import * as apps from "./2026-11-23T02-apps";
+import * as logs from "./2026-11-23T03-logs";
+import * as reports from "./2026-11-23T04-reports";
+import * as unenroll from "./2026-11-23T05-unenroll";
+import * as store from "./2026-11-23T06-store";
+import * as timeRules from "./2026-11-23T07-time-rules";
+import * as requests from "./2026-11-23T09-requests";
+import * as devicePresence from "./2026-11-23T11-device-presence";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +20,14 @@ export const migrations: Record<string, Migration> = {
   "2026-11-21T01-device-service": deviceService,
   "2026-11-21T02-accounts": accounts,
   "2026-11-22T00-view-revisions": viewRevisions,
+  "2026-11-23T00-payments": payments,
+  "2026-11-23T01-delegation": delegation,
+  "2026-11-23T02-apps": apps,
+  "2026-11-23T03-logs": logs,
+  "2026-11-23T04-reports": reports,
+  "2026-11-23T05-unenroll": unenroll,
+  "2026-11-23T06-store": store,
+  "2026-11-23T07-time-rules": timeRules,
+  "2026-11-23T09-requests": requests,
+  "2026-11-23T11-device-presence": devicePresence,
 };

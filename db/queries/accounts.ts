@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "../index";
-import { newId, nowIso } from "./ids";
+import { newId, nowIso } from "../../core/ids.server";
 
 // ---------- parents ----------
 
@@ -138,6 +138,19 @@ export async function createSigninToken(db: DB, parentId: string, ttlMs: number,
     .values({ id: hashToken(token), parent_id: parentId, created_at: nowIso(now), expires_at: nowIso(expiresAt), used_at: null })
     .execute();
   return { token, expiresAt };
+}
+
+/** The parent a token would sign in, without using it: null when unknown, expired or already used. */
+export async function peekSigninToken(db: DB, token: string, now: Date = new Date()): Promise<string | null> {
+  if (!token || token.length > 200) return null;
+  const row = await db
+    .selectFrom("signin_tokens")
+    .select("parent_id")
+    .where("id", "=", hashToken(token))
+    .where("used_at", "is", null)
+    .where("expires_at", ">", nowIso(now))
+    .executeTakeFirst();
+  return row?.parent_id ?? null;
 }
 
 /** Redeems a token once: the parent id, or null when unknown, expired or already used. */

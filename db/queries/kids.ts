@@ -1,27 +1,40 @@
+import { birthMonth, birthYear, kidName } from "../../core/values";
 import type { DB } from "../index";
 import { accessibleKidIds } from "./access";
-import { newId, nowIso } from "./ids";
+import { newId, nowIso } from "../../core/ids.server";
 
 /** A parent's new kid profile (before any phone is added). */
 export async function createKidProfile(db: DB, parentId: string, kid: { name: string; birthMonth: number; birthYear: number }): Promise<string> {
+  // The same value rules as the form and the device service (core/values.ts); a caller that skipped them fails here.
+  const name = kidName.parse(kid.name);
+  birthMonth.parse(kid.birthMonth);
+  birthYear().parse(kid.birthYear);
   const id = newId();
   const now = nowIso();
   await db
     .insertInto("kid_profiles")
-    .values({ id, parent_id: parentId, name: kid.name.trim(), birth_month: kid.birthMonth, birth_year: kid.birthYear, picture_mime: null, picture: null, created_at: now, updated_at: now })
+    .values({ id, parent_id: parentId, name, birth_month: kid.birthMonth, birth_year: kid.birthYear, picture_mime: null, picture: null, created_at: now, updated_at: now })
     .execute();
   return id;
 }
 
-/** The switcher's list: every kid the parent may see, with their first device's serial number. Page size 50. */
+export type PhoneState = "none" | "online" | "offline";
+
+/**
+ * The switcher's list: every kid the parent may see, with their first enrolled phone's serial number and state
+ * (none, online, offline with when it was last seen) and whose kid it is. Removed phones do not count. Page size 50.
+ */
 export async function listKidsForParent(db: DB, parent: { id: string; email: string }, opts: { pageSize?: number; search?: string } = {}) {
   let q = db
     .selectFrom("kid_profiles")
-    .leftJoin("devices", "devices.profile_id", "kid_profiles.id")
-    .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number"])
+    .leftJoin("devices", (j) => j.onRef("devices.profile_id", "=", "kid_profiles.id").on("devices.unenrolled_at", "is", null))
+    .leftJoin("device_status", "device_status.device_id", "devices.id")
+    .innerJoin("parents as owner", "owner.id", "kid_profiles.parent_id")
+    .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number", "device_status.online", "device_status.updated_at as last_seen", "owner.name as owner_name"])
     .where("kid_profiles.id", "in", accessibleKidIds(db, parent))
     .orderBy("kid_profiles.created_at")
     .orderBy("kid_profiles.name")
+    .orderBy("devices.created_at")
     .limit(opts.pageSize ?? 50);
   if (opts.search) q = q.where("kid_profiles.name", "like", `%${opts.search.replace(/[%_]/g, "")}%`);
   const rows = await q.execute();
@@ -29,5 +42,13 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
   const seen = new Set<string>();
   return rows
     .filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)))
-    .map((r) => ({ id: r.id, name: r.name, serialNumber: r.serial_number, own: r.parent_id === parent.id }));
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      serialNumber: r.serial_number,
+      own: r.parent_id === parent.id,
+      ownerName: r.owner_name,
+      phone: (r.serial_number == null ? "none" : r.online ? "online" : "offline") as PhoneState,
+      lastSeen: r.serial_number == null ? null : (r.last_seen ?? null),
+    }));
 }

@@ -1,6 +1,6 @@
 import type { DB } from "../index";
 import type { Parent } from "../schema";
-import { newId, nowIso } from "./ids";
+import { newId, nowIso } from "../../core/ids.server";
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DB } from "../index";
 import type { Parent } from "../schema";
-import { nowIso } from "./ids";
+import { nowIso } from "../../core/ids.server";
 
 export interface SessionPolicy {
   idleMinutes: number;

@@ -76,7 +76,7 @@ const CATEGORY_DEFS = [
   { id: "FAMILY_PRETEND", name: "Family: Pretend Play" },
 ] as const satisfies readonly StoreCategorySeed[];
 
-type CategoryId = (typeof CATEGORY_DEFS)[number]["id"];
+export type CategoryId = (typeof CATEGORY_DEFS)[number]["id"];
 
 export const STORE_CATEGORIES: StoreCategorySeed[] = CATEGORY_DEFS.map(
   (c): StoreCategorySeed => ({ id: c.id, name: c.name }),
@@ -108,7 +108,8 @@ export interface CatalogAppSeed {
   description_html: string;
   recent_changes: string;
   updated: string;
-  privacy_policy: string;
+  /** The developer's privacy policy; null where we do not hold its address. */
+  privacy_policy: string | null;
   url: string;
   expert_rating: ExpertRatingSeed | null;
   /** Expert team's explanation; null exactly when expert_rating is null. */
@@ -118,7 +119,7 @@ export interface CatalogAppSeed {
   is_system_app: boolean;
 }
 
-type MinAge = 0 | 3 | 6 | 9 | 13 | 16;
+export type MinAge = 0 | 3 | 6 | 9 | 13 | 16;
 
 type ExpertFields =
   | { expert_rating: ExpertRatingSeed; expert_rating_comment: string }
@@ -135,7 +136,7 @@ type AppInput = Omit<
     is_system_app?: boolean;
   };
 
-function app(input: AppInput): CatalogAppSeed {
+export function app(input: AppInput): CatalogAppSeed {
   const genre = CATEGORY_NAMES.get(input.genre_id);
   if (genre === undefined) {
     throw new Error(`Unknown store category ${input.genre_id} for ${input.package_name}`);
@@ -149,12 +150,67 @@ function app(input: AppInput): CatalogAppSeed {
   };
 }
 
-const GOOGLE = { developer: "Google LLC", developer_id: "5700313618786177705" } as const;
-const GOOGLE_PRIVACY = "https://policies.google.com/privacy";
+export const GOOGLE = { developer: "Google LLC", developer_id: "5700313618786177705" } as const;
+export const GOOGLE_PRIVACY = "https://policies.google.com/privacy";
+/**
+ * The compact form of a listing, used by the later catalogue files (catalog-*.ts): the same facts as app() with
+ * short keys. The Play URL and genre name are derived; review counts and dates are representative only.
+ */
+export interface Listing {
+  pkg: string;
+  title: string;
+  cat: CategoryId;
+  dev: string;
+  /** The developer's Play id when it differs from the name with '+' for spaces. */
+  devId?: string;
+  score: string;
+  reviews: number;
+  rating: string;
+  android: string;
+  iap: boolean;
+  ads: boolean;
+  /** Price in dollars; free when absent. */
+  price?: number;
+  age: MinAge;
+  desc: string;
+  privacy?: string;
+  changes?: string;
+  updated?: string;
+  expert?: [ExpertRatingSeed, string];
+}
+
+export function listing(l: Listing): CatalogAppSeed {
+  const expert: ExpertFields = l.expert ? { expert_rating: l.expert[0], expert_rating_comment: l.expert[1] } : { expert_rating: null, expert_rating_comment: null };
+  return app({
+    package_name: l.pkg,
+    title: l.title,
+    genre_id: l.cat,
+    developer: l.dev,
+    developer_id: l.devId ?? l.dev.replace(/ /g, "+"),
+    price: l.price,
+    score_text: l.score,
+    reviews: l.reviews,
+    content_rating: l.rating,
+    android_version_text: l.android,
+    offers_iap: l.iap,
+    ad_supported: l.ads,
+    description_html: l.desc,
+    recent_changes: l.changes ?? "Bug fixes and performance improvements.",
+    updated: l.updated ?? "Nov 3, 2026",
+    privacy_policy: l.privacy ?? null,
+    ...expert,
+    min_age: l.age,
+  });
+}
+
 const META = { developer: "Meta Platforms, Inc.", developer_id: "Meta+Platforms,+Inc." } as const;
 const META_PRIVACY = "https://privacycenter.instagram.com/policy";
 
-export const CATALOG_APPS: CatalogAppSeed[] = [
+/**
+ * The first hundred apps: the demo family's installed apps are picked from these (db/seed/index.ts), so the demo
+ * looks the same however the catalogue grows. The whole catalogue is CATALOG_APPS in catalog-all.ts.
+ */
+export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
   // ───────────── Education ─────────────
   app({
     package_name: "com.duolingo",

@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import { hash } from "@node-rs/argon2";
 import { dbDialect, type DB } from "../index";
-import { newId, nowIso } from "../queries/ids";
+import { newId, nowIso } from "../../core/ids.server";
 import { normalizeEmail } from "../queries/parents";
-import { CATALOG_APPS, KIDS_APP_PACKAGE, STORE_CATEGORIES, type CatalogAppSeed } from "./catalog";
+import { KIDS_APP_PACKAGE, STORE_CATEGORIES, type CatalogAppSeed } from "./catalog";
+import { CATALOG_APPS, DEMO_CATALOG_APPS } from "./catalog-all";
+import { seedDemoPayments } from "./payments";
 
 export const DEMO_LOGIN = { email: "demo@kids-portal.test", password: "demo-parent-2026" } as const;
 export const OPERATOR_LOGIN = { email: "operator@kids-portal.test", password: "operator-2026!" } as const;
@@ -103,6 +105,9 @@ interface FamilyOptions {
 async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
   const rand = prng(o.seed);
   const now = nowIso(o.now);
+  // The phones were enrolled before their first day of usage: the device protocol refuses usage from
+  // more than a day before enrollment (issue 9), and the seed only holds what a phone could have sent.
+  const enrolledAt = new Date(o.now.getTime() - Math.max(45, o.days + 1) * 86_400_000).toISOString();
   const profileIds: string[] = [];
   for (const [k, kid] of o.kids.entries()) {
     const profileId = newId();
@@ -134,10 +139,10 @@ async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
         total_storage: "64 GB",
         protection_enabled: 1,
         enable_location_map_display: 1,
-        last_activation_at: new Date(o.now.getTime() - 45 * 86_400_000).toISOString(),
+        last_activation_at: enrolledAt,
         credential_hash: null,
         fcm_token: null,
-        created_at: now,
+        created_at: enrolledAt,
         updated_at: now,
       })
       .execute();
@@ -197,7 +202,8 @@ async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
       categories.map((category, i) => ({ id: newId(), profile_id: profileId, category, enable_daily_limit: i === 0 ? 1 : 0, daily_limit_minutes: i === 0 ? 60 : 0, is_category_enabled: 1, updated_at: now })),
     );
 
-    // Hourly usage: each app is used in a few waking hours a day; an hour never exceeds 60 minutes in total.
+    // Hourly usage: each app is used in a few waking hours a day; an hour never exceeds 60 minutes in total,
+    // and the current hour no more than has passed of it.
     const hourly: { device_id: string; package_name: string; hour: string; minutes: number }[] = [];
     const daily = new Map<string, number>();
     const today = new Date(Date.UTC(o.now.getUTCFullYear(), o.now.getUTCMonth(), o.now.getUTCDate()));
@@ -215,7 +221,8 @@ async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
           const at = new Date(dayStart.getTime() + hour * 3_600_000);
           if (at.getTime() > o.now.getTime()) continue;
           const load = hourLoad.get(hour) ?? 0;
-          const minutes = Math.min(60 - load, 2 + Math.floor(rand() * 25));
+          const capacity = Math.min(60, Math.floor((o.now.getTime() - at.getTime()) / 60_000));
+          const minutes = Math.min(capacity - load, 2 + Math.floor(rand() * 25));
           if (minutes <= 0) continue;
           hourLoad.set(hour, load + minutes);
           hourly.push({ device_id: deviceId, package_name: app.pkg, hour: hourIso(at), minutes });
@@ -277,6 +284,9 @@ async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
   return profileIds;
 }
 
+/** Days of usage the demo family has (its reports are back-filled over them at start-up). */
+export const DEMO_USAGE_DAYS = 30;
+
 export async function seedDemo(db: DB, now: Date = new Date()): Promise<typeof DEMO_LOGIN> {
   await seedCatalog(db);
   const ts = nowIso(now);
@@ -314,14 +324,16 @@ export async function seedDemo(db: DB, now: Date = new Date()): Promise<typeof D
       { name: "Mia", birthMonth: 3, birthYear: 2014, serial: "DEMO-MIA-0001", brand: "Samsung", model: "Galaxy A15", battery: 76, healthy: true, location: [51.5014, -0.1419] },
       { name: "Leo", birthMonth: 8, birthYear: 2019, serial: "DEMO-LEO-0002", brand: "Lenovo", model: "Tab M8", battery: 15, healthy: false, location: [51.5079, -0.0877] },
     ],
-    apps: CATALOG_APPS,
+    // Picked from the first hundred only, so the demo kids keep the same apps however the catalogue grows.
+    apps: DEMO_CATALOG_APPS,
     appsPerKid: 24,
-    days: 30,
+    days: DEMO_USAGE_DAYS,
     hoursPerAppDay: 2,
     seed: 42,
     now,
     notificationsPerKid: 26,
   });
+  await seedDemoPayments(db, parentId, normalizeEmail(DEMO_LOGIN.email), now);
   return DEMO_LOGIN;
 }
 

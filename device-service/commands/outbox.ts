@@ -1,5 +1,5 @@
 import type { DB } from "../../db/index";
-import { newId, nowIso } from "../../db/queries/ids";
+import { newId, nowIso } from "../../core/ids.server";
 import type { CommandStatus, DeviceCommand } from "../../db/schema";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
@@ -30,12 +30,23 @@ export function frameData(c: DeviceCommand): CommandFrameData {
 }
 
 /**
+ * Commands are delivered in created_at order: two issued within the same millisecond by this process get
+ * distinct, increasing timestamps (a command is stamped at most a few ms ahead under a burst), so the order
+ * a parent issued them in is the order the phone receives them, on whichever process holds its socket.
+ */
+let lastIssuedMs = 0;
+function issueTime(): Date {
+  lastIssuedMs = Math.max(Date.now(), lastIssuedMs + 1);
+  return new Date(lastIssuedMs);
+}
+
+/**
  * Stores the command (the outbox row is the source of truth), schedules its expiry, then dispatches it:
  * to the socket if the phone is connected to this process, to whichever process holds it (bus), and
  * through the push transport when the phone is offline.
  */
 export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): Promise<DeviceCommand> {
-  const now = new Date();
+  const now = issueTime();
   const ttl = input.ttlMs === undefined ? ONE_SHOT_TTL_MS : input.ttlMs;
   const row: DeviceCommand = {
     id: newId(),
@@ -103,6 +114,7 @@ export async function pendingCommands(db: DB, deviceId: string, includeSent: boo
     .where("device_id", "=", deviceId)
     .where("status", "in", includeSent ? OPEN_STATUSES : ["queued"])
     .orderBy("created_at")
+    .orderBy("id")
     .limit(200)
     .execute();
   const live: DeviceCommand[] = [];

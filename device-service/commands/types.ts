@@ -18,6 +18,8 @@ export const COMMAND_TYPES = [
   "DISABLE_VPN",
   "ENABLE_DNS",
   "DISABLE_DNS",
+  // The parent's answer to a kid's request (issue 14): the phone shows it to the kid and acknowledges.
+  "APP_REQUEST_RESULT",
 ] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 

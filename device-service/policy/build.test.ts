@@ -74,9 +74,32 @@ describe("buildPolicy", () => {
         expect(p.apps.map((a) => a.packageName)).toEqual(["com.a.video", "com.b.game", "com.kidsportal.kidsapp"]);
         const kids = p.apps.find((a) => a.packageName === "com.kidsportal.kidsapp")!;
         expect(kids).toMatchObject({ disabled: false, dailyLimitMinutes: null, installType: "FORCE_INSTALLED" });
-        expect(p.apps[0]).toMatchObject({ disabled: true, disabledReason: "Overuse", dailyLimitMinutes: null });
+        expect(p.apps[0]).toMatchObject({ disabled: false, disabledReason: null, dailyLimitMinutes: null });
         expect(p.apps[1]).toMatchObject({ disabled: false, dailyLimitMinutes: 45 });
       },
+    },
+    {
+      name: "only the parent's own disables travel: a block the phone derived from usage (Overuse, Category Overuse, Global Daily Limit Reach, Cronjob) is re-derived by the phone each day",
+      input: {
+        apps: (["Manually", "Overuse", "Category Overuse", "Global Daily Limit Reach", "Cronjob", null] as const).map((t, i) => ({
+          packageName: `com.app${i}`,
+          category: "GAME_PUZZLE",
+          disabled: true,
+          disabledType: t,
+          enableDailyLimit: false,
+          dailyLimitMinutes: 0,
+          installed: true,
+        })),
+      },
+      check: (p) =>
+        expect(p.apps.map((a) => [a.disabled, a.disabledReason])).toEqual([
+          [true, "Manually"],
+          [false, null],
+          [false, null],
+          [false, null],
+          [false, null],
+          [true, "Manually"],
+        ]),
     },
     {
       name: "category limits: disabled limit is null, categories sorted",

@@ -1,3 +1,6 @@
+import { normaliseUrl } from "./urls";
+import { buildTimeRules, NO_TIME_RULES, type PolicyBonus, type PolicySchedule, type SessionRule, type TimeRulesInput, type WeekMinutes } from "./time-rules";
+
 /**
  * The device policy: a pure function of a kid's settings to a document the phone enforces. The version is
  * assigned by storage (policy/store.ts) when the document changes; this module has no I/O.
@@ -33,6 +36,8 @@ export interface PolicyInput {
   blockedUrls: string[];
   locationTracking: { enabled: boolean; intervalMinutes: number };
   kidsAppPackage?: string;
+  /** Weekday limits, schedules, sessions, always-allowed apps, today's bonus, the time zone (issue 21). */
+  timeRules?: TimeRulesInput;
 }
 
 export interface PolicyApp {
@@ -42,6 +47,20 @@ export interface PolicyApp {
   disabled: boolean;
   disabledReason: string | null;
   dailyLimitMinutes: number | null;
+  /** The limit per weekday (Monday first) when it differs by day; null = dailyLimitMinutes every day. */
+  dailyLimitByWeekday?: WeekMinutes | null;
+  /** At most N minutes in a row, then a break. */
+  session?: SessionRule | null;
+  /** Usable whatever the time rules (the parent's "Always allowed"). */
+  alwaysAllowed?: boolean;
+}
+
+export interface PolicyCategory {
+  category: string;
+  enabled: boolean;
+  dailyLimitMinutes: number | null;
+  dailyLimitByWeekday?: WeekMinutes | null;
+  session?: SessionRule | null;
 }
 
 export interface PolicyDocument {
@@ -51,10 +70,16 @@ export interface PolicyDocument {
   apps: PolicyApp[];
   limits: {
     globalDailyLimitMinutes: number | null;
-    categories: { category: string; enabled: boolean; dailyLimitMinutes: number | null }[];
+    globalByWeekday?: WeekMinutes | null;
+    categories: PolicyCategory[];
   };
   blockedUrls: string[];
   location: { tracking: boolean; intervalMinutes: number };
+  /** The family's IANA time zone: days, weekdays and windows are the kid's wall clock (issue 21). */
+  timeZone?: string;
+  schedules?: PolicySchedule[];
+  /** Today's bonus minutes; they end at the kid's midnight. */
+  bonus?: PolicyBonus | null;
 }
 
 /** Minutes are whole multiples of 15 and never negative (spec 1 §5). */
@@ -63,10 +88,12 @@ export function normaliseMinutes(m: number): number {
   return Math.ceil(Math.floor(m) / 15) * 15;
 }
 
-export function normaliseUrl(url: string): string {
-  const trimmed = url.trim().toLowerCase();
-  const withoutScheme = trimmed.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
-  return withoutScheme.replace(/\/+$/, "");
+// Blocked web addresses: one spelling per address, and what an entry covers, live in ./urls (issue 15).
+export { normaliseUrl } from "./urls";
+
+/** The entries whose value is set (null and undefined left out). */
+function present<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -74,27 +101,41 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function buildPolicy(input: PolicyInput): PolicyDocument {
   const kidsApp = input.kidsAppPackage ?? KIDS_APP_PACKAGE_DEFAULT;
   const limitsEnforced = !input.allowFullDeviceAccess;
+  const rules = buildTimeRules(input.timeRules ?? NO_TIME_RULES, limitsEnforced);
   const apps: PolicyApp[] = [...input.apps]
     .filter((a) => a.installed)
     .sort((a, b) => byString(a.packageName, b.packageName))
     .map((a) => {
       const isKidsApp = a.packageName === kidsApp;
       const limit = a.enableDailyLimit ? normaliseMinutes(a.dailyLimitMinutes) : 0;
+      // Only the parent's own disable travels; blocks the phone derived from usage it re-derives itself each day.
+      const manual = a.disabled && (a.disabledType ?? "Manually") === "Manually";
       return {
         packageName: a.packageName,
         category: a.category,
         installType: isKidsApp ? "FORCE_INSTALLED" : "AVAILABLE",
         // The kids app is never disabled; full device access lifts every restriction.
-        disabled: !isKidsApp && limitsEnforced && a.disabled,
-        disabledReason: !isKidsApp && limitsEnforced && a.disabled ? (a.disabledType ?? "Manually") : null,
+        disabled: !isKidsApp && limitsEnforced && manual,
+        disabledReason: !isKidsApp && limitsEnforced && manual ? "Manually" : null,
         dailyLimitMinutes: !isKidsApp && limitsEnforced && limit > 0 ? limit : null,
+        // Time rules (issue 21) only when set, so a policy without them reads as before.
+        ...present({
+          dailyLimitByWeekday: !isKidsApp && a.enableDailyLimit ? rules.weekday("app", a.packageName) : null,
+          session: isKidsApp ? null : rules.session("app", a.packageName),
+          alwaysAllowed: !isKidsApp && rules.alwaysAllowed.has(a.packageName) && limitsEnforced ? true : null,
+        }),
       };
     });
   const categories = [...input.categories]
     .sort((a, b) => byString(a.category, b.category))
     .map((c) => {
       const limit = c.enableDailyLimit ? normaliseMinutes(c.dailyLimitMinutes) : 0;
-      return { category: c.category, enabled: limitsEnforced ? c.enabled : true, dailyLimitMinutes: limitsEnforced && limit > 0 ? limit : null };
+      return {
+        category: c.category,
+        enabled: limitsEnforced ? c.enabled : true,
+        dailyLimitMinutes: limitsEnforced && limit > 0 ? limit : null,
+        ...present({ dailyLimitByWeekday: c.enableDailyLimit ? rules.weekday("category", c.category) : null, session: rules.session("category", c.category) }),
+      };
     });
   const global = normaliseMinutes(input.globalDailyLimitMinutes);
   const tracking = input.locationTracking.enabled;
@@ -108,9 +149,10 @@ export function buildPolicy(input: PolicyInput): PolicyDocument {
       allowFullDeviceAccess: input.allowFullDeviceAccess,
     },
     apps,
-    limits: { globalDailyLimitMinutes: limitsEnforced && global > 0 ? global : null, categories },
+    limits: { globalDailyLimitMinutes: limitsEnforced && global > 0 ? global : null, ...present({ globalByWeekday: rules.weekday("phone", "") }), categories },
     blockedUrls: [...new Set(input.blockedUrls.map(normaliseUrl).filter(Boolean))].sort(byString),
     location: { tracking, intervalMinutes: tracking ? Math.max(15, normaliseMinutes(input.locationTracking.intervalMinutes)) : 0 },
+    ...present({ timeZone: rules.timeZone === "UTC" ? null : rules.timeZone, schedules: rules.schedules.length ? rules.schedules : null, bonus: rules.bonus }),
   };
 }
 
@@ -119,7 +161,11 @@ export function policyAspects(doc: PolicyDocument) {
   return {
     sleepMode: JSON.stringify(doc.sleepMode),
     protection: JSON.stringify(doc.protection),
-    limits: JSON.stringify({ apps: doc.apps.map((a) => [a.packageName, a.disabled, a.dailyLimitMinutes]), limits: doc.limits }),
+    limits: JSON.stringify({
+      apps: doc.apps.map((a) => [a.packageName, a.disabled, a.dailyLimitMinutes, a.dailyLimitByWeekday ?? null, a.session ?? null, a.alwaysAllowed ?? false]),
+      limits: doc.limits,
+      time: [doc.timeZone ?? null, doc.schedules ?? [], doc.bonus ?? null],
+    }),
   };
 }
 

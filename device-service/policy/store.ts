@@ -1,23 +1,25 @@
-import { nowIso } from "../../db/queries/ids";
+import { nowIso } from "../../core/ids.server";
 import type { DB } from "../../db/index";
 import type { DeviceServiceDeps } from "../context";
 import { issueCommand, OPEN_STATUSES, dispatch } from "../commands/outbox";
+import { loadTimeRules } from "../../db/queries/time-rules/rules";
 import { buildPolicy, samePolicy, type PolicyDocument, type PolicyInput } from "./build";
 
 /** Reads everything the policy depends on for one device. */
-export async function loadPolicyInput(db: DB, deviceId: string): Promise<PolicyInput> {
+export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new Date()): Promise<PolicyInput> {
   const device = await db
     .selectFrom("devices")
     .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
     .select(["devices.id", "devices.profile_id", "devices.protection_enabled", "devices.allow_full_device_access", "kid_profiles.sleep_mode"])
     .where("devices.id", "=", deviceId)
     .executeTakeFirstOrThrow();
-  const [apps, categories, global, location, blocked] = await Promise.all([
+  const [apps, categories, global, location, blocked, timeRules] = await Promise.all([
     db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).execute(),
     db.selectFrom("category_limits").selectAll().where("profile_id", "=", device.profile_id).execute(),
     db.selectFrom("global_settings").select("value").where("device_id", "=", deviceId).where("key", "=", "GlobalDailyLimit").executeTakeFirst(),
     db.selectFrom("location_settings").selectAll().where("device_id", "=", deviceId).executeTakeFirst(),
     db.selectFrom("browser_logs").select("url").distinct().where("device_id", "=", deviceId).where("is_blocked", "=", 1).execute(),
+    loadTimeRules(db, device.profile_id, now),
   ]);
   return {
     sleepMode: device.sleep_mode === 1,
@@ -36,6 +38,7 @@ export async function loadPolicyInput(db: DB, deviceId: string): Promise<PolicyI
     globalDailyLimitMinutes: Number(global?.value ?? 0) || 0,
     blockedUrls: blocked.map((b) => b.url),
     locationTracking: { enabled: (location?.enable_location_tracking ?? 0) === 1, intervalMinutes: location?.location_tracking_interval ?? 0 },
+    timeRules,
   };
 }
 
@@ -50,13 +53,21 @@ export interface AppliedPolicy {
   changed: boolean;
 }
 
+/** Applies the policy to every enrolled phone of a kid (rules that are the kid's, not one phone's). */
+export async function applyKidPolicies(deps: DeviceServiceDeps, profileId: string, issuedBy: string | null = null, now: Date = new Date()): Promise<Map<string, AppliedPolicy>> {
+  const devices = await deps.db.selectFrom("devices").select("id").where("profile_id", "=", profileId).where("unenrolled_at", "is", null).execute();
+  const out = new Map<string, AppliedPolicy>();
+  for (const d of devices) out.set(d.id, await applyPolicy(deps, d.id, issuedBy, now));
+  return out;
+}
+
 /**
  * "Apply policy": builds the document from the current settings; when it differs from the latest version
  * it stores version N+1, supersedes older unacknowledged policy commands and sends APPLY_POLICY.
  * When nothing changed, the pending command (if any) is re-dispatched and the same version returned.
  */
-export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, issuedBy: string | null = null): Promise<AppliedPolicy> {
-  const doc = buildPolicy(await loadPolicyInput(deps.db, deviceId));
+export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, issuedBy: string | null = null, at: Date = new Date()): Promise<AppliedPolicy> {
+  const doc = buildPolicy(await loadPolicyInput(deps.db, deviceId, at));
   const latest = await latestPolicy(deps.db, deviceId);
   if (latest && latest.command_id && samePolicy(latest.doc, doc)) {
     if (!latest.acknowledged_at) await dispatch(deps, deviceId);
@@ -68,7 +79,7 @@ export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, iss
     await deps.db.insertInto("device_policies").values({ device_id: deviceId, version, document: JSON.stringify(doc), command_id: null, created_at: now, acknowledged_at: null }).execute();
   } catch {
     // Another process stored this version concurrently: build on top of it.
-    return applyPolicy(deps, deviceId, issuedBy);
+    return applyPolicy(deps, deviceId, issuedBy, at);
   }
   await deps.db
     .updateTable("device_commands")

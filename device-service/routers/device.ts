@@ -1,16 +1,15 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { minutesStep, packageName as pkg } from "../../core/values";
 import { KIDS_APP_PACKAGE } from "../../db/seed/catalog";
-import { nowIso } from "../../db/queries/ids";
+import { nowIso } from "../../core/ids.server";
 import { issueCommand, recentCommands } from "../commands/outbox";
 import { FCM_ACTION_NAMES, FCM_ACTIONS, PACKAGE_ACTIONS } from "../commands/types";
 import { requestInstall } from "../installs";
 import { possessive } from "../messages";
 import { applyPolicy } from "../policy/store";
-import { deviceProcedure, router } from "../trpc";
-import { isOnline, MULTIPLE_OF_15, multipleOf15 } from "./helpers";
-
-const pkg = z.string().trim().min(1).max(255).regex(/^[A-Za-z0-9._-]+$/, "Please enter a valid package name.");
+import { commandProcedure, deviceProcedure, router } from "../trpc";
+import { isOnline } from "./helpers";
 
 function sentMessage(action: string, kidName: string, online: boolean): string {
   const phone = `${possessive(kidName)} phone`;
@@ -33,13 +32,13 @@ const FCM_MESSAGES: Record<string, string> = {
 };
 
 export const deviceRouter = router({
-  issueCommand: deviceProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
+  issueCommand: commandProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id });
     const online = await isOnline(ctx.db, ctx.device.id);
     return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, online), commandId: cmd.id };
   }),
 
-  sendFcmCommand: deviceProcedure
+  sendFcmCommand: commandProcedure
     .input(
       z.object({
         action: z.enum(FCM_ACTION_NAMES),
@@ -64,37 +63,36 @@ export const deviceRouter = router({
       return { respones_msg: sentMessage(FCM_MESSAGES[input.action], ctx.kid.name, online), commandId: cmd.id };
     }),
 
-  sync: deviceProcedure.mutation(async ({ ctx }) => {
+  sync: commandProcedure.mutation(async ({ ctx }) => {
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id });
     return { respones_msg: sentMessage("Syncing", ctx.kid.name, await isOnline(ctx.db, ctx.device.id)), commandId: cmd.id };
   }),
 
-  fetchLogs: deviceProcedure.mutation(async ({ ctx }) => {
+  fetchLogs: commandProcedure.mutation(async ({ ctx }) => {
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id });
     return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, await isOnline(ctx.db, ctx.device.id)), commandId: cmd.id };
   }),
 
   /** Map display flag and location tracking settings (tracking off stores interval 0). */
   updateDevice: deviceProcedure
-    .input(z.object({ enableLocationMapDisplay: z.boolean().optional(), enableLocationTracking: z.boolean().optional(), locationTrackingInterval: z.number().int().optional() }))
+    .input(z.object({ enableLocationMapDisplay: z.boolean().optional(), enableLocationTracking: z.boolean().optional(), locationTrackingInterval: minutesStep.optional() }))
     .mutation(async ({ ctx, input }) => {
       const ts = nowIso();
       const said: string[] = [];
       if (input.enableLocationMapDisplay !== undefined) {
-        await ctx.db.updateTable("devices").set({ enable_location_map_display: input.enableLocationMapDisplay ? 1 : 0, updated_at: ts }).where("id", "=", ctx.device.id).execute();
+        await ctx.db.updateTable("devices").set({ enable_location_map_display: input.enableLocationMapDisplay ? 1 : 0, settings_updated_by: ctx.parent.id, updated_at: ts }).where("id", "=", ctx.device.id).execute();
         said.push(input.enableLocationMapDisplay ? "The map is shown on the dashboard." : "The map is hidden from the dashboard.");
       }
       if (input.enableLocationTracking !== undefined || input.locationTrackingInterval !== undefined) {
         const current = await ctx.db.selectFrom("location_settings").selectAll().where("device_id", "=", ctx.device.id).executeTakeFirst();
         const tracking = input.enableLocationTracking ?? current?.enable_location_tracking === 1;
         let interval = input.locationTrackingInterval ?? current?.location_tracking_interval ?? 15;
-        if (!multipleOf15(interval)) throw new TRPCError({ code: "BAD_REQUEST", message: MULTIPLE_OF_15 });
         if (!tracking) interval = 0;
         else if (interval === 0) interval = 15;
         await ctx.db
           .insertInto("location_settings")
-          .values({ device_id: ctx.device.id, enable_location_tracking: tracking ? 1 : 0, location_tracking_interval: interval, updated_at: ts })
-          .onConflict((oc) => oc.column("device_id").doUpdateSet({ enable_location_tracking: tracking ? 1 : 0, location_tracking_interval: interval, updated_at: ts }))
+          .values({ device_id: ctx.device.id, enable_location_tracking: tracking ? 1 : 0, location_tracking_interval: interval, updated_at: ts, updated_by: ctx.parent.id })
+          .onConflict((oc) => oc.column("device_id").doUpdateSet({ enable_location_tracking: tracking ? 1 : 0, location_tracking_interval: interval, updated_at: ts, updated_by: ctx.parent.id }))
           .execute();
         await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
         said.push(tracking ? `Location tracking is on, every ${interval} minutes.` : "Location tracking is off.");
@@ -104,12 +102,12 @@ export const deviceRouter = router({
     }),
 
   /** Re-sends the current policy (the spec's "apply policy"); a no-op when nothing changed and it was acknowledged. */
-  applyPolicy: deviceProcedure.mutation(async ({ ctx }) => {
+  applyPolicy: commandProcedure.mutation(async ({ ctx }) => {
     const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
     return { respones_msg: `Settings sent to ${possessive(ctx.kid.name)} phone.`, policyVersion: applied.version, commandId: applied.commandId };
   }),
 
-  installApp: deviceProcedure.input(z.object({ packageName: pkg })).mutation(async ({ ctx, input }) => {
+  installApp: commandProcedure.input(z.object({ packageName: pkg })).mutation(async ({ ctx, input }) => {
     const cmd = await requestInstall(ctx, ctx.device.id, input.packageName, ctx.parent.id);
     return { respones_msg: sentMessage("Install command sent to", ctx.kid.name, await isOnline(ctx.db, ctx.device.id)), commandId: cmd.id };
   }),

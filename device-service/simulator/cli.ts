@@ -2,13 +2,22 @@
  * A virtual phone on the command line:
  *   npm run device:sim -- --url http://localhost:3000 --token enr_…  [--serial SIM-0001]
  *   npm run device:sim -- --url http://localhost:3000 --credential <deviceId.secret> --serial SIM-0001
- * Options: --usage-every <s> (send usage for the current hour), --location "lat,lng", --battery <n>.
+ * Options: --usage-every <s> (send usage for the current hour), --location "lat,lng", --battery <n>,
+ *   --fail-install com.a=NOT_FOUND,com.b=INSTALLATION_FAILURE_REASON_UNKNOWN:2 (installs that fail: always, or n times).
  * It enrolls (printing its credential for next time), connects, reports, and obeys commands until Ctrl-C.
+ *
+ * The kid asks the parent (issue 14), then waits for the answer (--wait <s>, default 0: do not wait):
+ *   npm run device:sim -- request install org.scratchjr.android --credential … --serial … [--remarks "For school"]
+ *   npm run device:sim -- request uninstall com.king.candycrushsaga --credential … --serial …
+ *   npm run device:sim -- request extend com.duolingo --minutes 30 --credential … --serial … --wait 600
  */
 import { parseArgs } from "node:util";
+import { parseFailInstalls } from "./installer";
 import { SimulatedPhone } from "./phone";
+import { REQUEST_KINDS, type RequestKind } from "./requests";
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     url: { type: "string", default: "http://localhost:3000" },
     token: { type: "string" },
@@ -18,6 +27,10 @@ const { values } = parseArgs({
     location: { type: "string", default: "51.5014,-0.1419" },
     battery: { type: "string", default: "80" },
     apps: { type: "string", default: "com.kidsportal.kidsapp,org.khanacademy.android,com.duolingo" },
+    minutes: { type: "string", default: "30" },
+    remarks: { type: "string" },
+    wait: { type: "string", default: "0" },
+    "fail-install": { type: "string", default: "" },
   },
 });
 
@@ -28,6 +41,7 @@ const phone = new SimulatedPhone({
   credential: values.credential,
   status: { batteryPercentage: Number(values.battery) },
   location: { latitude: lat, longitude: lng },
+  failInstalls: parseFailInstalls(values["fail-install"]),
   log: (m) => console.error(m),
 });
 for (const p of values.apps.split(",").filter(Boolean)) phone.state.installed.add(p);
@@ -42,6 +56,7 @@ async function main() {
     console.log(`enrolled; reuse with: --credential ${credential} --serial ${values.serial}`);
   }
   await phone.connect();
+  if (positionals[0] === "request") return ask(positionals[1], positionals[2]);
   await phone.send("installed_apps", { apps: [...phone.state.installed].map((packageName) => ({ packageName })) });
   const every = Number(values["usage-every"]) * 1000;
   if (every > 0) {
@@ -60,6 +75,20 @@ async function main() {
   const stop = () => void phone.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** `request <install|uninstall|extend> <package>`: sends it, prints when stored, optionally waits for the answer. */
+async function ask(kind: string | undefined, packageName: string | undefined) {
+  if (!kind || !(kind in REQUEST_KINDS) || !packageName) throw new Error("Usage: request <install|uninstall|extend> <package name> [--minutes 30] [--remarks text] [--wait seconds]");
+  const id = await phone.requests.ask(kind as RequestKind, packageName, { minutes: Number(values.minutes), remarks: values.remarks });
+  console.log(`→ request stored (${REQUEST_KINDS[kind as RequestKind]} ${packageName}, message ${id})`);
+  const waitMs = Number(values.wait) * 1000;
+  if (waitMs > 0) {
+    const answer = await phone.requests.waitForAnswer(id, waitMs);
+    console.log(`← ${answer.status}: ${answer.message}`);
+  }
+  await phone.close();
+  process.exit(0);
 }
 
 main().catch((err: unknown) => {

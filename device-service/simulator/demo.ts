@@ -1,11 +1,29 @@
 import type { DB } from "../../db/index";
 import { createEnrollmentToken } from "../enrollment";
+import { demoRequests } from "./demo-requests";
 import { SimulatedPhone } from "./phone";
 
 export const DEMO_SERIALS = ["DEMO-MIA-0001", "DEMO-LEO-0002"] as const;
 
+// ---- browsing (issue 15): now and then a demo kid opens a web address, so /browser-logs has something to show ----
+
+/** Addresses the demo kids visit, in turn. */
+export const DEMO_SITES = ["https://www.bbc.co.uk/cbbc", "https://www.wikipedia.org/", "https://scratch.mit.edu/projects", "https://www.youtube.com/watch", "https://www.example.com/page"] as const;
+/** One visit every this many usage ticks (a tick a minute: every ten minutes). */
+export const DEMO_VISIT_EVERY_TICKS = 10;
+
+function demoBrowser(phone: SimulatedPhone, offset: number) {
+  let tick = offset;
+  return async (now: Date) => {
+    if (!phone.connected || tick++ % DEMO_VISIT_EVERY_TICKS !== 0) return;
+    await phone.visit(DEMO_SITES[Math.floor(tick / DEMO_VISIT_EVERY_TICKS) % DEMO_SITES.length]!, now);
+  };
+}
+
 export interface DemoPhones {
   phones: SimulatedPhone[];
+  /** Sends each phone's usage for the hour of `now` (once a minute on its own); resolves when acknowledged. */
+  reportUsage(now?: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -22,7 +40,7 @@ export async function startDemoPhones(
   opts: { ackDelayMs?: number } = {},
 ): Promise<DemoPhones> {
   const phones: SimulatedPhone[] = [];
-  const timers: NodeJS.Timeout[] = [];
+  const reporters: ((now: Date) => Promise<void>)[] = [];
   for (const serial of DEMO_SERIALS) {
     const device = await db
       .selectFrom("devices")
@@ -63,28 +81,46 @@ export async function startDemoPhones(
       await phone.enroll(token);
       await phone.connect();
       phones.push(phone);
-      // A little life: the current hour's usage of the first few apps grows a minute at a time.
+      // A little life: while the kid uses the phone, the current hour's usage of the first few apps grows a
+      // minute at a time, in turn. Like a real phone's, the hour never holds more minutes than have begun in
+      // it (at most 60), counting what is already stored for it (the seed, an earlier run).
       const used = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal")).slice(0, 3);
-      let minute = new Date().getUTCMinutes();
-      const t = setInterval(() => {
-        minute = Math.min(60, minute + 1);
-        const hour = new Date();
-        hour.setUTCMinutes(0, 0, 0);
-        const per = Math.floor(minute / Math.max(1, used.length));
-        if (used.length && phone.connected)
-          void phone.send("usage", { buckets: used.map((packageName) => ({ packageName, hour: hour.toISOString(), minutes: Math.min(60, per) })) }).catch(() => {});
-      }, 60_000);
-      t.unref();
-      timers.push(t);
+      const hourUsage = new Map<string, number>();
+      let currentHour = "";
+      let turn = 0;
+      reporters.push(async (now) => {
+        if (!used.length || !phone.connected) return;
+        const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000).toISOString();
+        if (hour !== currentHour) {
+          const stored = await db.selectFrom("app_usage_hourly").select(["package_name", "minutes"]).where("device_id", "=", device.id).where("hour", "=", hour).execute();
+          hourUsage.clear();
+          for (const r of stored) hourUsage.set(r.package_name, r.minutes);
+          currentHour = hour;
+        }
+        const total = [...hourUsage.values()].reduce((a, b) => a + b, 0);
+        if (total >= Math.min(60, now.getUTCMinutes() + 1)) return;
+        const packageName = used[turn++ % used.length];
+        const minutes = (hourUsage.get(packageName) ?? 0) + 1;
+        await phone.send("usage", { buckets: [{ packageName, hour, minutes }] });
+        hourUsage.set(packageName, minutes);
+      });
+      reporters.push(demoBrowser(phone, phones.length * 3));
+      reporters.push(demoRequests(db, phone, device.id, used, phones.length * 7));
       log("demo phone connected", { serialNumber: serial });
     } catch (err) {
       log("demo phone failed to start", { serialNumber: serial, error: err instanceof Error ? err.message : String(err) });
     }
   }
+  const reportUsage = async (now: Date = new Date()) => {
+    await Promise.all(reporters.map((r) => r(now)));
+  };
+  const timer = setInterval(() => void reportUsage().catch((err: unknown) => log("demo usage not stored", { error: err instanceof Error ? err.message : String(err) })), 60_000);
+  timer.unref();
   return {
     phones,
+    reportUsage,
     async stop() {
-      for (const t of timers) clearInterval(t);
+      clearInterval(timer);
       await Promise.all(phones.map((p) => p.close()));
     },
   };

@@ -5,7 +5,12 @@ import type { z } from "zod";
 import type { CommandType } from "../commands/types";
 import type { Hardware } from "../enrollment";
 import type { childStatusData, DeviceEvent, InstallFailureReason } from "../socket/messages";
+import { PhoneInstaller, type InstallFailure } from "./installer";
 import { commandFrameData, serverToDevice } from "../socket/messages";
+import { isBlocked } from "../policy/urls";
+import { PhoneEnforcer } from "./enforcer";
+import { PhoneRequests } from "./requests";
+import { waitForCommand } from "./wait";
 
 type ChildStatus = z.input<typeof childStatusData>;
 
@@ -20,8 +25,8 @@ export interface PhoneOptions {
   reconnect?: boolean;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  /** Packages whose install fails with the given reason (tests of spec 2 §8). */
-  failInstalls?: Record<string, InstallFailureReason>;
+  /** Packages whose install fails with the given reason, always or `times` times (spec 2 §8; simulator/installer.ts). */
+  failInstalls?: Record<string, InstallFailureReason | InstallFailure>;
   /** Leave commands unacknowledged (tests of redelivery). */
   ignoreCommands?: boolean;
   /** Act on each command this long after it arrives, like a phone that has to wake up (default 0). */
@@ -58,6 +63,8 @@ export class SimulatedPhone extends EventEmitter {
     ringing: false,
     reboots: 0,
     policyVersion: undefined as number | undefined,
+    /** The policy version whose limits the phone has enforced (after applying and acknowledging it). */
+    enforcedVersion: undefined as number | undefined,
     policy: undefined as unknown,
     installed: new Set<string>(),
     disabled: new Set<string>(),
@@ -67,6 +74,12 @@ export class SimulatedPhone extends EventEmitter {
     knoxStopped: false,
   };
   readonly received: ReceivedCommand[] = [];
+  /** Usage it generates and the limits it enforces (simulator/enforcer.ts). */
+  readonly enforcer: PhoneEnforcer = new PhoneEnforcer(this);
+  /** The kid's requests and the parent's answers (simulator/requests.ts). */
+  readonly requests: PhoneRequests = new PhoneRequests(this);
+  /** How it installs, and which installs it fails (simulator/installer.ts). */
+  readonly installer: PhoneInstaller;
   private pending = new Map<string, Pending>();
   private seq = 0;
   private attempts = 0;
@@ -74,6 +87,7 @@ export class SimulatedPhone extends EventEmitter {
 
   constructor(public opts: PhoneOptions) {
     super();
+    this.installer = new PhoneInstaller(this, opts.failInstalls);
     this.credential = opts.credential;
     this.deviceId = opts.credential?.split(".")[0];
   }
@@ -125,6 +139,7 @@ export class SimulatedPhone extends EventEmitter {
       missingPermissions: [],
       appVersion: this.opts.hardware?.appVersion ?? "3.8.1",
       protectionState: true,
+      freeStorageMb: this.installer.freeStorageMb,
       ...(this.state.policyVersion !== undefined ? { policyVersion: this.state.policyVersion } : {}),
       ...this.opts.status,
     };
@@ -164,6 +179,17 @@ export class SimulatedPhone extends EventEmitter {
         });
         ws.send(frame);
       });
+      // The server refuses a bad credential before the upgrade (HTTP 401): no point retrying that.
+      let refused = false;
+      ws.on("unexpected-response", (_req, res) => {
+        refused = res.statusCode === 401;
+        res.resume();
+        if (!settled) {
+          settled = true;
+          reject(new Error(`socket refused (HTTP ${res.statusCode})`));
+        }
+        ws.terminate();
+      });
       ws.on("message", (raw) => this.onFrame(raw.toString()));
       ws.on("close", (code, reason) => {
         this.connected = false;
@@ -172,14 +198,14 @@ export class SimulatedPhone extends EventEmitter {
           settled = true;
           reject(new Error(`socket closed ${code} ${reason.toString()}`));
         }
-        if (!this.closedByUs && this.opts.reconnect !== false && code !== 1008) this.scheduleReconnect();
+        if (!this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
       });
       ws.on("error", (err) => {
         this.opts.log?.(`[${this.serialNumber}] socket error: ${err.message}`);
         if (!settled && ws.readyState !== WebSocket.OPEN) {
           settled = true;
           reject(err);
-          if (!this.closedByUs && this.opts.reconnect !== false) this.scheduleReconnect();
+          if (!this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
         }
       });
     });
@@ -297,18 +323,14 @@ export class SimulatedPhone extends EventEmitter {
       case "APPLY_POLICY":
         s.policy = cmd.payload.policy;
         s.policyVersion = Number(cmd.payload.version);
-        return void (await this.ack(cmd, "acknowledged", { policyVersion: s.policyVersion }));
-      case "INSTALL_APP": {
+        this.emit("policy", s.policy);
+        await this.ack(cmd, "acknowledged", { policyVersion: s.policyVersion });
+        await this.enforcer.enforce();
+        s.enforcedVersion = Math.max(s.enforcedVersion ?? 0, Number(cmd.payload.version)); // an older policy's enforcement may finish later
+        return;
+      case "INSTALL_APP":
         if (!pkg) return void (await this.ack(cmd, "failed", undefined, "no package"));
-        const reason = this.opts.failInstalls?.[pkg];
-        if (reason) {
-          await this.send("install_result", { status: "FAILED", packageName: pkg, failureReason: reason });
-          return void (await this.ack(cmd, "failed", undefined, reason));
-        }
-        s.installed.add(pkg);
-        await this.send("install_result", { status: "INSTALLED", packageName: pkg });
-        return void (await this.ack(cmd));
-      }
+        return this.installer.install(cmd, pkg);
       case "UNINSTALL_APP":
         if (pkg) s.installed.delete(pkg);
         if (pkg) await this.send("install_result", { status: "UNINSTALLED", packageName: pkg });
@@ -325,6 +347,9 @@ export class SimulatedPhone extends EventEmitter {
       case "STOP_KNOX":
         s.knoxStopped = true;
         return void (await this.ack(cmd));
+      case "APP_REQUEST_RESULT":
+        this.requests.receive(cmd.payload);
+        return void (await this.ack(cmd));
       case "ENABLE_VPN":
       case "DISABLE_VPN":
         s.vpn = cmd.type === "ENABLE_VPN";
@@ -336,23 +361,17 @@ export class SimulatedPhone extends EventEmitter {
     }
   }
 
+  // ---- browsing (issue 15): the kid opens an address; blocked when the applied policy's list covers it ----
+  /** Reports the visit (allowed or blocked) as browser_visit; resolves once the server acknowledged it. */
+  async visit(url: string, at: Date = new Date()): Promise<{ blocked: boolean }> {
+    const blocked = isBlocked((this.state.policy as { blockedUrls?: string[] } | undefined)?.blockedUrls ?? [], url);
+    await this.send("browser_visit", { url, visitedAt: at.toISOString(), blocked });
+    return { blocked };
+  }
+
   /** Resolves when a matching command of this type has arrived or arrives. */
   waitForCommand(type: CommandType, timeoutMs = 5_000, match: (c: ReceivedCommand) => boolean = () => true): Promise<ReceivedCommand> {
-    const have = this.received.find((c) => c.type === type && match(c));
-    if (have) return Promise.resolve(have);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.off("command", on);
-        reject(new Error(`no ${type} command within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const on = (c: ReceivedCommand) => {
-        if (c.type !== type || !match(c)) return;
-        clearTimeout(t);
-        this.off("command", on);
-        resolve(c);
-      };
-      this.on("command", on);
-    });
+    return waitForCommand(this, this.received, type, timeoutMs, match);
   }
 
   unanswered(): number {

@@ -4,8 +4,10 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { frameData, markSent, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice } from "../enrollment";
+import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
-import { handleDeviceMessage, ProtocolError, setOnline, type DeviceRef } from "./telemetry";
+import { handleDeviceMessage, ProtocolError, setOffline, type DeviceRef } from "./telemetry";
+import { resumeInstalls } from "../installs";
 
 export const PING_INTERVAL_MS = 30_000;
 export const DEVICE_SOCKET_PATH = "/device-socket";
@@ -29,7 +31,21 @@ const connOf = (ws: WebSocket): Conn | undefined => (ws as SocketWithConn)[CONN]
 export interface Gateway extends LocalConnections {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   count(): number;
+  /** The ids of the phones held here. */
+  ids(): string[];
   close(): Promise<void>;
+}
+
+/** Answers an upgrade request with a plain HTTP error and closes the connection (no WebSocket is made). */
+export function refuseUpgrade(socket: Duplex, status: 401 | 503, message: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ respones_msg: message });
+  const reason = status === 401 ? "Unauthorized" : "Service Unavailable";
+  socket.once("finish", () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 export function credentialOf(req: IncomingMessage): string | null {
@@ -39,13 +55,15 @@ export function credentialOf(req: IncomingMessage): string | null {
 }
 
 /**
- * The device socket. Authentication happens before the upgrade completes; a refused credential gets the
- * upgrade and an immediate close 1008. Frames are processed one at a time per phone, in order, and each
+ * The device socket. Authentication happens before the upgrade: a refused credential gets an HTTP 401 on the
+ * raw socket, which is then destroyed (no WebSocket exists for it). Every accepted socket has an 'error'
+ * listener from its first moment, so no frame a client sends can end the process. Frames are processed one at a time per phone, in order, and each
  * is answered once committed, so a phone can retry anything unanswered without double counting.
  */
 export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: number } = {}): Gateway {
   // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
+  wss.on("error", (err) => deps.log("warn", "device socket server error", { error: err.message }));
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
   let closed = false;
@@ -116,6 +134,8 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         c.statusSeen = true;
         // Redelivery: everything still open, including what was sent before a disconnect.
         await deliverTo(c, true);
+        // Back online: installs that failed for the network go again.
+        await resumeInstalls(deps, c.device.id, { online: true }).catch((err: unknown) => deps.log("warn", "install resume failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) }));
       }
     } catch (err) {
       const code = err instanceof ProtocolError ? err.code : "SERVER_ERROR";
@@ -146,11 +166,13 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (conns.get(c.device.id) === c) {
       conns.delete(c.device.id);
       const id = c.device.id;
-      void (c.chain ?? Promise.resolve()).then(() => setOnline(deps.db, id, false)).catch(() => {});
+      void (c.chain ?? Promise.resolve()).then(() => setOffline(deps.db, id, deps.processId ?? null)).catch(() => {});
     }
   }
 
   function attach(ws: WebSocket, device: DeviceRef) {
+    // First: every socket this process holds has an error listener before anything can arrive on it.
+    ws.on("error", onError);
     const c: Conn = { ws, device, statusSeen: false, alive: true, chain: null, delivering: false, again: false, againIncludeSent: false };
     (ws as SocketWithConn)[CONN] = c;
     const previous = conns.get(device.id);
@@ -159,7 +181,6 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (previous) previous.ws.close(4000, "Replaced by a newer connection");
     ws.on("pong", onPong);
     ws.on("message", onMessage);
-    ws.on("error", onError);
     ws.on("close", onClose);
     send(c, { event: "hello", id: "", data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS } });
   }
@@ -184,26 +205,44 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (m.type === "device.command") {
       const c = conns.get(m.deviceId);
       if (c) void deliverTo(c, false);
+    } else if (m.type === "bus.resubscribed") {
+      // A Redis outage may have swallowed "new command" messages: every phone held here reads its outbox again.
+      for (const c of conns.values()) void deliverTo(c, false);
+    }
+    if (m.type === "device.unenrolled") {
+      // The phone was removed from the account: its credential is gone, so is its socket.
+      for (const c of all) if (c.device.id === m.deviceId) c.ws.close(UNENROLLED_CLOSE.code, UNENROLLED_CLOSE.reason);
     }
   });
 
   return {
     handleUpgrade(req, socket, head) {
+      // Resets and broken pipes before or during the handshake are the client's business, never a crash.
       socket.on("error", () => {});
+      if (closed) {
+        socket.destroy();
+        return;
+      }
       authenticateDevice(deps.db, credentialOf(req)).then(
         (device) => {
+          if (!device) {
+            // Refused before the upgrade: no WebSocket is ever created for a bad credential, so nothing the
+            // client sends afterwards is parsed as a frame.
+            deps.log("warn", "device socket refused", { reason: "bad credential", ip: req.socket.remoteAddress });
+            refuseUpgrade(socket, 401, "Device credential refused.");
+            return;
+          }
+          if (closed || socket.destroyed) {
+            socket.destroy();
+            return;
+          }
           wss.handleUpgrade(req, socket, head, (ws) => {
-            if (!device) {
-              deps.log("warn", "device socket refused", { reason: "bad credential", ip: req.socket.remoteAddress });
-              ws.close(1008, "Device credential refused");
-              return;
-            }
-            attach(ws, { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number });
+            attach(ws, { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number, enrolled_at: device.created_at });
           });
         },
         (err: unknown) => {
           deps.log("error", "device auth failed", { error: err instanceof Error ? err.message : String(err) });
-          socket.destroy();
+          refuseUpgrade(socket, 503, "Please try again later.");
         },
       );
     },
@@ -213,6 +252,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       if (c) await deliverTo(c, o.includeSent ?? false);
     },
     count: () => conns.size,
+    ids: () => [...conns.keys()],
     async close() {
       if (closed) return;
       closed = true;
@@ -222,7 +262,8 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       for (const c of all) c.ws.close(1001, "Server shutting down");
       await Promise.allSettled([...all].map((c) => c.chain ?? Promise.resolve()));
       for (let i = 0; i < ids.length; i += 500) {
-        await deps.db.updateTable("device_status").set({ online: 0 }).where("device_id", "in", ids.slice(i, i + 500)).execute().catch(() => {});
+        const q = deps.db.updateTable("device_status").set({ online: 0, online_process: null }).where("device_id", "in", ids.slice(i, i + 500));
+        await (deps.processId ? q.where("online_process", "=", deps.processId) : q.where("online_process", "is", null)).execute().catch(() => {});
       }
       conns.clear();
     },

@@ -24,8 +24,11 @@ export const INSTALL_FAILURE_REASONS = [
   "INSUFFICIENT_STORAGE",
 ] as const;
 export type InstallFailureReason = (typeof INSTALL_FAILURE_REASONS)[number];
-/** Spec 2 §8: unknown failures are retried by the server; the others wait for the parent or the phone. */
+/** Spec 2 §8: unknown failures are retried by the server on a timer (device-service/installs.ts retryRule). */
 export const SERVER_RETRIED_REASONS: InstallFailureReason[] = ["INSTALLATION_FAILURE_REASON_UNKNOWN"];
+
+/** Why an app is disabled (spec 2 §4). */
+export const APP_BLOCK_REASONS = ["Manually", "Overuse", "Category Overuse", "Cronjob", "Global Daily Limit Reach", "Session Break"] as const;
 
 const iso = z.string().datetime({ offset: true });
 const pkg = z.string().trim().min(1).max(255).regex(/^[A-Za-z0-9._-]+$/, "packageName has unexpected characters");
@@ -41,6 +44,8 @@ export const childStatusData = z.object({
   /** The policy version the phone currently enforces, if any. */
   policyVersion: z.number().int().min(0).optional(),
   fcmToken: z.string().max(4096).optional(),
+  /** Free storage in MB: store installs that failed with INSUFFICIENT_STORAGE resume when it grows. */
+  freeStorageMb: z.number().int().min(0).max(10_000_000).optional(),
 });
 
 export const usageData = z.object({
@@ -88,7 +93,7 @@ export const deviceToServer = z.discriminatedUnion("event", [
       remarks: z.string().max(500).optional(),
     }),
   }),
-  z.object({ event: z.literal("browser_visit"), id: msgId, data: z.object({ url: z.string().min(1).max(2048), visitedAt: iso }) }),
+  z.object({ event: z.literal("browser_visit"), id: msgId, data: z.object({ url: z.string().min(1).max(2048), visitedAt: iso, blocked: z.boolean().optional() }) }),
   z.object({
     event: z.literal("device_log"),
     id: msgId,
@@ -102,6 +107,12 @@ export const deviceToServer = z.discriminatedUnion("event", [
     event: z.literal("device_info"),
     id: msgId,
     data: hardwareSchema.extend({ batteryLevel: z.number().int().min(0).max(100).optional(), batteryCheckedAt: iso.optional() }),
+  }),
+  // Why the phone stopped or restarted an app (spec 2 §4 appEnabledDisabledType); reason null when it is usable again.
+  z.object({
+    event: z.literal("app_state"),
+    id: msgId,
+    data: z.object({ packageName: pkg, disabled: z.boolean(), reason: z.enum(APP_BLOCK_REASONS).nullable() }),
   }),
   z.object({
     event: z.literal("command_ack"),

@@ -1,18 +1,23 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 import type { DB } from "../../db/index";
-import { newId, nowIso } from "../../db/queries/ids";
+import { newId, nowIso } from "../../core/ids.server";
 import { acknowledgeCommand } from "../commands/outbox";
 import type { DeviceServiceDeps } from "../context";
 import { hardwareColumns } from "../enrollment";
 import { notifyParents } from "../notify";
-import { recordInstallFailure, markInstallDone } from "../installs";
+import { recordInstallFailure, recordInstalled, resumeInstalls } from "../installs";
+import { applyPolicy } from "../policy/store";
+import { recordVisit } from "../browser";
+import { recordAppState } from "./app-state";
 import type { DeviceMessage } from "./messages";
 
 export interface DeviceRef {
   id: string;
   profile_id: string;
   serial_number: string;
+  /** When the phone was first enrolled (devices.created_at): telemetry before it (less a day) is refused. */
+  enrolled_at: string;
 }
 
 type Tx = Transaction<Database>;
@@ -33,12 +38,26 @@ async function firstTime(trx: Tx, deviceId: string, messageId: string): Promise<
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** Usage is physical: one hour holds at most 60 minutes, per app and for the whole phone. */
+export const MAX_MINUTES_PER_HOUR = 60;
+/** Usage buckets are accepted from a day before the phone's enrollment to a day ahead of now (clock skew). */
+export const USAGE_WINDOW_SLACK_MS = 86_400_000;
+
+export interface UsageBounds {
+  /** devices.created_at: when the phone was first enrolled. */
+  enrolledAt: string;
+  now?: Date;
+}
+
 /**
  * Hourly usage upsert plus the daily rollup, in one transaction. Buckets carry absolute minutes, so a
  * retried upload rewrites the same values; the daily rows are recomputed from the hourly ones for the
- * affected (day, app) pairs, so nothing is ever counted twice.
+ * affected (day, app) pairs, so nothing is ever counted twice. With `bounds` (every upload from a phone),
+ * a bucket outside [enrollment − 1 day, now + 1 day] or an hour that would hold more than 60 minutes for the
+ * whole phone refuses the frame (ProtocolError, nothing stored).
  */
-export async function ingestUsage(db: DB, deviceId: string, buckets: { packageName: string; hour: string; minutes: number }[]): Promise<number> {
+export async function ingestUsage(db: DB, deviceId: string, buckets: { packageName: string; hour: string; minutes: number }[], bounds?: UsageBounds): Promise<number> {
+  if (bounds) checkUsageWindow(buckets, bounds);
   const byKey = new Map<string, { device_id: string; package_name: string; hour: string; minutes: number }>();
   for (const b of buckets) {
     const hour = hourBucket(b.hour);
@@ -55,6 +74,7 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
         .onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
         .execute();
     }
+    if (bounds) await checkHourTotals(trx, deviceId, [...new Set(rows.map((r) => r.hour))]);
     const affected = new Set(rows.map((r) => `${r.hour.slice(0, 10)}|${r.package_name}`));
     const from = `${days[0]}T00:00:00.000Z`;
     const to = new Date(Date.parse(`${days[days.length - 1]}T00:00:00.000Z`) + 86_400_000).toISOString();
@@ -82,7 +102,41 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
   return rows.length;
 }
 
-async function upsertStatus(db: DB, deviceId: string, values: Partial<{ battery_percentage: number; battery_checked_at: string; wifi_connected: number; kids_app_status: string; additional_data: string | null; app_version: string; protection_state: number; online: number }>) {
+function checkUsageWindow(buckets: { hour: string }[], bounds: UsageBounds): void {
+  const now = (bounds.now ?? new Date()).getTime();
+  const from = Math.floor((Date.parse(bounds.enrolledAt) - USAGE_WINDOW_SLACK_MS) / 3_600_000) * 3_600_000;
+  const to = now + USAGE_WINDOW_SLACK_MS;
+  for (const b of buckets) {
+    const t = Date.parse(hourBucket(b.hour));
+    if (!Number.isFinite(t) || t < from || t > to) {
+      throw new ProtocolError("OUT_OF_RANGE", `Usage hours must lie between a day before the phone was enrolled and a day from now (${b.hour.slice(0, 40)} does not).`);
+    }
+  }
+}
+
+/** After the upsert, inside its transaction: any affected hour over 60 minutes for the phone refuses the frame. */
+async function checkHourTotals(trx: Tx, deviceId: string, hours: string[]): Promise<void> {
+  for (let i = 0; i < hours.length; i += 500) {
+    const over = await trx
+      .selectFrom("app_usage_hourly")
+      .select(["hour", sql<number>`sum(minutes)`.as("minutes")])
+      .where("device_id", "=", deviceId)
+      .where("hour", "in", hours.slice(i, i + 500))
+      .groupBy("hour")
+      .having(sql`sum(minutes)`, ">", MAX_MINUTES_PER_HOUR)
+      .orderBy("hour")
+      .limit(1)
+      .executeTakeFirst();
+    if (over) {
+      throw new ProtocolError(
+        "TOO_MANY_MINUTES",
+        `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${over.hour} would have ${Number(over.minutes)}.`,
+      );
+    }
+  }
+}
+
+async function upsertStatus(db: DB, deviceId: string, values: Partial<{ battery_percentage: number; battery_checked_at: string; wifi_connected: number; kids_app_status: string; additional_data: string | null; app_version: string; protection_state: number; online: number; free_storage_mb: number; online_process: string | null }>) {
   const ts = nowIso();
   const res = await db.updateTable("device_status").set({ ...values, updated_at: ts }).where("device_id", "=", deviceId).executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) {
@@ -94,8 +148,13 @@ async function upsertStatus(db: DB, deviceId: string, values: Partial<{ battery_
   }
 }
 
-export async function setOnline(db: DB, deviceId: string, online: boolean): Promise<void> {
-  await upsertStatus(db, deviceId, { online: online ? 1 : 0 });
+/**
+ * Marks the phone offline when its socket on this process closed, unless another process holds it by now
+ * (a phone that reconnected elsewhere before this process noticed the close stays online).
+ */
+export async function setOffline(db: DB, deviceId: string, processId: string | null): Promise<void> {
+  const q = db.updateTable("device_status").set({ online: 0, online_process: null, updated_at: nowIso() }).where("device_id", "=", deviceId);
+  await (processId ? q.where("online_process", "=", processId) : q.where("online_process", "is", null)).execute();
 }
 
 /** Applies one validated message from a phone. Resolves once its effect is committed. */
@@ -114,7 +173,11 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
         app_version: d.appVersion,
         protection_state: d.protectionState ? 1 : 0,
         online: 1,
+        ...(d.freeStorageMb !== undefined ? { free_storage_mb: d.freeStorageMb } : {}),
+        online_process: deps.processId ?? null,
       });
+      // Installs that failed for storage resume once the phone has more room than when they failed.
+      if (d.freeStorageMb !== undefined) await resumeInstalls(deps, device.id, { freeStorageMb: d.freeStorageMb });
       await db
         .updateTable("devices")
         .set({ app_version: d.appVersion, ...(d.fcmToken ? { fcm_token: d.fcmToken } : {}), updated_at: ts })
@@ -130,7 +193,7 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       return;
     }
     case "usage":
-      await ingestUsage(db, device.id, msg.data.buckets);
+      await ingestUsage(db, device.id, msg.data.buckets, { enrolledAt: device.enrolled_at });
       return;
     case "location": {
       await db.transaction().execute(async (trx) => {
@@ -189,21 +252,12 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
     }
     case "install_result": {
       const d = msg.data;
-      const app = await db.selectFrom("profile_apps").select("id").where("device_id", "=", device.id).where("package_name", "=", d.packageName).executeTakeFirst();
-      if (d.status === "FAILED") {
-        if (app) await db.updateTable("profile_apps").set({ is_installed: 0, installation_failure_reason: d.failureReason, updated_at: ts }).where("id", "=", app.id).execute();
-        await recordInstallFailure(deps, device.id, d.packageName, d.failureReason);
-      } else if (d.status === "INSTALLED") {
-        if (app) await db.updateTable("profile_apps").set({ is_installed: 1, installation_failure_reason: null, updated_at: ts }).where("id", "=", app.id).execute();
-        else
-          await db
-            .insertInto("profile_apps")
-            .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: d.packageName, disabled_type: null, installation_failure_reason: null, is_installed: 1, created_at: ts, updated_at: ts })
-            .execute();
-        await markInstallDone(db, device.id, d.packageName);
-      } else if (app) {
-        await db.updateTable("profile_apps").set({ is_installed: 0, updated_at: ts }).where("id", "=", app.id).execute();
-      }
+      if (d.status === "FAILED") await recordInstallFailure(deps, device.id, d.packageName, d.failureReason);
+      else if (d.status === "INSTALLED") {
+        await recordInstalled(deps, device, d.packageName);
+        // The app is on the phone now: the policy lists it with the daily limit chosen at install.
+        await applyPolicy(deps, device.id).catch((err: unknown) => deps.log("warn", "policy not applied after install", { deviceId: device.id, error: err instanceof Error ? err.message : String(err) }));
+      } else await db.updateTable("profile_apps").set({ is_installed: 0, install_state: null, updated_at: ts }).where("device_id", "=", device.id).where("package_name", "=", d.packageName).execute();
       await notifyParents(deps, device.profile_id, "device.install");
       return;
     }
@@ -213,7 +267,7 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
         if (!(await firstTime(trx, device.id, msg.id))) return;
         await trx
           .insertInto("app_requests")
-          .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: d.packageName, request_type: d.requestType, extended_time: d.extendedTime, remarks: d.remarks ?? null, created_at: ts, updated_at: ts })
+          .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: d.packageName, request_type: d.requestType, extended_time: d.extendedTime, remarks: d.remarks ?? null, message_id: msg.id, created_at: ts, updated_at: ts })
           .execute();
         const kid = await trx.selectFrom("kid_profiles").select("name").where("id", "=", device.profile_id).executeTakeFirst();
         const app = await trx.selectFrom("catalog_apps").select("title").where("package_name", "=", d.packageName).executeTakeFirst();
@@ -230,17 +284,11 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       return;
     }
     case "browser_visit": {
-      const url = msg.data.url.trim();
-      const day = new Date(msg.data.visitedAt).toISOString().slice(0, 10);
       await db.transaction().execute(async (trx) => {
         if (!(await firstTime(trx, device.id, msg.id))) return;
-        const blocked = await trx.selectFrom("browser_logs").select("id").where("device_id", "=", device.id).where("url", "=", url).where("is_blocked", "=", 1).limit(1).executeTakeFirst();
-        await trx
-          .insertInto("browser_logs")
-          .values({ id: newId(), device_id: device.id, url, day, is_blocked: blocked ? 1 : 0, visits: 1, created_at: ts, updated_at: ts })
-          .onConflict((oc) => oc.columns(["device_id", "url", "day"]).doUpdateSet((eb) => ({ visits: eb("browser_logs.visits", "+", 1), updated_at: ts })))
-          .execute();
+        await recordVisit(trx, device.id, msg.data);
       });
+      await notifyParents(deps, device.profile_id, "device.browser");
       return;
     }
     case "device_log": {
@@ -262,6 +310,9 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       await notifyParents(deps, device.profile_id, "device.info");
       return;
     }
+    case "app_state":
+      await recordAppState(deps, device, msg.data);
+      return;
     case "command_ack": {
       const r = await acknowledgeCommand(deps, device.id, msg.data);
       if (!r) throw new ProtocolError("UNKNOWN_COMMAND", "No such command for this phone");

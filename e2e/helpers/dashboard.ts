@@ -10,7 +10,8 @@ export interface KidIds {
 export async function openKid(page: Page, name: "Mia" | "Leo", extra = ""): Promise<KidIds> {
   await page.goto("/kids-device");
   await page.locator(".kid-actions .kid-switch > summary").click();
-  const link = page.getByRole("navigation", { name: "Kids" }).getByRole("link", { name, exact: true });
+  // Each kid is listed with its phone state: "Mia · Online now".
+  const link = page.getByRole("navigation", { name: "Kids" }).getByRole("link", { name: new RegExp(`^${name} · `) });
   const href = (await link.getAttribute("href"))!;
   const profileId = new URL(href, "http://x").searchParams.get("profileId")!;
   await page.goto(`/kids-device?profileId=${profileId}${extra}`);

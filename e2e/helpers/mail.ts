@@ -171,7 +171,11 @@ export async function register(page: Page, email: string, password: string, name
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/login/);
+  // Sign-up signs the new parent in (issue 11 item 5); the account journeys then start signed out (that session
+  // ended), as a returning parent.
+  await expect(page).toHaveURL(/\/kids-device/);
+  await expect(page.getByText("Welcome! Your account has been created.")).toBeVisible();
+  await signOut(page);
 }
 
 export async function signInWithPassword(page: Page, email: string, password: string) {

@@ -1,5 +1,6 @@
 import { Bar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
-import { formatMinutes } from "~/utils/rules";
+import { formatMinutes } from "~/rules/minutes";
+import { ChartTable, type ChartPeriod } from "./ChartTable";
 
 export const CHART_COLOURS = ["#0f766e", "#2563eb", "#d97706", "#9333ea", "#db2777", "#64748b"];
 
@@ -39,9 +40,10 @@ export function niceStep(maxMinutes: number, ticks = 4): number {
  * The figure around the server-rendered SVGs (see render.server.tsx): two fixed sizes (phone and wide screens),
  * CSS shows the one that fits; the legend is plain HTML. Readable without JavaScript.
  */
-export function CategoryChartFigure({ svg, data, title }: { svg: { phone: string; wide: string }; data: Pick<CategoryChartData, "categories">; title: string }) {
+export function CategoryChartFigure({ svg, data, title, period }: { svg: { phone: string; wide: string }; data: CategoryChartData; title: string; period: ChartPeriod }) {
   return (
     <figure className="chart" aria-label={title}>
+      <ChartTable data={data} title={title} period={period} />
       <div className="chart-svg chart-size-phone" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: svg.phone }} />
       <div className="chart-svg chart-size-wide" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: svg.wide }} />
       {data.categories.length ? (

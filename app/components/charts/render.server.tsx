@@ -24,7 +24,11 @@ export function renderCategoryChart(data: CategoryChartData, title: string): { p
   const compact = (markup: string) => markup.replace(/(\d+\.\d)\d+/g, "$1");
   const svg = {
     phone: compact(renderToStaticMarkup(<CategoryBarChartAt data={data} title={title} {...CHART_SIZES.phone} />)),
-    wide: compact(renderToStaticMarkup(<CategoryBarChartAt data={data} title={title} {...CHART_SIZES.wide} />)),
+    // The wide one scales to its card (CSS width: 100%): a viewBox keeps its proportions.
+    wide: compact(renderToStaticMarkup(<CategoryBarChartAt data={data} title={title} {...CHART_SIZES.wide} />)).replace(
+      /<svg /,
+      `<svg viewBox="0 0 ${CHART_SIZES.wide.width} ${CHART_SIZES.wide.height}" preserveAspectRatio="xMidYMid meet" `,
+    ),
   };
   cache.set(key, svg);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

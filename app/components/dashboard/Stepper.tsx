@@ -1,13 +1,30 @@
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/utils/hooks";
-import { roundUpToStep, stepMinutes } from "~/utils/rules";
+import { roundUpToStep, stepMinutes } from "~/rules/minutes";
 
 /**
  * A minutes stepper. Without JavaScript the − and + buttons submit the form with `step` (the server answers
  * with the new draft value in the URL); with JavaScript they change the value in place, and leaving the field
  * rounds it up to the next multiple of 15. Never below 0.
  */
-export function MinutesStepper({ id, name, label, value, onChange, describedBy }: { id: string; name: string; label: string; value: number; onChange?: (v: number) => void; describedBy?: string }) {
+export function MinutesStepper({
+  id,
+  name,
+  label,
+  value,
+  onChange,
+  describedBy,
+  stepName = "step",
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: number;
+  onChange?: (v: number) => void;
+  describedBy?: string;
+  /** The − and + buttons' name without JavaScript (several steppers in one form each need their own). */
+  stepName?: string;
+}) {
   const hydrated = useHydrated();
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
@@ -21,7 +38,7 @@ export function MinutesStepper({ id, name, label, value, onChange, describedBy }
       <div className="stepper">
         <button
           type="submit"
-          name="step"
+          name={stepName}
           value="-15"
           aria-label={`Decrease ${label.toLowerCase()} by 15 minutes`}
           aria-controls={id}
@@ -53,7 +70,7 @@ export function MinutesStepper({ id, name, label, value, onChange, describedBy }
         />
         <button
           type="submit"
-          name="step"
+          name={stepName}
           value="+15"
           aria-label={`Increase ${label.toLowerCase()} by 15 minutes`}
           aria-controls={id}

@@ -1,9 +1,11 @@
 import { useHydrated } from "~/utils/hooks";
 
 /**
- * An on/off switch that is a submit button, so it works without JavaScript: it posts `name=on|off` (the state
- * to go to) and the server answers with the page in that state. With JavaScript and `onToggle`, it flips local
- * state instead and the form is saved with its Save button.
+ * An on/off switch that works without JavaScript: an `<input type=submit role=switch>` (valid HTML, unlike a
+ * submit `<button role=switch>`), its label the input's value, drawn with a track beside it. A click submits
+ * the form; with `onToggle` it posts `<name>:on|off` (the state to go to, read by `readSwitch`) and the server
+ * answers with the page in that state. With JavaScript and `onToggle`, it flips local state instead and the
+ * form is saved with its Save button. Without `onToggle` the form's hidden fields say what to do.
  */
 export function Switch({
   checked,
@@ -11,34 +13,35 @@ export function Switch({
   name = "toggle",
   onToggle,
   disabled,
+  big,
 }: {
   checked: boolean;
   label: string;
   name?: string;
   onToggle?: (next: boolean) => void;
   disabled?: boolean;
+  big?: boolean;
 }) {
   const hydrated = useHydrated();
   return (
-    <button
-      type="submit"
-      name={onToggle ? name : undefined}
-      value={onToggle ? (checked ? "off" : "on") : undefined}
-      className="switch"
-      role="switch"
-      aria-checked={checked}
-      disabled={disabled}
-      onClick={
-        hydrated && onToggle
-          ? (e) => {
-              e.preventDefault();
-              onToggle(!checked);
-            }
-          : undefined
-      }
-    >
+    <label className={big ? "switch big" : "switch"}>
+      <input
+        type="submit"
+        role="switch"
+        aria-checked={checked}
+        name={onToggle ? `${name}:${checked ? "off" : "on"}` : undefined}
+        value={label}
+        disabled={disabled}
+        onClick={
+          hydrated && onToggle
+            ? (e) => {
+                e.preventDefault();
+                onToggle(!checked);
+              }
+            : undefined
+        }
+      />
       <span className="switch-track" aria-hidden="true" />
-      <span>{label}</span>
-    </button>
+    </label>
   );
 }

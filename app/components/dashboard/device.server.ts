@@ -1,12 +1,14 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { TRPCError } from "@trpc/server";
-import type { Parent } from "../../../db/schema";
+import { publicMessage } from "#device-service/errors";
+import type { Parent } from "#db/schema";
 import { redirectWithToast } from "~/utils/toast.server";
-import type { DeviceCaller } from "~/utils/services.server";
+import type { DeviceCaller } from "#device-service/services";
 
 /**
  * Calls the device service as this parent and turns the outcome into a toast carried through a redirect:
- * success shows the service's respones_msg, a TRPCError shows its message as an error (spec 1 §8).
+ * success shows the service's respones_msg, a TRPCError its message in plain words (validation failures in
+ * the field's terms, never zod's JSON; spec 1 §8).
  */
 export async function callDevice<T extends { respones_msg?: string }>(
   context: AppLoadContext,
@@ -20,7 +22,7 @@ export async function callDevice<T extends { respones_msg?: string }>(
     const result = await call(context.services.device({ id: parent.id, email: parent.email, role: parent.role }));
     return await redirectWithToast(successHref, { type: "success", message: result?.respones_msg || fallbackMessage });
   } catch (err) {
-    if (err instanceof TRPCError) return redirectWithToast(back, { type: "error", message: err.message });
+    if (err instanceof TRPCError && err.code !== "INTERNAL_SERVER_ERROR") return redirectWithToast(back, { type: "error", message: publicMessage(err) });
     context.services.log("error", "device service call failed", { error: err instanceof Error ? err.message : String(err) });
     return redirectWithToast(back, { type: "error", message: "Something went wrong. Please try again." });
   }

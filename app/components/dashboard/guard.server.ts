@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { findKidDevice } from "../../../db/queries/dashboard";
+import { findKidDevice } from "#db/queries/dashboard/overview";
 import { requireKidAccess } from "~/utils/auth.server";
 
 /**

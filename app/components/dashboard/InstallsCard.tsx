@@ -1,0 +1,38 @@
+import { Link } from "@remix-run/react";
+import { failureExplanation } from "~/rules/store";
+import type { DashData } from "./types";
+
+/**
+ * Store installs on their way to the kid's phone (issue 13): installing, or not installed and why, with a link to
+ * the app's page where the failure popup explains what happens next. Live with JavaScript (the page revalidates
+ * on the phone's answer); without it the page refreshes itself while something is installing.
+ */
+export function InstallsCard({ data }: { data: DashData }) {
+  if (!data.installs.length) return null;
+  const { profile, device } = data;
+  const appHref = (packageName: string, modal?: "failure") =>
+    `/application?${new URLSearchParams({ profile_id: profile.id, serialNumber: device.serialNumber, package_name: packageName, ...(modal ? { modal } : {}) })}`;
+  return (
+    <section className="card installs-card" aria-labelledby="installs-title" data-testid="dashboard-installs">
+      <h2 id="installs-title">Installing on {profile.name}&apos;s phone</h2>
+      <ul className="installs-list">
+        {data.installs.map((i) => (
+          <li key={i.packageName} data-state={i.state} data-testid="dashboard-install">
+            <img src={i.icon} alt="" width={32} height={32} loading="lazy" />
+            <Link to={appHref(i.packageName)} className="installs-title">
+              {i.title}
+            </Link>
+            {i.state === "installing" ? (
+              <span className="badge badge-installing">Installing…</span>
+            ) : (
+              <span>
+                <span className="badge badge-red">Not installed</span> {failureExplanation(i.failureReason)?.title ?? "The install did not finish"}.{" "}
+                <Link to={appHref(i.packageName, "failure")}>Why?</Link>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

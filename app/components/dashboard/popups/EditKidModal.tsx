@@ -1,0 +1,72 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod, getZodConstraint } from "@conform-to/zod";
+import { Form, Link } from "@remix-run/react";
+import { Field, SubmitButton } from "~/components/forms";
+import { Modal } from "~/components/layout";
+import { MONTHS } from "~/rules/kids";
+import { useIsSubmitting } from "~/utils/hooks";
+import { editKidSchema } from "../schemas";
+import type { DashData } from "../types";
+import { useHrefWith } from "../url";
+
+/** ?modal=edit: the kid's name, birth month and year, and picture. */
+export function EditKidModal({ data, lastResult }: { data: DashData; lastResult: unknown }) {
+  const to = useHrefWith();
+  const busy = useIsSubmitting({ intent: "edit-kid" });
+  const currentYear = data.currentYear;
+  const schema = editKidSchema(currentYear);
+  const [form, fields] = useForm({
+    id: "edit-kid",
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    lastResult: lastResult as any,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    defaultValue: { kidName: data.profile.name, birthMonth: String(data.profile.birthMonth), birthYear: String(data.profile.birthYear) },
+  });
+  return (
+    <Modal title="Edit kid" closeHref={to({ modal: null })}>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack" preventScrollReset>
+        <input type="hidden" name="intent" value="edit-kid" />
+        <input type="hidden" name="profileId" value={data.profile.id} />
+        <Field label="Name" id={fields.kidName.id} errors={fields.kidName.errors}>
+          <input {...getInputProps(fields.kidName, { type: "text" })} autoComplete="off" />
+        </Field>
+        <div className="two-col">
+          <Field label="Birth month" id={fields.birthMonth.id} errors={fields.birthMonth.errors}>
+            <select {...getSelectProps(fields.birthMonth)}>
+              <option value="">Choose…</option>
+              {MONTHS.map((m, i) => (
+                <option key={m} value={i + 1}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Birth year" id={fields.birthYear.id} errors={fields.birthYear.errors}>
+            <input {...getInputProps(fields.birthYear, { type: "number" })} inputMode="numeric" />
+          </Field>
+        </div>
+        {data.parent.hideGoogle ? null : (
+          <Field label="Picture (optional, up to 3 MB)" id={fields.picture.id} errors={fields.picture.errors}>
+            <input id={fields.picture.id} name={fields.picture.name} type="file" accept="image/png,image/jpeg,image/gif,image/webp" />
+          </Field>
+        )}
+        {form.errors?.length ? (
+          <p className="field-error" role="alert">
+            {form.errors.join(" ")}
+          </p>
+        ) : null}
+        <div className="modal-actions">
+          <Link to={to({ modal: null })} className="btn btn-outline">
+            Cancel
+          </Link>
+          <SubmitButton busy={busy} className="btn">
+            Save
+          </SubmitButton>
+        </div>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,118 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { hitCounter } from "#db/queries/accounts";
+import { answerDelegation, createDelegation, parentIdByEmail, revokeDelegation, type DelegationRow } from "#db/queries/delegations";
+import { addParentNotification } from "#db/queries/parent-profile";
+import type { Parent } from "#db/schema";
+import { publicOrigin } from "#core/env.server";
+import { linkUrl, newLink } from "~/utils/links.server";
+import { mails, type Mail } from "#core/mail.server";
+import { sendMail } from "~/utils/mail.server";
+
+/**
+ * The parent profile's delegation steps with their side effects: the database change (db/queries/delegations),
+ * then a portal notification and a mail to the other party, and on revocation a live refresh that makes the
+ * delegate's open pages ask again (and be refused). Each returns the message the page shows.
+ */
+
+/** Abuse limits: invitations mail other people, verification links mail oneself. */
+export const INVITES_PER_DAY = 20;
+export const VERIFY_RESENDS_PER_HOUR = 3;
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+type Services = AppLoadContext["services"];
+type Outcome = { ok: boolean; message: string };
+
+const kidNames = (d: Pick<DelegationRow, "kids">) => {
+  const names = d.kids.map((k) => k.name);
+  return names.length <= 1 ? (names[0] ?? "no kids") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+};
+
+function profileUrl(services: Services): string {
+  return new URL("/parent-profile", publicOrigin(services.env)).toString();
+}
+
+async function tell(services: Services, mail: Mail, link = "/parent-profile"): Promise<void> {
+  await addParentNotification(services.db, mail.to, mail.subject, link);
+  await sendMail(services, mail);
+}
+
+export const delegationMails = {
+  invited: (d: { email: string; name: string; ownerName: string; ownerEmail: string; kids: string }, url: string, hasAccount: boolean): Mail => ({
+    to: d.email,
+    subject: `${d.ownerName} gave you access to ${d.kids}`,
+    text:
+      `Hello ${d.name},\n\n${d.ownerName} (${d.ownerEmail}) gave you full access to ${d.kids} on Kids Portal.\n\n` +
+      (hasAccount
+        ? `To accept or reject, sign in and open:\n\n${url}\n`
+        : `You don't have a Kids Portal account yet. Sign up with this address (${d.email}), verify it with the link we send you, then accept or reject on:\n\n${url}\n`) +
+      `\nAccepting needs a verified email address. If you don't know ${d.ownerName}, reject the invitation or ignore this mail.\n`,
+  }),
+  answered: (d: DelegationRow, answer: "Accepted" | "Rejected", url: string): Mail => ({
+    to: d.ownerEmail,
+    subject: `${d.delegateName} ${answer === "Accepted" ? "accepted" : "rejected"} access to ${kidNames(d)}`,
+    text: `Hello ${d.ownerName},\n\n${d.delegateName} (${d.delegateEmail}) ${answer === "Accepted" ? "accepted" : "rejected"} your invitation to manage ${kidNames(d)}.\n\nYou can see and revoke access at:\n\n${url}\n`,
+  }),
+  revoked: (d: DelegationRow, wasAccepted: boolean, url: string): Mail => ({
+    to: d.delegateEmail,
+    subject: wasAccepted ? `${d.ownerName} ended your access to ${kidNames(d)}` : `${d.ownerName} withdrew the invitation to ${kidNames(d)}`,
+    text: `Hello ${d.delegateName},\n\n${d.ownerName} (${d.ownerEmail}) ${wasAccepted ? "ended your access to" : "withdrew the invitation to"} ${kidNames(d)} on Kids Portal.\n\n${url}\n`,
+  }),
+};
+
+export async function invite(services: Services, owner: Parent, value: { email: string; name: string; allowedKids: string[]; accessLevel: string }): Promise<Outcome> {
+  if ((await hitCounter(services.db, `invite:${owner.id}`, DAY)) > INVITES_PER_DAY) {
+    return { ok: false, message: `You can send at most ${INVITES_PER_DAY} invitations a day. Please try again tomorrow.` };
+  }
+  const created = await createDelegation(services.db, owner, value);
+  if (!created.ok) return created;
+  const kids = (await services.db.selectFrom("kid_profiles").select("name").where("id", "in", value.allowedKids).orderBy("name").execute()).map((k) => k.name);
+  const names = kidNames({ kids: kids.map((name) => ({ id: "", name })) });
+  const hasAccount = Boolean(await parentIdByEmail(services.db, value.email));
+  await tell(services, delegationMails.invited({ email: value.email, name: value.name, ownerName: owner.name, ownerEmail: owner.email, kids: names }, profileUrl(services), hasAccount));
+  return { ok: true, message: `Invitation sent to ${value.email}. ${value.name} gets access to ${names} after accepting.` };
+}
+
+/** Accept or reject: refused answers are 404 when the invitation is not this parent's (reveals nothing). */
+export async function answer(services: Services, parent: Parent, id: string, status: "Accepted" | "Rejected"): Promise<Outcome> {
+  const result = await answerDelegation(services.db, parent, id, status);
+  if (!result.ok) {
+    if (result.reason === "not-found") throw new Response("Invitation not found.", { status: 404 });
+    if (result.reason === "unverified") return { ok: false, message: `Please verify your email address (${parent.email}) before accepting: open the link we sent you, or send it again below.` };
+    return { ok: false, message: "This invitation has already been answered or withdrawn." };
+  }
+  const d = result.delegation;
+  await tell(services, delegationMails.answered(d, status, profileUrl(services)));
+  return { ok: true, message: status === "Accepted" ? `You now have access to ${kidNames(d)}.` : "Invitation rejected." };
+}
+
+export async function revoke(services: Services, owner: Parent, id: string): Promise<Outcome> {
+  const result = await revokeDelegation(services.db, owner.id, id);
+  if (!result.ok) {
+    if (result.reason === "not-found") throw new Response("Access not found.", { status: 404 });
+    return { ok: false, message: "This access has already ended." };
+  }
+  const d = result.delegation;
+  // Open pages of the delegate reload now (and are refused); the access rule already refuses every new request.
+  const delegateId = await parentIdByEmail(services.db, d.delegateEmail);
+  if (delegateId) {
+    for (const kid of d.kids) {
+      await services.bus.publish({ type: "parent.refresh", parentIds: [delegateId], profileId: kid.id, reason: "access.revoked" }).catch((err: unknown) => {
+        services.log("warn", "revocation refresh not published", { error: err instanceof Error ? err.message : String(err) });
+      });
+    }
+  }
+  await tell(services, delegationMails.revoked(d, result.wasAccepted, profileUrl(services)));
+  return { ok: true, message: result.wasAccepted ? `${d.delegateName}'s access has been revoked.` : `The invitation to ${d.delegateEmail} has been withdrawn.` };
+}
+
+/** A new email-verification link, for an invitee who must verify before accepting. */
+export async function resendVerification(services: Services, parent: Parent): Promise<Outcome> {
+  if (parent.email_verified_at) return { ok: true, message: "Your email address is already verified." };
+  if ((await hitCounter(services.db, `verify-resend:${parent.id}`, HOUR)) > VERIFY_RESENDS_PER_HOUR) {
+    return { ok: false, message: "We've sent several links already. Please check your inbox, or try again in an hour." };
+  }
+  const link = newLink(services.env.SESSION_SECRET, { parentId: parent.id, purpose: "verify-email" });
+  await sendMail(services, mails.verifyEmail(parent.email, parent.name, linkUrl(publicOrigin(services.env), "/login", link)));
+  return { ok: true, message: `We've sent a verification link to ${parent.email}.` };
+}

@@ -1,0 +1,62 @@
+import { Form, Link } from "@remix-run/react";
+import { formatDateTime } from "#core/format";
+import { SubmitButton } from "~/components/forms";
+import { useIsSubmitting } from "~/utils/hooks";
+
+export interface RequestItem {
+  id: string;
+  packageName: string;
+  title: string;
+  icon: string | null;
+  remarks: string | null;
+  label: string;
+  createdAt: string;
+  button: { label: "Install" | "UnInstall" | "Extend"; modal: "install" | "extend" | null };
+  /** The popup's link (Install, Extend), with the page's other view state kept. */
+  openHref: string | null;
+}
+
+/** Spec 2 §2 /requests: each Pending request with icon, title or package name, remarks, type label and time. */
+export function RequestList({ items }: { items: RequestItem[] }) {
+  if (items.length === 0) return <p className="empty-state">No data found.</p>;
+  return (
+    <ul className="request-list" aria-label="Requests">
+      {items.map((r) => (
+        <li key={r.id} className="card request-row" data-testid="request" data-request-id={r.id}>
+          {r.icon ? <img src={r.icon} alt="" width={48} height={48} className="request-icon" /> : <span className="request-icon placeholder" aria-hidden="true">{r.title.slice(0, 1).toUpperCase()}</span>}
+          <div className="stack-tight request-text">
+            <strong>{r.title}</strong>
+            <span className="badge badge-orange request-type">{r.label}</span>
+            {r.remarks ? <p className="muted">“{r.remarks}”</p> : null}
+            <time className="muted small" dateTime={r.createdAt}>
+              {formatDateTime(r.createdAt)}
+            </time>
+          </div>
+          <div className="request-actions">
+            {r.openHref ? (
+              <Link to={r.openHref} className="btn btn-primary" preventScrollReset aria-label={`${r.button.label} ${r.title}`}>
+                {r.button.label}
+              </Link>
+            ) : (
+              <AnswerButton id={r.id} intent="uninstall" label={r.button.label} title={r.title} className="btn btn-primary" />
+            )}
+            <AnswerButton id={r.id} intent="reject" label="Reject" title={r.title} className="btn btn-outline" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function AnswerButton({ id, intent, label, title, className }: { id: string; intent: string; label: string; title: string; className: string }) {
+  const busy = useIsSubmitting({ intent });
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <SubmitButton busy={busy} className={className} aria-label={`${label} ${title}`}>
+        {label}
+      </SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,109 @@
+import { Form, Link } from "@remix-run/react";
+import { expertBadge, ratingTone } from "~/rules/ratings";
+import { COMING_SOON, SYSTEM_APP_MESSAGE, installButton, priceText } from "~/rules/store";
+import { useIsSubmitting } from "~/utils/hooks";
+import type { InstallRetryView } from "#db/queries/store/installed";
+import type { ExpertRating } from "#db/schema";
+import { RetryLine } from "./FailureModal";
+
+export interface StoreItem {
+  appId: string;
+  title: string;
+  icon: string;
+  expertRating: ExpertRating;
+  scoreText: string | null;
+  kidsRating?: number | null;
+  overallRating?: number | null;
+  price: number;
+  free: boolean;
+  isAppInstalled: boolean;
+  isSystemApp: boolean;
+  installState?: string | null;
+  failureReason?: string | null;
+  enableDailyLimit?: boolean;
+  dailyLimitTime?: number;
+  retry?: InstallRetryView | null;
+}
+
+type To = (changes: Record<string, string | number | null>) => string;
+
+/** Play store list items (spec 2 §3): icon, title, expert badge, score, kid and overall rating, price, the install button. */
+export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, label }: { items: StoreItem[]; to: To; appHref: (appId: string) => string; kidsAppPackage: string; maxAttempts: number; label: string }) {
+  return (
+    <ul className="store-list" aria-label={label}>
+      {items.map((a) => (
+        <StoreRow key={a.appId} a={a} to={to} href={appHref(a.appId)} kidsAppPackage={kidsAppPackage} maxAttempts={maxAttempts} />
+      ))}
+    </ul>
+  );
+}
+
+function StoreRow({ a, to, href, kidsAppPackage, maxAttempts }: { a: StoreItem; to: To; href: string; kidsAppPackage: string; maxAttempts: number }) {
+  const badge = expertBadge(a.expertRating);
+  const button = installButton(a, kidsAppPackage);
+  const failed = a.installState === "failed" && a.failureReason;
+  return (
+    <li className="store-item" data-testid="store-item" data-app={a.appId} data-state={a.installState ?? (a.isAppInstalled ? "installed" : "none")}>
+      <img src={a.icon} alt="" width={48} height={48} loading="lazy" />
+      <div className="store-main">
+        <Link to={href} className="store-title">
+          {a.title}
+        </Link>
+        <div className="store-meta">
+          <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
+          {a.scoreText ? <span title="Play Store score">★ {a.scoreText}</span> : null}
+          {a.kidsRating != null ? <span className={`tone-${ratingTone(a.kidsRating)}`}>Kids {a.kidsRating}</span> : null}
+          {a.overallRating != null ? <span>Overall {a.overallRating}</span> : null}
+          <span className="store-price">{priceText(a.price, a.free)}</span>
+        </div>
+        {a.isAppInstalled && a.enableDailyLimit ? <p className="muted" data-testid="app-limit">Daily limit {a.dailyLimitTime} minutes</p> : null}
+        {button === "installing" ? (
+          <p className="badge badge-orange" data-testid="install-status">
+            Installing…
+          </p>
+        ) : null}
+        {failed ? (
+          <p data-testid="install-status">
+            <span className="badge badge-red">Not installed</span>{" "}
+            <Link to={to({ modal: "failure", appId: a.appId })} preventScrollReset>
+              Why?
+            </Link>
+          </p>
+        ) : null}
+        {a.retry && (failed || button === "installing") ? <RetryLine retry={a.retry} maxAttempts={maxAttempts} /> : null}
+      </div>
+      <div className="store-action">
+        <ActionButton a={a} button={button} to={to} />
+      </div>
+    </li>
+  );
+}
+
+function ActionButton({ a, button, to }: { a: StoreItem; button: ReturnType<typeof installButton>; to: To }) {
+  const busy = useIsSubmitting({ intent: "uninstall" });
+  switch (button) {
+    case "install":
+      return (
+        <Link to={to({ modal: "install", appId: a.appId, limitOn: null, limit: null })} className="btn btn-small" preventScrollReset aria-label={`Install ${a.title}`}>
+          Install
+        </Link>
+      );
+    case "coming-soon":
+      return <span className="badge badge-grey">{COMING_SOON}</span>;
+    case "installing":
+      return <span className="muted">Installing…</span>;
+    case "uninstall":
+    case "kids-app": // the button is there; the server refuses with the spec's message (KIDS_APP_MESSAGE)
+      return (
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="uninstall" />
+          <input type="hidden" name="packageName" value={a.appId} />
+          <button type="submit" className="btn btn-small btn-danger-outline" disabled={busy} aria-label={`Uninstall ${a.title}`}>
+            Uninstall
+          </button>
+        </Form>
+      );
+    case "system-app":
+      return <p className="store-note">{SYSTEM_APP_MESSAGE}</p>;
+  }
+}

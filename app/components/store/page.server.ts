@@ -1,0 +1,49 @@
+import { KIDS_APP_PACKAGE } from "#db/seed/catalog";
+import { listStoreCategories, searchCatalog } from "#db/queries/store/catalog";
+import { hasInstallsInProgress, listStoreInstalled } from "#db/queries/store/installed";
+import type { DB } from "#db/index";
+import { parseStoreFilter, resultLabel, FILTER_PARAMS } from "~/rules/store";
+import type { StoreItem } from "./StoreList";
+
+/** Seconds between self-refreshes of a page without JavaScript while an install is on its way. */
+export const INSTALLING_REFRESH_SECONDS = 3;
+export const MODALS = ["age", "category", "expert", "install", "failure"] as const;
+export type StoreModal = (typeof MODALS)[number];
+
+/** Everything /play-store shows for one phone (spec 2 §2): the tab's list, the filter, the popups' data. */
+export async function storePage(db: DB, url: URL, device: { id: string; serial_number: string; brand: string | null; model: string | null }, kid: { id: string; name: string }) {
+  const q = (k: string) => url.searchParams.get(k);
+  const filter = parseStoreFilter(url.searchParams);
+  const tab = q("tab") === "installed" || (q("tab") !== "search" && filter.kind === "none") ? ("installed" as const) : ("search" as const);
+  const [installed, categories, installing] = await Promise.all([listStoreInstalled(db, device.id), listStoreCategories(db), hasInstallsInProgress(db, device.id)]);
+  const byApp = new Map(installed.map((i) => [i.appId, i]));
+  let items: StoreItem[] = installed;
+  if (tab === "search") {
+    const found = await searchCatalog(db, device.id, filter);
+    // Search results carry the phone's install state (installing, failed and why, its limit).
+    items = found.map((a) => {
+      const i = byApp.get(a.appId);
+      return i ? { ...a, installState: i.installState, failureReason: i.failureReason, enableDailyLimit: i.enableDailyLimit, dailyLimitTime: i.dailyLimitTime, retry: i.retry } : a;
+    });
+  }
+  const categoryName = filter.kind === "category" ? (categories.find((c) => c.id === filter.category)?.name ?? filter.category) : null;
+  const modalParam = q("modal");
+  const modal = (MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as StoreModal) : null;
+  const appId = q("appId");
+  const filters = Object.fromEntries(FILTER_PARAMS.filter((k) => q(k)).map((k) => [k, q(k)!]));
+  return {
+    kid: { id: kid.id, name: kid.name },
+    phone: { serialNumber: device.serial_number, brand: device.brand, model: device.model },
+    tab,
+    filter,
+    filters,
+    label: resultLabel(filter, categoryName),
+    items,
+    categories,
+    modal,
+    appId,
+    kidsAppPackage: KIDS_APP_PACKAGE,
+    installedApp: appId ? (byApp.get(appId) ?? null) : null,
+    noJsRefreshSeconds: installing ? INSTALLING_REFRESH_SECONDS : 0,
+  };
+}

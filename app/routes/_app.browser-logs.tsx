@@ -1,0 +1,193 @@
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { addDays, dayParam, todayUtc } from "#core/days";
+import { recordId } from "#core/values";
+import { callDevice, hrefWith } from "~/components/dashboard/device.server";
+import { requireKidDevice } from "~/components/dashboard/guard.server";
+import { PageHead } from "~/components/dashboard/PageHead";
+import { SubmitButton } from "~/components/forms";
+import { Modal } from "~/components/layout";
+import { DayNav } from "~/components/logs/DayNav";
+import dashboardStyles from "../styles/dashboard.css?url";
+import logsStyles from "../styles/logs.css?url";
+import { formatDateTime } from "#core/format";
+import { useIsSubmitting } from "~/utils/hooks";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: dashboardStyles },
+  { rel: "stylesheet", href: logsStyles },
+];
+export const meta: MetaFunction = () => [{ title: "Browser Logs · Kids Portal" }];
+
+const Status = z.enum(["block", "unblock"]);
+
+/** The page's view state, all in the URL: currentDate, urlText, filterByStatus, confirm. */
+function viewState(url: URL) {
+  const status = Status.safeParse(url.searchParams.get("filterByStatus"));
+  return {
+    day: dayParam(url.searchParams.get("currentDate")),
+    urlText: (url.searchParams.get("urlText") ?? "").slice(0, 200),
+    status: status.success ? status.data : null,
+  };
+}
+
+export async function loader(args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  const { parent, device, kid } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
+  const view = viewState(url);
+  const { list } = await args.context.services
+    .device({ id: parent.id, email: parent.email, role: parent.role })
+    .browser.list({ serialNumber: device.serial_number, currentDate: view.day, urlText: view.urlText || undefined, filterByStatus: view.status ?? undefined });
+  const today = todayUtc();
+  const at = (day: string) => hrefWith(args.request, { currentDate: day === today ? null : day, confirm: null });
+  return json({
+    kid: { id: kid.id, name: kid.name },
+    serialNumber: device.serial_number,
+    ...view,
+    prevHref: at(addDays(view.day, -1)),
+    nextHref: view.day < today ? at(addDays(view.day, 1)) : null,
+    // Unblock All only when the filter is block and there is something blocked (spec 2 /browser-logs).
+    canUnblockAll: view.status === "block" && list.length > 0,
+    confirming: url.searchParams.get("confirm") === "unblock-all" && view.status === "block" && list.length > 0,
+    confirmHref: hrefWith(args.request, { confirm: "unblock-all" }),
+    closeHref: hrefWith(args.request, { confirm: null }),
+    list,
+  });
+}
+
+const Intent = z.enum(["add", "toggle", "unblock-all"]);
+
+export async function action(args: ActionFunctionArgs) {
+  const url = new URL(args.request.url);
+  const { parent, device } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
+  const form = await args.request.formData();
+  const intent = Intent.safeParse(form.get("intent"));
+  if (!intent.success) throw new Response("Unknown action.", { status: 400 });
+  const back = hrefWith(args.request, { confirm: null });
+  const serialNumber = device.serial_number;
+  if (intent.data === "add") {
+    const isBlocked = form.get("status") !== "unblock";
+    return callDevice(args.context, parent, back, (d) => d.browser.create({ serialNumber, url: String(form.get("url") ?? ""), isBlocked }));
+  }
+  if (intent.data === "toggle") {
+    const id = recordId.safeParse(form.get("id"));
+    if (!id.success) return redirectWithToast(back, { type: "error", message: id.error.issues[0]!.message });
+    return callDevice(args.context, parent, back, (d) => d.browser.updateStatus({ serialNumber, id: id.data, isBlocked: form.get("isBlocked") === "true" }));
+  }
+  return callDevice(args.context, parent, back, (d) => d.browser.unblockAll({ serialNumber }));
+}
+
+export default function BrowserLogs() {
+  const data = useLoaderData<typeof loader>();
+  const adding = useIsSubmitting({ intent: "add" });
+  const unblocking = useIsSubmitting({ intent: "unblock-all" });
+  return (
+    <div className="stack">
+      <PageHead title="Browser Logs" kidName={data.kid.name} profileId={data.kid.id} />
+      <section className="card stack" aria-labelledby="add-title">
+        <h2 id="add-title">Add URL</h2>
+        <Form method="post" className="logs-toolbar" preventScrollReset>
+          <input type="hidden" name="intent" value="add" />
+          <label>
+            URL
+            <input name="url" type="text" inputMode="url" required maxLength={2048} placeholder="example.com" autoComplete="off" />
+          </label>
+          <label>
+            Status
+            <select name="status" defaultValue="block">
+              <option value="block">Block</option>
+              <option value="unblock">Unblock</option>
+            </select>
+          </label>
+          <SubmitButton busy={adding} className="btn btn-primary">
+            Add
+          </SubmitButton>
+        </Form>
+      </section>
+      <section className="card stack" aria-labelledby="list-title">
+        <h2 id="list-title">Web addresses</h2>
+        <DayNav day={data.day} prevHref={data.prevHref} nextHref={data.nextHref} />
+        <Form method="get" className="logs-toolbar" role="search">
+          <input type="hidden" name="profileId" value={data.kid.id} />
+          <input type="hidden" name="serialNumber" value={data.serialNumber} />
+          {data.day !== new Date().toISOString().slice(0, 10) && <input type="hidden" name="currentDate" value={data.day} />}
+          <label>
+            Search URL
+            <input name="urlText" type="search" defaultValue={data.urlText} maxLength={200} />
+          </label>
+          <label>
+            Filter by status
+            <select name="filterByStatus" defaultValue={data.status ?? ""}>
+              <option value="">All</option>
+              <option value="block">Block</option>
+              <option value="unblock">Unblock</option>
+            </select>
+          </label>
+          <button type="submit" className="btn btn-outline">
+            Search
+          </button>
+          {data.canUnblockAll && (
+            <Link to={data.confirmHref} className="btn btn-danger" preventScrollReset>
+              Unblock All
+            </Link>
+          )}
+        </Form>
+        {data.list.length === 0 ? (
+          <p className="empty-state">No data found.</p>
+        ) : (
+          <ul className="url-list" aria-label="Web addresses">
+            {data.list.map((r) => (
+              <li key={r.id} className="card url-row">
+                <div className="stack-tight">
+                  <a href={r.href} target="_blank" rel="noopener noreferrer nofollow">
+                    {r.url}
+                  </a>
+                  <div>
+                    <span className={`badge ${r.isBlocked ? "badge-red" : "badge-green"}`}>{r.isBlocked ? "Blocked" : "Allowed"}</span>
+                    {r.blockedBy && r.blockedBy !== r.url && <span className="muted small"> by {r.blockedBy}</span>}
+                    {r.visits > 0 && (
+                      <span className="muted small">
+                        {" "}
+                        · {r.visits} {r.visits === 1 ? "visit" : "visits"}
+                        {r.blockedVisits > 0 ? ` (${r.blockedVisits} blocked)` : ""}
+                      </span>
+                    )}
+                  </div>
+                  <div className="times">
+                    Created: <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> · Updated: <time dateTime={r.updated_at}>{formatDateTime(r.updated_at)}</time>
+                  </div>
+                </div>
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="intent" value="toggle" />
+                  <input type="hidden" name="id" value={r.id} />
+                  <input type="hidden" name="isBlocked" value={r.isBlocked ? "false" : "true"} />
+                  <button type="submit" className="lock-btn" aria-pressed={r.isBlocked} aria-label={`${r.isBlocked ? "Unblock" : "Block"} ${r.url}`} title={r.isBlocked ? "Blocked: press to unblock" : "Allowed: press to block"}>
+                    <span aria-hidden="true">{r.isBlocked ? "🔒" : "🔓"}</span>
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {data.confirming && (
+        <Modal title="Unblock All" closeHref={data.closeHref}>
+          <p>Unblock every web address on {data.kid.name}&apos;s phone?</p>
+          <div className="modal-actions">
+            <Link to={data.closeHref} className="btn btn-outline" replace>
+              Cancel
+            </Link>
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="unblock-all" />
+              <SubmitButton busy={unblocking} className="btn btn-danger">
+                Unblock All
+              </SubmitButton>
+            </Form>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}

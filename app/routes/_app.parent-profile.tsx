@@ -1,0 +1,102 @@
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { listAccessReceived, listDelegatedAccess, listOwnKids } from "#db/queries/delegations";
+import { listParentNotifications, markParentNotificationsRead, updateParentName } from "#db/queries/parent-profile";
+import { answer, invite, resendVerification, revoke } from "~/components/profile/delegation.server";
+import { ProfileView, type ProfileActionData } from "~/components/profile/ProfileView";
+import { addAccessSchema, CONFIRMS, nameSchema } from "~/components/profile/schemas";
+import dashboardStyles from "../styles/dashboard.css?url";
+import profileStyles from "../styles/profile.css?url";
+import { checkDelegateForm, emailDomain } from "~/rules/delegation";
+import { requireParent } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: dashboardStyles },
+  { rel: "stylesheet", href: profileStyles },
+];
+export const meta: MetaFunction = () => [{ title: "Parent Profile · Kids Portal" }];
+
+const HERE = "/parent-profile";
+const idSchema = z.string().trim().min(1).max(64);
+
+/** Spec 1 §2 /parent-profile: name and email, delegation tables, the add modal (?modal=add) and the confirm modal (?confirm=revoke|reject&id=…). */
+export async function loader(args: LoaderFunctionArgs) {
+  const { parent } = await requireParent(args);
+  const db = args.context.services.db;
+  const url = new URL(args.request.url);
+  const [ownKids, given, received, notifications] = await Promise.all([
+    listOwnKids(db, parent.id),
+    listDelegatedAccess(db, parent.id),
+    listAccessReceived(db, parent.email),
+    listParentNotifications(db, parent.email, 10),
+  ]);
+  if (notifications.some((n) => !n.readAt)) await markParentNotificationsRead(db, parent.email);
+  const confirmKind = (CONFIRMS as readonly string[]).includes(url.searchParams.get("confirm") ?? "") ? (url.searchParams.get("confirm") as (typeof CONFIRMS)[number]) : null;
+  const confirmId = url.searchParams.get("id");
+  // A confirm modal only for a row of this parent's own lists (the action checks again).
+  const confirmRow = confirmKind === "revoke" ? given.find((d) => d.id === confirmId) : confirmKind === "reject" ? received.find((d) => d.id === confirmId) : undefined;
+  return json({
+    parent: { name: parent.name, email: parent.email, domain: emailDomain(parent.email), verified: Boolean(parent.email_verified_at) },
+    ownKids,
+    given,
+    received,
+    notifications,
+    modal: url.searchParams.get("modal") === "add" ? ("add" as const) : null,
+    confirm: confirmKind && confirmRow ? { kind: confirmKind, row: confirmRow } : null,
+  });
+}
+
+const Intent = z.enum(["name", "add", "revoke", "accept", "reject", "resend-verification"]);
+
+export async function action(args: ActionFunctionArgs) {
+  const { parent } = await requireParent(args);
+  const { services } = args.context;
+  const formData = await args.request.formData();
+  const intent = Intent.safeParse(formData.get("intent"));
+  if (!intent.success) throw new Response("Unknown action.", { status: 400 });
+  switch (intent.data) {
+    case "name": {
+      const submission = parseWithZod(formData, { schema: nameSchema });
+      if (submission.status !== "success") return json<ProfileActionData>({ intent: "name", result: submission.reply() }, { status: 400 });
+      await updateParentName(services.db, parent.id, submission.value.parentName);
+      return redirectWithToast(HERE, { type: "success", message: "Your name has been saved." });
+    }
+    case "add": {
+      // Delegation is the owner's alone: only their own kids can be chosen (checked again in the query).
+      const submission = parseWithZod(formData, {
+        schema: addAccessSchema.superRefine((v, ctx) => {
+          const checked = checkDelegateForm(v, parent.email);
+          if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
+        }),
+      });
+      if (submission.status !== "success") return json<ProfileActionData>({ intent: "add", result: submission.reply() }, { status: 400 });
+      const checked = checkDelegateForm(submission.value, parent.email);
+      if (!checked.ok) throw new Error("unreachable: checked by the schema");
+      const outcome = await invite(services, parent, checked.value);
+      if (!outcome.ok) return json<ProfileActionData>({ intent: "add", result: submission.reply({ formErrors: [outcome.message] }) }, { status: 400 });
+      return redirectWithToast(HERE, { type: "success", message: outcome.message });
+    }
+    case "revoke":
+    case "accept":
+    case "reject": {
+      const id = idSchema.safeParse(formData.get("id"));
+      if (!id.success) throw new Response("Not found.", { status: 404 });
+      const outcome =
+        intent.data === "revoke" ? await revoke(services, parent, id.data) : await answer(services, parent, id.data, intent.data === "accept" ? "Accepted" : "Rejected");
+      return redirectWithToast(HERE, { type: outcome.ok ? "success" : "error", message: outcome.message });
+    }
+    case "resend-verification": {
+      const outcome = await resendVerification(services, parent);
+      return redirectWithToast(HERE, { type: outcome.ok ? "success" : "error", message: outcome.message });
+    }
+  }
+}
+
+export default function ParentProfile() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return <ProfileView data={data} actionData={actionData ?? null} />;
+}

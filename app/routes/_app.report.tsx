@@ -1,0 +1,157 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { reportView } from "#db/queries/reports";
+import { changeAgainst, dayName } from "#core/report-periods";
+import { OTHER_COLOUR, REPORT_COLOURS } from "#core/report-colours";
+import { requireReport } from "~/components/reports/report.server";
+import { formatMinutes } from "~/rules/minutes";
+import { requireParent } from "~/utils/auth.server";
+import { formatDateTime } from "#core/format";
+import dashboardStyles from "../styles/dashboard.css?url";
+import reportStyles from "../styles/reports.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: dashboardStyles },
+  { rel: "stylesheet", href: reportStyles },
+];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.report.title ?? "Report"} · Kids Portal` }];
+
+/** One stored report (spec 2 §2 /report, §3 Report): what the job built, as it was built. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireParent(args);
+  const url = new URL(args.request.url);
+  const row = await requireReport(args, url.searchParams.get("id"));
+  const device = await args.context.services.db.selectFrom("devices").select("serial_number").where("profile_id", "=", row.profile_id).orderBy("created_at").executeTakeFirst();
+  const report = reportView(row);
+  return json({
+    report,
+    change: changeAgainst(report.totalMinutes, report.previousMinutes, report.kind).label,
+    back: `/reports?${new URLSearchParams({ profileId: row.profile_id, serialNumber: device?.serial_number ?? "", month: String(Number(row.period_start.slice(5, 7))), year: row.period_start.slice(0, 4) })}`,
+  });
+}
+
+const chartSrc = (id: string, chart: "bar" | "pie") => `/resources/report-chart?id=${encodeURIComponent(id)}&chart=${chart}`;
+
+export default function ReportPage() {
+  const { report: r, change, back } = useLoaderData<typeof loader>();
+  const otherMinutes = r.totalMinutes - r.topCategories.reduce((s, c) => s + c.minutes, 0);
+  return (
+    <article className="stack report">
+      <div className="page-head-wrap">
+        <Link to={back} className="back-link no-print">
+          ← Back to Reports
+        </Link>
+        <h1>{r.title}</h1>
+      </div>
+      <section className="card report-total" aria-labelledby="total-title">
+        <h2 id="total-title">Total screen time</h2>
+        <p className="report-big">{formatMinutes(r.totalMinutes)}</p>
+        <p className="muted">{change}</p>
+      </section>
+      <section className="card" aria-labelledby="daily-title">
+        <h2 id="daily-title">Daily usage</h2>
+        <img className="report-chart" src={chartSrc(r.id, "bar")} alt={`Bar chart of daily screen time, ${r.title}`} width={640} height={260} />
+        <table className="report-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" className="num">
+                Time
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.dailyUsage.map((d) => (
+              <tr key={d.day}>
+                <td>{d.name}</td>
+                <td className="num">{formatMinutes(d.minutes)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="card" aria-labelledby="categories-title">
+        <h2 id="categories-title">Top categories</h2>
+        <img className="report-chart report-pie" src={chartSrc(r.id, "pie")} alt={`Pie chart of screen time by category, ${r.title}`} width={320} height={320} />
+        {r.topCategories.length ? (
+          <ul className="report-list">
+            {r.topCategories.map((c, i) => (
+              <li key={c.category}>
+                <span>
+                  <span className="swatch" style={{ background: REPORT_COLOURS[i % REPORT_COLOURS.length] }} aria-hidden="true" /> {c.name}
+                </span>
+                <span className="num">{formatMinutes(c.minutes)}</span>
+              </li>
+            ))}
+            {otherMinutes > 0 ? (
+              <li>
+                <span>
+                  <span className="swatch" style={{ background: OTHER_COLOUR }} aria-hidden="true" /> Other categories
+                </span>
+                <span className="num">{formatMinutes(otherMinutes)}</span>
+              </li>
+            ) : null}
+          </ul>
+        ) : (
+          <p className="muted">No data found.</p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="apps-title">
+        <h2 id="apps-title">Top applications</h2>
+        {r.topApps.length ? (
+          <ul className="report-list">
+            {r.topApps.map((a) => (
+              <li key={a.packageName}>
+                <span className="report-app">
+                  <span className="app-icon" aria-hidden="true">
+                    {a.icon ? <img src={a.icon} alt="" width={32} height={32} /> : a.name.slice(0, 1)}
+                  </span>
+                  {a.name}
+                </span>
+                <span className="num">{formatMinutes(a.minutes)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No data found.</p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="limits-title">
+        <h2 id="limits-title">Limits reached</h2>
+        {r.limitsHit.length ? (
+          <ul className="report-list">
+            {r.limitsHit.map((l, i) => (
+              <li key={`${l.kind}-${l.name}-${l.day}-${i}`}>
+                <span>
+                  {l.name} <span className="muted">({dayName(l.day, "Monthly")})</span>
+                </span>
+                <span className="num">
+                  {formatMinutes(l.minutes)} of {formatMinutes(l.limit)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No limit was reached.</p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="requests-title">
+        <h2 id="requests-title">Requests answered</h2>
+        {r.requestsAnswered.length ? (
+          <ul className="report-list">
+            {r.requestsAnswered.map((q, i) => (
+              <li key={`${q.packageName}-${q.at}-${i}`}>
+                <span>
+                  {q.type}: {q.name} <span className="muted">({formatDateTime(q.at)})</span>
+                </span>
+                <span className="num">{q.status}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No request was answered.</p>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,143 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AppLoadContext } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId, nowIso } from "#core/ids.server";
+import { startHarness, type Harness } from "#device-service/testing";
+import { parseEnv } from "#core/env.server";
+import { readToast } from "~/utils/toast.server";
+import * as layout from "./_app";
+import * as requests from "./_app.requests";
+
+process.env.SESSION_SECRET ??= "t".repeat(40);
+process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "requests-route-test-"));
+
+const MIA = "DEMO-MIA-0001";
+
+/** /requests through its loader and action as a signed-in parent (issue 14), and the side menu's count. */
+describe("requests page", () => {
+  let h: Harness;
+  let context: AppLoadContext;
+  let token: string;
+  let otherToken: string;
+  let mia: { profileId: string; deviceId: string };
+  let app: { package_name: string; play_store_category: string };
+  beforeAll(async () => {
+    h = await startHarness();
+    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
+    context = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
+    token = await h.sessionFor(h.demo.id);
+    otherToken = await h.sessionFor(h.other.id);
+    mia = await h.kid(MIA);
+    app = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select(["package_name", "play_store_category"])
+      .where("device_id", "=", mia.deviceId)
+      .where("is_installed", "=", 1)
+      .where("package_name", "!=", "com.kidsportal.kidsapp")
+      .orderBy("package_name")
+      .executeTakeFirstOrThrow();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const req = (url: string, tok: string, form?: Record<string, string>) =>
+    new Request(`http://localhost${url}`, {
+      method: form ? "POST" : "GET",
+      headers: { Authorization: `Bearer ${tok}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+      body: form ? new URLSearchParams(form) : undefined,
+    });
+  const call = async (fn: (a: never) => Promise<unknown>, url: string, tok = token, form?: Record<string, string>) => {
+    try {
+      return (await (fn as (a: unknown) => Promise<unknown>)({ request: req(url, tok, form), context: { ...context }, params: {} })) as Response;
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  };
+  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const pageUrl = (extra = "") => `/requests?profileId=${mia.profileId}&serialNumber=${MIA}${extra}`;
+  const addRequest = async (type: "App Install" | "App Uninstall" | "Extend Time", pkg: string, minutes = 0) => {
+    const id = newId();
+    const ts = nowIso();
+    await h.tdb.db
+      .insertInto("app_requests")
+      .values({ id, profile_id: mia.profileId, device_id: mia.deviceId, package_name: pkg, request_type: type, extended_time: minutes, remarks: "Please?", message_id: id, answered_by: null, answered_at: null, created_at: ts, updated_at: ts })
+      .execute();
+    return id;
+  };
+  const loaded = async (url: string) => (await (await call(requests.loader, url)).json()) as { list: { id: string; label: string; title: string }[]; modal: { kind: string; id: string } | null; draft: { enabled: boolean; minutes: number }; warning: { categoryHref: string } | null; extend: { current: number | null; extra: number; total: number | null } | null };
+
+  it("nothing pending: an empty list (the page says 'No data found.')", async () => {
+    expect((await loaded(pageUrl())).list).toEqual([]);
+  });
+
+  it("lists Pending requests with the spec's labels; the side menu counts them", async () => {
+    const install = await addRequest("App Install", "org.scratchjr.android");
+    const extend = await addRequest("Extend Time", app.package_name, 30);
+    const data = await loaded(pageUrl());
+    expect(data.list.find((r) => r.id === install)).toMatchObject({ label: "App Installation Request", title: "ScratchJr" });
+    expect(data.list.find((r) => r.id === extend)).toMatchObject({ label: "App Time Extend Request - 30 Minutes" });
+    const menu = (await (await call(layout.loader, pageUrl())).json()) as { requestCounts: Record<string, number> };
+    expect(menu.requestCounts[mia.profileId]).toBe(2);
+  });
+
+  it("the install popup opens from the URL with the limit on at 60; Save with 0 minutes is refused; Skip & Install installs with no limit", async () => {
+    const id = await addRequest("App Install", "com.getepic.Epic");
+    const data = await loaded(pageUrl(`&modal=install&id=${id}`));
+    expect(data.modal).toEqual({ kind: "install", id });
+    expect(data.draft).toEqual({ enabled: true, minutes: 60 });
+    // Without JavaScript the switch answers with the draft in the URL.
+    const off = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, { intent: "install", id, toggle: "off", enableDailyLimit: "on", minutes: "60" });
+    expect(off.headers.get("Location")).toMatch(/limitOn=0/);
+    const zero = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, { intent: "install", id, do: "save", enableDailyLimit: "on", minutes: "0" });
+    expect(zero.status).toBe(400);
+    // The Play Store's popup (components/store/InstallModal.tsx): Skip & Install is its `do=skip`.
+    const skip = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, { intent: "install", id, do: "skip" });
+    expect(await toastOf(skip)).toMatchObject({ type: "success" });
+    expect(skip.headers.get("Location")).not.toMatch(/modal=/);
+    const row = await h.tdb.db.selectFrom("profile_apps").select(["enable_daily_limit", "daily_limit_minutes"]).where("device_id", "=", mia.deviceId).where("package_name", "=", "com.getepic.Epic").executeTakeFirstOrThrow();
+    expect(row).toEqual({ enable_daily_limit: 0, daily_limit_minutes: 0 });
+    // Save with a limit installs through the store with it, and the popup closes.
+    const id2 = await addRequest("App Install", "org.scratchjr.android");
+    const save = await call(requests.action, pageUrl(`&modal=install&id=${id2}&limitOn=1&limit=45`), token, { intent: "install", id: id2, do: "save", enableDailyLimit: "on", minutes: "45" });
+    expect(await toastOf(save)).toMatchObject({ type: "success" });
+    expect(save.headers.get("Location")).not.toMatch(/modal=|limitOn=/);
+    const saved = await h.tdb.db.selectFrom("profile_apps").select(["enable_daily_limit", "daily_limit_minutes", "request_id"]).where("device_id", "=", mia.deviceId).where("package_name", "=", "org.scratchjr.android").executeTakeFirstOrThrow();
+    expect(saved).toEqual({ enable_daily_limit: 1, daily_limit_minutes: 45, request_id: id2 });
+  });
+
+  it("install of an app the catalogue lacks: the spec's message", async () => {
+    const id = await addRequest("App Install", "com.not.in.catalogue");
+    const res = await call(requests.action, pageUrl(), token, { intent: "install", id, do: "save", enableDailyLimit: "on", minutes: "60" });
+    expect(await toastOf(res)).toEqual({ type: "error", message: "Playstore detail not found for this app, please try again after sometime." });
+  });
+
+  it("extend with the category disabled: no toast, the popup shows the warning and a link to /category with appRequestPage=true", async () => {
+    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: app.play_store_category, enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: false });
+    const id = await addRequest("Extend Time", app.package_name, 30);
+    const res = await call(requests.action, pageUrl(`&modal=extend&id=${id}`), token, { intent: "extend", id, extendLimit: "30" });
+    expect(res.headers.get("Set-Cookie") ?? "").not.toMatch(/toast/);
+    const to = res.headers.get("Location")!;
+    expect(to).toMatch(/modal=extend/);
+    const data = await loaded(to);
+    expect(data.warning?.categoryHref).toBe(`/category?${new URLSearchParams({ id: app.play_store_category, profileId: mia.profileId, serialNumber: MIA, appRequestPage: "true" })}`);
+    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: app.play_store_category, enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: true });
+    const ok = await call(requests.action, pageUrl(`&modal=extend&id=${id}`), token, { intent: "extend", id, extendLimit: "30" });
+    expect(await toastOf(ok)).toMatchObject({ type: "success" });
+  });
+
+  it("reject, then a second answer: 'already answered'; another family's request id and kid are refused", async () => {
+    const id = await addRequest("App Uninstall", app.package_name);
+    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "reject", id }))).toMatchObject({ type: "success" });
+    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "uninstall", id }))).toEqual({ type: "error", message: "This request was already answered." });
+    const fresh = await addRequest("App Uninstall", app.package_name);
+    expect((await call(requests.loader, pageUrl(), otherToken)).status).toBe(404);
+    expect((await call(requests.action, pageUrl(), otherToken, { intent: "reject", id: fresh })).status).toBe(404);
+    const zoe = `/requests?profileId=${h.other.profileId}&serialNumber=${h.other.serialNumber}`;
+    expect((await call(requests.action, zoe, otherToken, { intent: "reject", id: fresh })).status).toBe(404);
+    expect((await h.tdb.db.selectFrom("app_requests").select("status").where("id", "=", fresh).executeTakeFirstOrThrow()).status).toBe("Pending");
+  });
+});

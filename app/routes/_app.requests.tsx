@@ -1,0 +1,115 @@
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { recordId } from "#core/values";
+import { listPendingRequests, requestOnDevice } from "#db/queries/requests";
+import { hrefWith } from "~/components/dashboard/device.server";
+import { requireKidDevice } from "~/components/dashboard/guard.server";
+import { PageHead } from "~/components/dashboard/PageHead";
+import { ExtendModal } from "~/components/requests/popups/ExtendModal";
+import { RequestList } from "~/components/requests/RequestList";
+import { approveExtend, approveInstall, approveUninstall, closedHref, reject } from "~/components/requests/requests.server";
+import { InstallModal } from "~/components/store/InstallModal";
+import { installDraft } from "~/components/store/install.server";
+import { extendTotals, requestButton, requestTypeLabel } from "~/rules/requests";
+import appsStyles from "../styles/apps.css?url";
+import dashboardStyles from "../styles/dashboard.css?url";
+import { useLiveRefresh } from "~/utils/live";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: dashboardStyles },
+  { rel: "stylesheet", href: appsStyles },
+];
+export const meta: MetaFunction = () => [{ title: "Requests · Kids Portal" }];
+
+function ids(request: Request) {
+  const url = new URL(request.url);
+  return { url, profileId: url.searchParams.get("profileId"), serialNumber: url.searchParams.get("serialNumber") };
+}
+
+/** Spec 2 §2 /requests: Pending requests of the kid's phone; popups (?modal=install|extend&id=…) live in the URL. */
+export async function loader(args: LoaderFunctionArgs) {
+  const { url, profileId, serialNumber } = ids(args.request);
+  const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
+  const db = args.context.services.db;
+  const pending = await listPendingRequests(db, device.id);
+  const q = (k: string) => url.searchParams.get(k);
+  const list = pending.map((r) => {
+    const button = requestButton(r.requestType);
+    return {
+      id: r.id,
+      packageName: r.packageName,
+      title: r.title ?? r.packageName,
+      icon: r.icon,
+      remarks: r.remarks,
+      label: requestTypeLabel(r.requestType, r.extendedTime),
+      createdAt: r.createdAt,
+      button,
+      openHref: button.modal ? hrefWith(args.request, { modal: button.modal, id: r.id, category: null, limitOn: null, limit: null }) : null,
+    };
+  });
+  // A popup whose request was answered meanwhile (here or elsewhere) is simply not shown.
+  const open = pending.find((r) => r.id === q("id") && requestButton(r.requestType).modal === q("modal"));
+  const modal = open ? { kind: requestButton(open.requestType).modal!, id: open.id } : null;
+  let warning: { categoryHref: string; categoryName: string } | null = null;
+  const category = q("category");
+  if (open?.requestType === "Extend Time" && category && category === open.category) {
+    const name = category === "Others" ? "Others" : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
+    warning = { categoryName: name, categoryHref: `/category?${new URLSearchParams({ id: category, profileId: kid.id, serialNumber: device.serial_number, appRequestPage: "true" })}` };
+  }
+  return json({
+    kid: { id: kid.id, name: kid.name },
+    serialNumber: device.serial_number,
+    list,
+    modal,
+    title: open ? (open.title ?? open.packageName) : "",
+    draft: installDraft(url),
+    extend: open?.requestType === "Extend Time" ? extendTotals({ standing: open.dailyLimitTime, extraToday: open.extraToday, extra: open.extendedTime }) : null,
+    warning,
+    closeHref: closedHref(args.request),
+  });
+}
+
+const Intent = z.enum(["install", "uninstall", "extend", "reject"]);
+
+export async function action(args: ActionFunctionArgs) {
+  const { profileId, serialNumber } = ids(args.request);
+  const { parent, device } = await requireKidDevice(args, profileId, serialNumber);
+  const form = await args.request.formData();
+  const intent = Intent.safeParse(form.get("intent"));
+  const id = recordId.safeParse(form.get("id"));
+  if (!intent.success || !id.success) throw new Response("Unknown action.", { status: 400 });
+  // Another phone's (or family's) request id reveals nothing; an answered one is the service's 'already answered'.
+  if (!(await requestOnDevice(args.context.services.db, device.id, id.data))) throw new Response("Request not found.", { status: 404 });
+  const a = { request: args.request, context: args.context, parent, serialNumber: device.serial_number, id: id.data };
+  switch (intent.data) {
+    case "install":
+      return approveInstall(a, form);
+    case "uninstall":
+      return approveUninstall(a);
+    case "extend": {
+      const minutes = z.coerce.number().int().min(1).max(1440).safeParse(form.get("extendLimit"));
+      return approveExtend(a, minutes.success ? minutes.data : undefined);
+    }
+    case "reject":
+      return reject(a);
+  }
+}
+
+export default function Requests() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  useLiveRefresh(data.kid.id);
+  const error = actionData && typeof actionData === "object" && "error" in actionData ? String(actionData.error) : null;
+  return (
+    <div className="stack">
+      <PageHead title="Requests" kidName={data.kid.name} profileId={data.kid.id} />
+      <section className="card stack" aria-labelledby="requests-title">
+        <h2 id="requests-title">Pending requests</h2>
+        <RequestList items={data.list} />
+      </section>
+      {data.modal?.kind === "install" ? <InstallModal appTitle={data.title} closeHref={data.closeHref} draft={data.draft} hidden={{ intent: "install", id: data.modal.id }} error={error} /> : null}
+      {data.modal?.kind === "extend" && data.extend ? <ExtendModal view={{ id: data.modal.id, title: data.title, ...data.extend }} warning={data.warning} closeHref={data.closeHref} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Child process of bench/device-fleet.ts: drives phones [from, to) of the fleet (device-service/simulator/fleet.ts
+ * MiniPhone), each from one of the given source addresses. Started with its open-files soft limit raised to the
+ * hard limit. IPC (one request at a time, each answered once):
+ *   {cmd:"connect"} → {connected, ms}   {cmd:"ready"} → {ready: n} once every phone is connected again
+ *   {cmd:"echo", n} → {echo: ms[]}      {cmd:"disconnects"} → {disconnects}   {cmd:"stats"} → {executed, duplicates}   {cmd:"close"} → {closed}
+ */
+import { MiniPhone } from "../device-service/simulator/fleet";
+
+const [mode, url, fromArg, toArg, addrArg] = process.argv.slice(2);
+const from = Number(fromArg);
+const to = Number(toArg);
+const addresses = addrArg.split(",");
+const phones: MiniPhone[] = [];
+for (let i = from; i < to; i++) phones.push(new MiniPhone(i, { url, bare: mode === "bare", localAddress: addresses[i % addresses.length] }));
+
+const reply = (m: object) => process.send?.(m);
+
+process.on("message", async (m: { cmd: string; n?: number }) => {
+  if (m.cmd === "connect") {
+    const t0 = performance.now();
+    // In batches, so the accept queue is never the limit.
+    for (let i = 0; i < phones.length; i += 250) {
+      const batch = phones.slice(i, i + 250);
+      const ready = batch.map((p) => p.whenReady());
+      batch.forEach((p) => p.connect());
+      await Promise.all(ready);
+    }
+    reply({ connected: phones.length, ms: performance.now() - t0 });
+  } else if (m.cmd === "ready") {
+    await Promise.all(phones.map((p) => p.whenReady()));
+    reply({ ready: phones.length });
+  } else if (m.cmd === "echo") {
+    const times: number[] = [];
+    for (let j = 0; j < (m.n ?? 100); j++) {
+      const p = phones[Math.floor(Math.random() * phones.length)];
+      const t0 = performance.now();
+      await p.echo(`e${j}`);
+      times.push(performance.now() - t0);
+    }
+    reply({ echo: times });
+  } else if (m.cmd === "disconnects") {
+    reply({ disconnects: phones.reduce((n, p) => n + p.disconnects, 0) });
+  } else if (m.cmd === "stats") {
+    reply({ executed: phones.reduce((n, p) => n + p.executed.length, 0), duplicates: phones.reduce((n, p) => n + p.duplicates, 0) });
+  } else if (m.cmd === "close") {
+    phones.forEach((p) => p.close());
+    reply({ closed: phones.length });
+  }
+});
+process.on("disconnect", () => process.exit(0));
+reply({ started: true });

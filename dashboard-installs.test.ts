@@ -1,0 +1,93 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findParentByEmail } from "./db/queries/parents";
+import { createSession } from "./db/queries/sessions";
+import { newId } from "./core/ids.server";
+
+// The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
+process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-dash-installs-test-"));
+process.env.NODE_ENV = "production";
+process.env.PUBLIC_URL = "http://portal.test";
+process.env.LOG_LEVEL = "error";
+process.env.SIMULATE_DEMO_DEVICES = "false";
+
+const { startServer } = await import("./server");
+const { sessionCookie } = await import("./core/session-cookie.server");
+
+let started: Awaited<ReturnType<typeof startServer>>;
+let base: string;
+let cookie: string;
+let mia: { profileId: string; deviceId: string; serial: string };
+
+const get = async (url: string) => {
+  const res = await fetch(`${base}${url}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const cache = /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null;
+  return { res, html: await res.text(), cache };
+};
+const REFRESH = '<meta http-equiv="refresh"';
+const head = (html: string) => /<head>[\s\S]*<\/head>/.exec(html)?.[0] ?? "";
+/** The dashboard's install card, or "" when it is not shown. */
+const card = (html: string) => /<section[^>]*data-testid="dashboard-installs"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
+
+beforeAll(async () => {
+  started = await startServer({ port: 0, quiet: true });
+  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  const db = started.services.db;
+  const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
+  cookie = (await sessionCookie().serialize(await createSession(db, parent.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0];
+  mia = await db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .select(["devices.id as deviceId", "devices.profile_id as profileId", "devices.serial_number as serial"])
+    .where("kid_profiles.name", "=", "Mia")
+    .executeTakeFirstOrThrow();
+});
+afterAll(async () => {
+  await started?.close();
+});
+
+/** Issue 13 item 5: the dashboard shows store installs on their way (installing, failed and why), fresh in the page cache. */
+describe("dashboard install state", () => {
+  it("shows an installing app and refreshes itself without JavaScript; a failure shows its reason and a Why link; installed apps leave the card", async () => {
+    const url = `/kids-device?profileId=${mia.profileId}`;
+    const db = started.services.db;
+    const before = await get(url);
+    expect(before.res.status).toBe(200);
+    expect(card(before.html)).toBe("");
+    expect(head(before.html)).not.toContain(REFRESH);
+    expect((await get(url)).cache).toBe("hit");
+
+    const ts = new Date().toISOString();
+    const id = newId();
+    await db
+      .insertInto("profile_apps")
+      .values({ id, profile_id: mia.profileId, device_id: mia.deviceId, package_name: "org.krita", is_installed: 0, install_state: "installing", install_type: "FORCE_INSTALLED", installation_failure_reason: null, created_at: ts, updated_at: ts, updated_by: null })
+      .execute();
+    const installing = await get(url);
+    expect(installing.cache).toBe("miss");
+    const c1 = card(installing.html);
+    expect(c1).toContain("Krita");
+    expect(c1).toContain('data-state="installing"');
+    expect(head(installing.html)).toContain(REFRESH);
+
+    await db.updateTable("profile_apps").set({ install_state: "failed", installation_failure_reason: "NETWORK_ERROR_UNRELIABLE_CONNECTION", updated_at: ts }).where("id", "=", id).execute();
+    const failed = await get(url);
+    expect(failed.cache).toBe("miss");
+    const c2 = card(failed.html);
+    expect(c2).toContain('data-state="failed"');
+    expect(c2).toContain("The phone lost its connection");
+    const why = new URLSearchParams({ profile_id: mia.profileId, serialNumber: mia.serial, package_name: "org.krita", modal: "failure" });
+    expect(c2).toContain(`href="/application?${why.toString().replace(/&/g, "&amp;")}"`);
+    expect(head(failed.html)).not.toContain(REFRESH);
+    const popup = await get(`/application?${why}`);
+    expect(popup.res.status).toBe(200);
+    expect(popup.html).toContain("resumes automatically as soon as the phone is back online");
+
+    await db.updateTable("profile_apps").set({ install_state: "installed", is_installed: 1, installation_failure_reason: null, updated_at: ts }).where("id", "=", id).execute();
+    const done = await get(url);
+    expect(done.cache).toBe("miss");
+    expect(card(done.html)).toBe("");
+  });
+});

@@ -1,0 +1,96 @@
+import { sql } from "kysely";
+import type { DB } from "../index";
+import type { AppRequestType } from "../schema";
+import { localDay } from "../../core/zoned-time";
+import { bonusOnDay } from "./time-rules/bonus";
+import { kidTimeZone } from "./time-zone";
+
+export interface PendingRequest {
+  id: string;
+  packageName: string;
+  requestType: AppRequestType;
+  /** Minutes asked for (Extend Time). */
+  extendedTime: number;
+  remarks: string | null;
+  createdAt: string;
+  /** The store's listing (playstoreDetail); null when the catalogue lacks the app. */
+  title: string | null;
+  icon: string | null;
+  /** The app's standing daily limit on this phone (profileAppDetail.dailyLimitTime); null when it has none. */
+  dailyLimitTime: number | null;
+  /** The app's store category on this phone, if it is there. */
+  category: string | null;
+  /** Bonus minutes the app already has today (bonus_grants, scope 'app', the kid's day in the family's zone). */
+  extraToday: number;
+}
+
+/** Spec 2 §2 /requests: the phone's Pending requests, newest first (GET application/request/list, status Pending). */
+export async function listPendingRequests(db: DB, deviceId: string, now: Date = new Date()): Promise<PendingRequest[]> {
+  const rows = await db
+    .selectFrom("app_requests as r")
+    .leftJoin("catalog_apps as c", "c.package_name", "r.package_name")
+    .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "r.device_id").onRef("pa.package_name", "=", "r.package_name"))
+    .select([
+      "r.id",
+      "r.package_name",
+      "r.request_type",
+      "r.extended_time",
+      "r.remarks",
+      "r.created_at",
+      "c.title",
+      "c.icon",
+      "pa.enable_daily_limit",
+      "pa.daily_limit_minutes",
+      "pa.play_store_category",
+      "r.profile_id",
+    ])
+    .where("r.device_id", "=", deviceId)
+    .where("r.status", "=", "Pending")
+    .orderBy("r.created_at", "desc")
+    .orderBy("r.id")
+    .limit(200)
+    .execute();
+  const profileId = rows[0]?.profile_id;
+  const bonus = profileId ? await bonusOnDay(db, profileId, localDay(now, await kidTimeZone(db, profileId))) : [];
+  const appBonus = new Map(bonus.filter((b) => b.scope === "app").map((b) => [b.target, b.minutes]));
+  return rows.map((r) => ({
+    id: r.id,
+    packageName: r.package_name,
+    requestType: r.request_type,
+    extendedTime: Number(r.extended_time),
+    remarks: r.remarks,
+    createdAt: r.created_at,
+    title: r.title ?? null,
+    icon: r.icon ?? null,
+    dailyLimitTime: r.enable_daily_limit === 1 && Number(r.daily_limit_minutes) > 0 ? Number(r.daily_limit_minutes) : null,
+    category: r.play_store_category ?? null,
+    extraToday: appBonus.get(r.package_name) ?? 0,
+  }));
+}
+
+/** One Pending request of this phone, or null (another phone's, answered, unknown). */
+export async function findPendingRequest(db: DB, deviceId: string, id: string): Promise<PendingRequest | null> {
+  const list = await listPendingRequests(db, deviceId);
+  return list.find((r) => r.id === id) ?? null;
+}
+
+/** Pending requests per kid (the side menu's Request count), from phones still in the account. */
+export async function pendingRequestCounts(db: DB, profileIds: string[]): Promise<Record<string, number>> {
+  if (profileIds.length === 0) return {};
+  const rows = await db
+    .selectFrom("app_requests as r")
+    .innerJoin("devices as d", "d.id", "r.device_id")
+    .select(["r.profile_id", sql<number>`count(*)`.as("n")])
+    .where("r.profile_id", "in", profileIds)
+    .where("r.status", "=", "Pending")
+    .where("d.unenrolled_at", "is", null)
+    .groupBy("r.profile_id")
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.profile_id, Number(r.n)]));
+}
+
+/** Whether this id is a request of this phone, answered or not (a route's check before it calls the service). */
+export async function requestOnDevice(db: DB, deviceId: string, id: string): Promise<{ id: string; status: string } | null> {
+  const r = await db.selectFrom("app_requests").select(["id", "status"]).where("id", "=", id).where("device_id", "=", deviceId).executeTakeFirst();
+  return r ?? null;
+}

@@ -1,0 +1,168 @@
+import { sql } from "kysely";
+import { appIcon } from "../../../core/app-icon";
+import { env } from "../../../core/env.server";
+import { dbDialect, type DB } from "../../index";
+import type { ExpertRating } from "../../schema";
+import { AGE_BOUNDS, type StoreFilter } from "../../../core/store";
+
+export { AGE_BOUNDS, AGE_RANGES, EXPERT_FILTERS, type AgeRange, type ExpertFilter, type StoreFilter } from "../../../core/store";
+
+/**
+ * The store's catalogue read models (spec 2 §2 /play-store, §3 "Play store list item"). One filter at a time
+ * (spec 2 §4: text, age, category and expert rating are mutually exclusive). Text search is ranked full-text
+ * over title, developer and description (SQLite FTS5 / PostgreSQL tsvector, migration 2026-11-23T06-store):
+ * every word must match, the last ones as prefixes, accents ignored.
+ */
+
+/** Results shown at once (the catalogue is curated; a search that needs more is too broad). */
+export const STORE_PAGE = 60;
+const MAX_TOKENS = 8;
+/** Our own kids app is never offered in the store. */
+const KIDS_APP = "com.kidsportal.kidsapp";
+
+/** Words of a query, accent-folded and lower-cased: only letters and digits reach the full-text syntax. */
+export function ftsTokens(text: string): string[] {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_TOKENS)
+    .map((t) => t.slice(0, 40));
+}
+
+export interface StoreListItem {
+  appId: string;
+  title: string;
+  icon: string;
+  expertRating: ExpertRating;
+  scoreText: string | null;
+  kidsRating: number | null;
+  overallRating: number | null;
+  price: number;
+  free: boolean;
+  isAppInstalled: boolean;
+  isSystemApp: boolean;
+  genreId: string | null;
+  minAge: number;
+  developer: string | null;
+}
+
+/** Package names matching the text, best first (ranked in the database). */
+async function textMatches(db: DB, text: string, limit: number): Promise<string[]> {
+  const tokens = ftsTokens(text);
+  if (tokens.length === 0) return [];
+  if (dbDialect(db) === "postgres") {
+    const query = tokens.map((t) => `${t}:*`).join(" & ");
+    const rows = await sql<{ package_name: string }>`
+      SELECT package_name FROM catalog_apps
+      WHERE search_vector @@ to_tsquery('simple', kp_fold(${query})) AND package_name <> ${KIDS_APP}
+      ORDER BY ts_rank(search_vector, to_tsquery('simple', kp_fold(${query}))) DESC, reviews DESC, title
+      LIMIT ${limit}`.execute(db);
+    return rows.rows.map((r) => r.package_name);
+  }
+  const match = tokens.map((t) => `"${t}"*`).join(" ");
+  const rows = await sql<{ package_name: string }>`
+    SELECT f.package_name FROM catalog_apps_fts f JOIN catalog_apps c ON c.package_name = f.package_name
+    WHERE catalog_apps_fts MATCH ${match} AND f.package_name <> ${KIDS_APP}
+    ORDER BY bm25(catalog_apps_fts, 0.0, 10.0, 4.0, 1.0), c.reviews DESC, c.title
+    LIMIT ${limit}`.execute(db);
+  return rows.rows.map((r) => r.package_name);
+}
+
+/** The list items of the filter for this phone (installed flags from its profile applications). */
+export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilter, limit = STORE_PAGE): Promise<StoreListItem[]> {
+  let order: string[] | null = null;
+  let lead = "";
+  let q = db
+    .selectFrom("catalog_apps as c")
+    .select(["c.package_name", "c.title", "c.icon", "c.expert_rating", "c.score_text", "c.price", "c.free", "c.is_system_app", "c.genre_id", "c.min_age", "c.developer"])
+    .where("c.package_name", "<>", KIDS_APP);
+  switch (filter.kind) {
+    case "text":
+      order = await textMatches(db, filter.text, limit);
+      lead = ftsTokens(filter.text)[0] ?? "";
+      if (order.length === 0) return [];
+      q = q.where("c.package_name", "in", order);
+      break;
+    case "age": {
+      const [lo, hi] = AGE_BOUNDS[filter.age];
+      q = q.where("c.min_age", ">=", lo).where("c.min_age", "<=", hi);
+      break;
+    }
+    case "category":
+      q = q.where("c.genre_id", "=", filter.category);
+      break;
+    case "expert":
+      q = filter.rating === "NOT_RATED" ? q.where("c.expert_rating", "is", null) : q.where("c.expert_rating", "=", filter.rating);
+      break;
+    case "none":
+      break;
+  }
+  if (!order) {
+    q = q
+      .orderBy(sql`case when c.expert_rating = 'EXPERT_RECOMMENDATION' then 0 else 1 end`)
+      .orderBy("c.reviews", "desc")
+      .orderBy("c.title")
+      .limit(limit);
+  }
+  const rows = await q.execute();
+  if (order) {
+    // Titles that begin with what was typed come first ("duol" → Duolingo before "Learn to Read - Duolingo ABC"),
+    // then the full-text rank.
+    const rank = new Map(order.map((p, i) => [p, i]));
+    const leads = (title: string) => ((ftsTokens(title)[0] ?? "").startsWith(lead) ? 0 : 1);
+    rows.sort((a, b) => leads(a.title) - leads(b.title) || rank.get(a.package_name)! - rank.get(b.package_name)!);
+  }
+  return decorate(db, deviceId, rows);
+}
+
+type Row = { package_name: string; title: string; icon: string | null; expert_rating: ExpertRating; score_text: string | null; price: number; free: number; is_system_app: number; genre_id: string | null; min_age: number; developer: string | null };
+
+/** Ratings and the phone's installed flag for a page of apps (three small grouped reads). */
+async function decorate(db: DB, deviceId: string, rows: Row[]): Promise<StoreListItem[]> {
+  if (rows.length === 0) return [];
+  const pkgs = rows.map((r) => r.package_name);
+  const [kids, parents, onPhone] = await Promise.all([
+    db.selectFrom("kid_ratings").select((eb) => ["package_name", eb.fn.avg<number>("rating").as("avg"), eb.fn.countAll<number>().as("n")]).where("package_name", "in", pkgs).groupBy("package_name").execute(),
+    db
+      .selectFrom("parent_ratings")
+      .select((eb) => ["package_name", sql<number>`avg((is_educational + is_positive + is_suitable_content + is_easy_to_understand) / 4.0)`.as("avg"), eb.fn.countAll<number>().as("n")])
+      .where("package_name", "in", pkgs)
+      .groupBy("package_name")
+      .execute(),
+    db.selectFrom("profile_apps").select(["package_name", "is_installed"]).where("device_id", "=", deviceId).where("package_name", "in", pkgs).execute(),
+  ]);
+  const kidBy = new Map(kids.map((k) => [k.package_name, { avg: Number(k.avg), n: Number(k.n) }]));
+  const parentBy = new Map(parents.map((p) => [p.package_name, { avg: Number(p.avg), n: Number(p.n) }]));
+  const installed = new Set(onPhone.filter((a) => a.is_installed === 1).map((a) => a.package_name));
+  const one = (v: number) => Math.round(v * 10) / 10;
+  return rows.map((r) => {
+    const k = kidBy.get(r.package_name);
+    const p = parentBy.get(r.package_name);
+    const n = (k?.n ?? 0) + (p?.n ?? 0);
+    return {
+      appId: r.package_name,
+      title: r.title,
+      icon: appIcon(r.package_name, r.title, r.icon, env().CATALOG_ICON_BASE_URL),
+      expertRating: r.expert_rating,
+      scoreText: r.score_text,
+      kidsRating: k ? one(k.avg) : null,
+      // Kids' stars and parents' average stars together, weighted by how many ratings each has.
+      overallRating: n ? one(((k?.avg ?? 0) * (k?.n ?? 0) + (p?.avg ?? 0) * (p?.n ?? 0)) / n) : null,
+      price: Number(r.price),
+      free: r.free === 1 || !(Number(r.price) > 0),
+      isAppInstalled: installed.has(r.package_name),
+      isSystemApp: r.is_system_app === 1,
+      genreId: r.genre_id,
+      minAge: Number(r.min_age),
+      developer: r.developer,
+    };
+  });
+}
+
+/** The 56 store categories in the store's order (the category popup, three per row). */
+export async function listStoreCategories(db: DB) {
+  return db.selectFrom("store_categories").select(["id", "name"]).orderBy("sort").orderBy("id").execute();
+}

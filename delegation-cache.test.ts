@@ -1,0 +1,60 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerDelegation, createDelegation, revokeDelegation } from "./db/queries/delegations";
+import { createParent, findParentByEmail } from "./db/queries/parents";
+import { createSession } from "./db/queries/sessions";
+
+// Issue 18: revoking ends a delegate's access at once, also for pages the page cache already holds for them.
+// The real server (SQLite, demo family) through the page cache (needs `remix build`).
+process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-delegation-cache-test-"));
+process.env.NODE_ENV = "production";
+process.env.PUBLIC_URL = "http://portal.test";
+process.env.LOG_LEVEL = "error";
+process.env.SIMULATE_DEMO_DEVICES = "false";
+
+const { startServer } = await import("./server");
+const { sessionCookie } = await import("./core/session-cookie.server");
+
+let started: Awaited<ReturnType<typeof startServer>>;
+let base: string;
+
+beforeAll(async () => {
+  started = await startServer({ port: 0, quiet: true });
+  base = started.url.replace("0.0.0.0", "127.0.0.1");
+});
+afterAll(async () => {
+  await started?.close();
+});
+
+describe("delegate pages in the page cache", () => {
+  it("a revoked delegate's cached dashboard is refused on the very next request (document and data)", async () => {
+    const db = started.services.db;
+    const owner = (await findParentByEmail(db, "demo@kids-portal.test"))!;
+    const mia = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", owner.id).where("name", "=", "Mia").executeTakeFirstOrThrow();
+    const helper = await createParent(db, { email: "helper@kids-portal.test", name: "Helper", passwordHash: null, emailVerified: true });
+    const created = await createDelegation(db, owner, { email: helper.email, name: "Helper", allowedKids: [mia.id], accessLevel: "full" });
+    if (!created.ok) throw new Error(created.message);
+    expect((await answerDelegation(db, helper, created.id, "Accepted")).ok).toBe(true);
+    const cookie = (await sessionCookie().serialize(await createSession(db, helper.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0]!;
+    const get = async (p: string) => {
+      const res = await fetch(`${base}${p}`, { headers: { Cookie: cookie }, redirect: "manual" });
+      await res.arrayBuffer();
+      return { status: res.status, cache: /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null };
+    };
+    const page = `/kids-device?profileId=${mia.id}`;
+    const data = `/kids-device.data?profileId=${mia.id}`;
+    for (const url of [page, data]) {
+      expect(await get(url)).toMatchObject({ status: 200 });
+      expect(await get(url)).toEqual({ status: 200, cache: "hit" });
+    }
+
+    expect((await revokeDelegation(db, owner.id, created.id)).ok).toBe(true);
+    expect((await get(page)).status).toBe(404);
+    expect((await get(data)).status).not.toBe(200);
+    // The owner still has the page.
+    const ownerCookie = (await sessionCookie().serialize(await createSession(db, owner.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0]!;
+    expect((await fetch(`${base}${page}`, { headers: { Cookie: ownerCookie } })).status).toBe(200);
+  });
+});

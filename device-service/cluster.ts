@@ -1,0 +1,95 @@
+import cluster, { type Worker } from "node:cluster";
+
+/**
+ * Several device-service processes behind one port (issue 22, decision 005): this process is Node's cluster
+ * primary; it forks the workers, which all listen on the same port, and hands each new connection to the
+ * next worker in turn (round robin), then forgets it: the primary holds no open file per phone. A worker
+ * that dies is replaced; its phones reconnect to the others meanwhile. Commands and presence cross
+ * processes through Redis (device-service/bus.ts, device-service/socket/presence.ts).
+ */
+export interface ClusterOptions {
+  processes: number;
+  log: (msg: string) => void;
+  /** Runs once before the first worker starts (the migrations, so workers never race on them). */
+  prepare?: () => Promise<void>;
+  /** The worker's entry (default: this process's own script) and its arguments. */
+  exec?: string;
+  args?: string[];
+  /** Extra environment for every worker. */
+  env?: Record<string, string>;
+  /** Delay before a dead worker is replaced (default 500 ms). */
+  respawnDelayMs?: number;
+  /** How long `stop()` waits for a worker's graceful shutdown before SIGKILL (default 15 s). */
+  graceMs?: number;
+}
+
+export interface DeviceCluster {
+  /** The workers running now. */
+  workers(): Worker[];
+  /** Resolves when a worker replacing a dead one is listening (tests and the bench wait on it). */
+  onRespawn(listener: (w: Worker) => void): void;
+  stop(): Promise<void>;
+}
+
+export async function runDeviceCluster(o: ClusterOptions): Promise<DeviceCluster> {
+  if (!cluster.isPrimary) throw new Error("runDeviceCluster runs in the primary process only");
+  // Round robin by the primary (the default on Linux, not on Windows): connections spread evenly.
+  cluster.schedulingPolicy = cluster.SCHED_RR;
+  if (o.exec) cluster.setupPrimary({ exec: o.exec, args: o.args ?? [] });
+  await o.prepare?.();
+  let stopping = false;
+  const respawned: ((w: Worker) => void)[] = [];
+
+  const fork = (respawn: boolean) =>
+    new Promise<Worker>((resolve, reject) => {
+      const w = cluster.fork({ ...o.env, DEVICE_PROCESSES: "1" });
+      const early = (code: number | null, signal: string | null) => reject(new Error(`a device process exited before listening (${signal ?? `exit ${code}`})`));
+      w.once("exit", early);
+      w.once("listening", () => {
+        w.off("exit", early);
+        w.once("exit", (code, signal) => {
+          if (stopping) return;
+          o.log(`device process ${w.process.pid} stopped (${signal ?? `exit ${code}`}); starting another`);
+          setTimeout(() => {
+            if (stopping) return;
+            fork(true).then(
+              (nw) => respawned.forEach((l) => l(nw)),
+              (err: unknown) => o.log(`a replacement device process failed: ${err instanceof Error ? err.message : String(err)}`),
+            );
+          }, o.respawnDelayMs ?? 500).unref();
+        });
+        if (respawn) o.log(`device process ${w.process.pid} listening`);
+        resolve(w);
+      });
+    });
+
+  const first = await Promise.allSettled(Array.from({ length: o.processes }, () => fork(false)));
+  const failed = first.find((r) => r.status === "rejected");
+  if (failed) {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+    throw (failed as PromiseRejectedResult).reason;
+  }
+
+  return {
+    workers: () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead()),
+    onRespawn: (l) => void respawned.push(l),
+    async stop() {
+      stopping = true;
+      const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+      await Promise.all(
+        all.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              const kill = setTimeout(() => w.process.kill("SIGKILL"), o.graceMs ?? 15_000);
+              w.once("exit", () => {
+                clearTimeout(kill);
+                resolve();
+              });
+              w.process.kill("SIGTERM");
+            }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "../testing";
+
+const run = promisify(execFile);
+const MIA = "DEMO-MIA-0001";
+
+/** `npm run device:sim -- request <kind> <package>`: the kid's request from the command line (issue 14). */
+describe("device simulator command line: requests", () => {
+  let h: Harness;
+  let credential: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    const phone = await h.phone(MIA, { connect: false });
+    credential = phone.credential!;
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it.each([
+    ["install", "org.scratchjr.android", "App Install", 0],
+    ["uninstall", "com.duolingo", "App Uninstall", 0],
+    ["extend", "com.duolingo", "Extend Time", 45],
+  ] as const)("request %s %s is stored as %s", async (kind, pkg, type, minutes) => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", "device-service/simulator/cli.ts", "request", kind, pkg, "--url", h.url, "--credential", credential, "--serial", MIA, "--minutes", "45", "--remarks", "from the cli"],
+      { timeout: 30_000 },
+    );
+    expect(stdout).toMatch(/request stored/);
+    const mia = await h.kid(MIA);
+    const row = await h.tdb.db.selectFrom("app_requests").selectAll().where("profile_id", "=", mia.profileId).where("request_type", "=", type).where("package_name", "=", pkg).executeTakeFirst();
+    expect(row).toMatchObject({ status: "Pending", remarks: "from the cli", extended_time: minutes });
+  }, 40_000);
+});

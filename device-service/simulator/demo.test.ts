@@ -1,0 +1,71 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../../db/seed/index";
+import { startHarness, type Harness } from "../testing";
+import { DEMO_VISIT_EVERY_TICKS, startDemoPhones, type DemoPhones } from "./demo";
+import { DEMO_MAX_PENDING_REQUESTS } from "./demo-requests";
+
+const MINUTE = 60_000;
+
+/**
+ * Issue 9 item 10: the demo phones of `npm start` report usage the server accepts: never more than 60 minutes
+ * in one hour for a phone, together with what the seed already holds for that hour.
+ */
+describe("demo phones' usage", () => {
+  let h: Harness;
+  let demo: DemoPhones;
+  // Ten past noon today (or yesterday, before noon): the seed has usage in that hour already.
+  const today = new Date();
+  today.setUTCHours(12, 10, 0, 0);
+  const seededAt = today.getTime() <= Date.now() ? today : new Date(today.getTime() - 86_400_000);
+
+  beforeAll(async () => {
+    h = await startHarness({ seed: false });
+    await seedDemo(h.tdb.db, seededAt);
+    demo = await startDemoPhones(h.tdb.db, h.url, () => {});
+    expect(demo.phones).toHaveLength(2);
+  }, 60_000);
+  afterAll(async () => {
+    await demo?.stop();
+    await h?.close();
+  });
+
+  it("an hour and a half of minutes, every report acknowledged, no hour over 60 minutes", async () => {
+    for (let i = 0; i < 90; i++) await demo.reportUsage(new Date(seededAt.getTime() + i * MINUTE));
+    const hours = await h.tdb.db
+      .selectFrom("app_usage_hourly")
+      .select(["device_id", "hour", sql<number>`sum(minutes)`.as("minutes")])
+      .where("hour", ">=", new Date(seededAt.getTime() - 10 * MINUTE).toISOString())
+      .groupBy(["device_id", "hour"])
+      .execute();
+    // Both phones, both hours: the noon hour gained a minute a minute on top of the seed's first ten (at most
+    // 60 in all), the next hour holds its 40 minutes so far.
+    expect(hours).toHaveLength(4);
+    for (const r of hours) {
+      const minutes = Number(r.minutes);
+      if (r.hour.slice(11, 13) === "12") {
+        expect(minutes).toBeGreaterThanOrEqual(50);
+        expect(minutes).toBeLessThanOrEqual(60);
+      } else expect(minutes).toBe(40);
+    }
+  });
+
+  it("now and then a demo kid opens a web address, reported to /browser-logs (after the 90 minutes above)", async () => {
+    const rows = await h.tdb.db.selectFrom("browser_logs").select(["device_id", "url", "visits"]).execute();
+    expect(new Set(rows.map((r) => r.device_id)).size).toBe(2);
+    expect(rows.reduce((n, r) => n + r.visits, 0)).toBe(2 * (90 / DEMO_VISIT_EVERY_TICKS));
+    expect(rows.map((r) => r.url)).toContain("www.wikipedia.org");
+  });
+
+  it("now and then a demo kid asks for extra time or an app (issue 14), never piling up more than a few", async () => {
+    // Seed requests are not Pending (answered long ago) or belong to the seed: count what the phones sent.
+    const rows = await h.tdb.db.selectFrom("app_requests").select(["device_id", "request_type", "status"]).where("message_id", "is not", null).execute();
+    for (const phone of demo.phones) {
+      const mine = rows.filter((r) => r.device_id === phone.deviceId && r.status === "Pending");
+      expect(mine.length).toBeGreaterThanOrEqual(1);
+      expect(mine.length).toBeLessThanOrEqual(DEMO_MAX_PENDING_REQUESTS);
+    }
+    expect(rows.map((r) => r.request_type)).toContain("Extend Time");
+    expect(rows.map((r) => r.request_type)).toContain("App Install");
+  });
+});

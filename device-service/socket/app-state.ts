@@ -1,0 +1,24 @@
+import { nowIso } from "../../core/ids.server";
+import type { DeviceServiceDeps } from "../context";
+import { notifyParents } from "../notify";
+import type { APP_BLOCK_REASONS } from "./messages";
+
+/**
+ * The phone says it stopped or restarted an app, and why: stored as the app's is_app_disabled and
+ * appEnabledDisabledType. A parent's own disable ("Manually") is the parent's: a phone that has not yet received
+ * that policy and reports the app usable does not undo it (the policy on its way will stop it again).
+ */
+export async function recordAppState(
+  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">,
+  device: { id: string; profile_id: string },
+  data: { packageName: string; disabled: boolean; reason: (typeof APP_BLOCK_REASONS)[number] | null },
+): Promise<void> {
+  let q = deps.db
+    .updateTable("profile_apps")
+    .set({ is_app_disabled: data.disabled ? 1 : 0, disabled_type: data.disabled ? (data.reason ?? "Manually") : null, updated_at: nowIso() })
+    .where("device_id", "=", device.id)
+    .where("package_name", "=", data.packageName);
+  if (!data.disabled) q = q.where((eb) => eb.or([eb("disabled_type", "is", null), eb("disabled_type", "!=", "Manually")]));
+  const res = await q.executeTakeFirst();
+  if (Number(res.numUpdatedRows) > 0) await notifyParents(deps, device.profile_id, "device.apps");
+}

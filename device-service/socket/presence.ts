@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { Redis } from "ioredis";
+import type { DB } from "../../db/index";
+import { nowIso } from "../../core/ids.server";
+import type { LogFn } from "../context";
+import { notifyParents } from "../notify";
+import type { Bus } from "../bus";
+
+/**
+ * Presence across device-service processes (issue 22). Each process with Redis has a name (host:pid:random),
+ * stored beside every phone it holds (`device_status.online_process`), and keeps a heartbeat key in Redis
+ * that expires PRESENCE_TTL_MS after its last beat. Every process sweeps: the phones marked online by a
+ * process whose key is gone (kill -9, a lost machine) are marked offline, and their parents' dashboards hear
+ * it. A phone that reconnected to another process meanwhile carries that process's name and is left alone.
+ */
+export const PRESENCE_HEARTBEAT_MS = 2_000;
+export const PRESENCE_TTL_MS = 6_000;
+export const PRESENCE_SWEEP_MS = 3_000;
+
+const key = (processId: string) => `kids-portal:device-process:${processId}`;
+
+export function newProcessId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+}
+
+export interface Presence {
+  processId: string;
+  /** One sweep now; returns how many phones it marked offline. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface PresenceOptions {
+  redisUrl: string;
+  db: DB;
+  bus: Bus;
+  log: LogFn;
+  processId?: string;
+  /** The phones this process holds: marked online again after our own heartbeat was lost and came back. */
+  held?: () => string[];
+  heartbeatMs?: number;
+  ttlMs?: number;
+  sweepMs?: number;
+}
+
+export async function startPresence(o: PresenceOptions): Promise<Presence> {
+  const processId = o.processId ?? newProcessId();
+  const ttl = o.ttlMs ?? PRESENCE_TTL_MS;
+  const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: 1, connectionName: `kids-portal:presence:${process.pid}` });
+  redis.on("error", (e) => o.log("warn", "presence: redis", { error: e.message }));
+  let lost = false;
+  const beat = async () => {
+    try {
+      await redis.set(key(processId), "1", "PX", ttl);
+      if (lost) {
+        lost = false;
+        // Others may have swept our phones while our beat was missing: they are still here.
+        const ids = o.held?.() ?? [];
+        for (let i = 0; i < ids.length; i += 500) {
+          await o.db.updateTable("device_status").set({ online: 1, online_process: processId, updated_at: nowIso() }).where("device_id", "in", ids.slice(i, i + 500)).execute();
+        }
+      }
+    } catch (err) {
+      lost = true;
+      o.log("warn", "presence heartbeat failed", { error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+  // The first beat is awaited: no phone is marked as ours before our key exists (if Redis is away, the beat
+  // that finds it again marks our phones online again).
+  await beat();
+
+  const sweep = async (): Promise<number> => {
+    const procs = await o.db
+      .selectFrom("device_status")
+      .select("online_process")
+      .distinct()
+      .where("online", "=", 1)
+      .where("online_process", "is not", null)
+      .where("online_process", "!=", processId)
+      .execute();
+    const names = procs.map((p) => p.online_process as string);
+    if (!names.length) return 0;
+    const alive = await redis.mget(names.map(key));
+    let n = 0;
+    for (const [i, dead] of names.entries()) {
+      if (alive[i] !== null) continue;
+      const gone = await o.db
+        .updateTable("device_status")
+        .set({ online: 0, online_process: null, updated_at: nowIso() })
+        .where("online_process", "=", dead)
+        .where("online", "=", 1)
+        .returning("device_id")
+        .execute();
+      n += gone.length;
+      if (!gone.length) continue;
+      o.log("info", "phones of a stopped device process marked offline", { process: dead, phones: gone.length });
+      const ids = gone.map((g) => g.device_id);
+      const profiles = new Set<string>();
+      for (let j = 0; j < ids.length; j += 500) {
+        const rows = await o.db.selectFrom("devices").select("profile_id").distinct().where("id", "in", ids.slice(j, j + 500)).execute();
+        for (const r of rows) profiles.add(r.profile_id);
+      }
+      for (const p of profiles) await notifyParents(o, p, "device.status");
+    }
+    return n;
+  };
+
+  let sweeping = false;
+  const safeSweep = () => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((err: unknown) => o.log("warn", "presence sweep failed", { error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => (sweeping = false));
+  };
+  const beats = setInterval(() => void beat(), o.heartbeatMs ?? PRESENCE_HEARTBEAT_MS);
+  const sweeps = setInterval(safeSweep, o.sweepMs ?? PRESENCE_SWEEP_MS);
+  beats.unref();
+  sweeps.unref();
+  safeSweep();
+
+  return {
+    processId,
+    sweep,
+    async close() {
+      clearInterval(beats);
+      clearInterval(sweeps);
+      await redis.del(key(processId)).catch(() => {});
+      await redis.quit().catch(() => {});
+    },
+  };
+}

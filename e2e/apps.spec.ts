@@ -1,0 +1,99 @@
+import { expect, test, type Page } from "@playwright/test";
+import { SimulatedPhone } from "../device-service/simulator/phone";
+import { uniqueEmail } from "./helpers/auth";
+import { eventually, expectToast } from "./helpers/dashboard";
+
+// Apps and categories (issue 12), in the `js` and `no-js` projects: a new family whose phone (the simulator, run
+// here) reports two Education apps and today's use of them, so the journey does not depend on the time of day.
+const DUOLINGO = "com.duolingo";
+const KHAN = "org.khanacademy.android";
+
+async function familyWithPhone(page: Page, baseURL: string, project: string): Promise<SimulatedPhone> {
+  const email = uniqueEmail("apps", project);
+  await page.goto("/registration");
+  await page.getByLabel("Parent name").fill("Sam Apps");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("sam-apps-passphrase");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL(/\/kids-device/); // sign-up signs the new parent in
+  const form = page.getByRole("form", { name: "Add your kid" });
+  await form.getByLabel("Kid's name").fill("Ivy");
+  await form.getByLabel("Birth month").selectOption("May");
+  await form.getByLabel("Birth year").fill("2015");
+  await form.getByRole("button", { name: "Add kid" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a phone" });
+  await dialog.getByRole("button", { name: "Show QR code" }).click();
+  const token = new URL((await dialog.locator("code").textContent()) ?? "").searchParams.get("token")!;
+  // The phone takes a moment to apply a policy, so "sent" (orange) is seen before "confirmed" (green).
+  const phone = new SimulatedPhone({ baseUrl: baseURL, serialNumber: `E2E-APPS-${project}-${Date.now()}`, reconnect: false, ackDelayMs: 2_500 });
+  await phone.enroll(token);
+  await phone.connect();
+  await phone.send("installed_apps", { apps: [{ packageName: DUOLINGO }, { packageName: KHAN }] });
+  await phone.enforcer.useApp(DUOLINGO, 40);
+  await phone.enforcer.useApp(KHAN, 10);
+  return phone;
+}
+
+/** The daily-limit form: switch on (15), then + until `minutes`, then Save. Works with and without JavaScript. */
+async function setLimit(page: Page, form: string, minutes: number) {
+  const f = () => page.getByRole("form", { name: form });
+  if ((await f().getByRole("switch", { name: "Daily limit" }).getAttribute("aria-checked")) !== "true") await f().getByRole("switch", { name: "Daily limit" }).click();
+  await expect(f().getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
+  for (let m = 15; m < minutes; m += 15) {
+    await f().getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
+    await expect(f().getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue(String(m + 15));
+  }
+  await f().getByRole("button", { name: "Save" }).click();
+}
+
+test("app and category limits reach the phone (orange, then green); an over-limit app cannot be re-enabled; a rating shows", async ({ page, baseURL }, info) => {
+  const js = info.project.name === "js";
+  const phone = await familyWithPhone(page, baseURL!, info.project.name);
+  try {
+    // From the dashboard's most used apps into the app.
+    await page.goto("/kids-device");
+    await page.getByTestId("apps-list").getByRole("link", { name: /Duolingo/ }).click();
+    await expect(page).toHaveURL(/\/application\?/);
+    await expect(page.getByRole("heading", { level: 1, name: /Duolingo/ })).toBeVisible();
+    await page.getByRole("link", { name: "Usage", exact: true }).click();
+    await expect(page).toHaveURL(/tab=usage/);
+
+    await setLimit(page, "Daily limit", 30);
+    await expectToast(page, "success", "has a daily limit of 30 minutes");
+    await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
+    await expect(page.getByTestId("delivery")).toHaveClass(/badge-orange/);
+    await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
+    await expect(page.getByTestId("delivery")).toHaveClass(/badge-green/);
+    // 40 minutes used against a 30-minute limit: the phone stops the app and says why.
+    await eventually(page, js, async () => expect(page.getByTestId("disabled-reason")).toHaveText("Disabled: the daily limit is used up", { timeout: 1_000 }));
+    await page.getByRole("switch", { name: "Disabled" }).click();
+    await expectToast(page, "error", "Please increase daily limit time to enable this category.");
+    await expect(page.getByRole("switch", { name: "Disabled" })).toHaveAttribute("aria-checked", "false");
+
+    // A category limit the same way, from the dashboard's most used categories.
+    await page.goto("/kids-device");
+    await page.getByTestId("categories-list").getByRole("link", { name: /Education/ }).click();
+    await expect(page).toHaveURL(/\/category\?/);
+    await setLimit(page, "Category daily limit", 60);
+    await expectToast(page, "success", "Education has a daily limit of 60 minutes");
+    await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
+    await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
+    await expect(page.getByTestId("category-apps").getByRole("link", { name: /Khan Academy/ })).toBeVisible();
+
+    // A rating submitted shows in the parent ratings.
+    await page.getByTestId("category-apps").getByRole("link", { name: /Khan Academy/ }).click();
+    await page.getByRole("link", { name: "Info", exact: true }).click();
+    await page.getByRole("link", { name: "Rate this app" }).click();
+    const rating = page.getByRole("dialog", { name: /Rate Khan Academy/ });
+    await rating.getByRole("group", { name: "Educational" }).getByText("5").click();
+    await rating.getByRole("group", { name: "Easy to understand" }).getByText("4").click();
+    await rating.getByLabel("I recommend this app").check();
+    await rating.getByLabel("Review").fill("Ivy learns fractions with it.");
+    await rating.getByRole("button", { name: "Submit rating" }).click();
+    await expectToast(page, "success", "Thank you for rating");
+    await expect(page.getByTestId("parent-reviews")).toContainText("Ivy learns fractions with it.");
+    await expect(page.getByTestId("parent-reviews")).toContainText("for Ivy");
+  } finally {
+    await phone.close();
+  }
+});

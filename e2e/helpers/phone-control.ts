@@ -1,0 +1,20 @@
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** Where e2e/server.ts writes the port of its simulator control server, per E2E port. */
+export function controlFile(e2ePort: number): string {
+  return path.join(os.tmpdir(), `kids-portal-e2e-${e2ePort}.phone-control`);
+}
+
+/**
+ * Makes a demo phone open a web address through the e2e server's control server. With expectBlocked it
+ * first waits until the phone has applied a policy that blocks it. Resolves with what the phone did.
+ */
+export async function visitOnPhone(serialNumber: string, url: string, opts: { expectBlocked?: boolean } = {}): Promise<{ blocked: boolean }> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const qs = new URLSearchParams({ serialNumber, url, ...(opts.expectBlocked ? { expectBlocked: "1" } : {}) });
+  const res = await fetch(`http://127.0.0.1:${port}/visit?${qs}`, { method: "POST" });
+  if (!res.ok) throw new Error(`phone control answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { blocked: boolean };
+}

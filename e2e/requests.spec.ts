@@ -1,0 +1,134 @@
+import { expect, test } from "@playwright/test";
+import { decide } from "../device-service/policy/enforce";
+import type { PolicyDocument } from "../device-service/policy/build";
+import { eventually, expectToast } from "./helpers/dashboard";
+import { familyWithPhone, openRequests, waitForRequest } from "./helpers/requests";
+
+// Requests (issue 14), in the `js` and `no-js` projects: a new family's phone (the simulator, run here) asks; the
+// parent answers on /requests; the phone gets the answer.
+const DUOLINGO = "com.duolingo";
+const CANDY = "com.king.candycrushsaga";
+const SCRATCH = "org.scratchjr.android";
+const phoneApp = (policy: unknown, pkg: string) => (policy as PolicyDocument | undefined)?.apps?.find((a) => a.packageName === pkg);
+
+test("extend: 30 more minutes today; the phone's limit rises, the standing limit does not; a disabled category shows its warning and link", async ({ page, baseURL }, info) => {
+  const js = info.project.name === "js";
+  const phone = await familyWithPhone(page, baseURL!, info.project.name, "extend", [DUOLINGO, CANDY]);
+  try {
+    // The parent gives Duolingo a 30-minute daily limit.
+    const requests = await openRequests(page);
+    await expect(page.getByText("No data found.")).toBeVisible();
+    const q = new URL(requests).searchParams;
+    await page.goto(`/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`);
+    const limit = page.getByRole("form", { name: "Daily limit" });
+    await limit.getByRole("switch", { name: "Daily limit" }).click();
+    for (let m = 15; m < 30; m += 15) await limit.getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
+    await expect(limit.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("30");
+    await limit.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "success", "has a daily limit of 30 minutes");
+    await expect.poll(() => phoneApp(phone.state.policy, DUOLINGO)?.dailyLimitMinutes).toBe(30);
+
+    // The kid asks for 30 more minutes; the side menu counts it; the parent extends.
+    const asked = await phone.requests.ask("extend", DUOLINGO, { minutes: 30, remarks: "Finishing my lesson" });
+    await page.goto(requests);
+    const row = await waitForRequest(page, js, "Duolingo");
+    await expect(row).toContainText("App Time Extend Request - 30 Minutes");
+    await expect(row).toContainText("Finishing my lesson");
+    await expect(page.getByTestId("request-count")).toHaveText("1");
+    await row.getByRole("link", { name: /^Extend Duolingo/ }).click();
+    const popup = page.getByRole("dialog", { name: /^Extend Duolingo/ });
+    await expect(popup.getByTestId("extend-current")).toHaveText("30m");
+    await expect(popup.getByTestId("extend-extra")).toHaveText("30m");
+    await expect(popup.getByTestId("extend-total")).toHaveText("1h");
+    await popup.getByRole("button", { name: "Approve" }).click();
+    await expectToast(page, "success", /30 more minutes on Duolingo.* today/);
+    await expect(page.getByText("No data found.")).toBeVisible();
+
+    // The phone hears it and its limit for today is 60; the standing limit stays 30 (here and on the phone).
+    expect(await phone.requests.waitForAnswer(asked, 10_000)).toMatchObject({ status: "Approved", dailyLimitMinutes: 30, limitTodayMinutes: 60 });
+    expect(phone.requests.notifications.at(-1)?.title).toBe("Request approved");
+    // Bonus time for the app (device-service/bonus.ts): the policy carries it for the kid's day only.
+    await expect.poll(() => (phone.state.policy as PolicyDocument | undefined)?.bonus?.apps[DUOLINGO]).toBe(30);
+    const mine = decide({ policy: phone.state.policy as PolicyDocument, usageToday: {}, now: new Date() }).find((d) => d.packageName === DUOLINGO);
+    expect(mine?.minutesLeft).toBe(60);
+    expect(phoneApp(phone.state.policy, DUOLINGO)?.dailyLimitMinutes).toBe(30);
+    await page.goto(`/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`);
+    await expect(page.getByRole("form", { name: "Daily limit" }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("30");
+    await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
+
+    // Candy Crush's category is disabled: extending it shows the warning and a link to the category instead of a toast.
+    await page.goto(`/category?${new URLSearchParams({ id: "GAME_CASUAL", profileId: q.get("profileId")!, serialNumber: q.get("serialNumber")! })}`);
+    await page.getByRole("switch", { name: "Enabled" }).click();
+    await expectToast(page, "success");
+    await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
+    await phone.requests.ask("extend", CANDY, { minutes: 15 });
+    await page.goto(requests);
+    const candy = await waitForRequest(page, js, "Candy Crush");
+    await candy.getByRole("link", { name: /^Extend Candy Crush/ }).click();
+    await page.getByRole("dialog", { name: /Extend Candy Crush/ }).getByRole("button", { name: "Approve" }).click();
+    const warning = page.getByTestId("category-warning");
+    await expect(warning).toBeVisible();
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+    const link = warning.getByRole("link");
+    expect(new URL((await link.getAttribute("href"))!, "http://x").searchParams.get("appRequestPage")).toBe("true");
+    // Enabling the category there brings the parent back to the requests (spec 2 §2 /category).
+    await link.click();
+    await expect(page).toHaveURL(/\/category\?.*appRequestPage=true/);
+    await page.getByRole("switch", { name: "Disabled" }).click();
+    await expect(page).toHaveURL(/\/requests\?/);
+    await expect(page.getByTestId("request").filter({ hasText: "Candy Crush" })).toBeVisible();
+  } finally {
+    await phone.close();
+  }
+});
+
+test("install with a limit installs the app; uninstall removes it; a rejection reaches the phone", async ({ page, baseURL }, info) => {
+  const js = info.project.name === "js";
+  const phone = await familyWithPhone(page, baseURL!, info.project.name, "install", [DUOLINGO]);
+  try {
+    const requests = await openRequests(page);
+    const asked = await phone.requests.ask("install", SCRATCH, { remarks: "Coding club" });
+    const row = await waitForRequest(page, js, "ScratchJr");
+    await expect(row).toContainText("App Installation Request");
+    await row.getByRole("link", { name: "Install ScratchJr" }).click();
+    const popup = page.getByRole("dialog", { name: "Install ScratchJr" });
+    await expect(popup.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "true");
+    await expect(popup.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("60");
+    await popup.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
+    await expect(page.getByRole("dialog", { name: "Install ScratchJr" }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("45");
+    await page.getByRole("dialog", { name: "Install ScratchJr" }).getByRole("button", { name: "Save and Install" }).click();
+    await expectToast(page, "success", "Installing ScratchJr on Ada's phone with a daily limit of 45 minutes");
+    await expect.poll(() => phone.state.installed.has(SCRATCH)).toBe(true);
+    await expect.poll(() => phoneApp(phone.state.policy, SCRATCH)?.dailyLimitMinutes).toBe(45);
+    expect(await phone.requests.waitForAnswer(asked, 10_000)).toMatchObject({ status: "Approved", dailyLimitMinutes: 45 });
+
+    // The kid is done with it: the parent approves the uninstall and the phone removes it.
+    const gone = await phone.requests.ask("uninstall", SCRATCH, { remarks: "Done with it" });
+    await page.goto(requests);
+    const un = await waitForRequest(page, js, "ScratchJr");
+    await expect(un).toContainText("App Uninstallation Request");
+    await un.getByRole("button", { name: "UnInstall ScratchJr" }).click();
+    await expectToast(page, "success", "Uninstalling ScratchJr from Ada's phone");
+    await expect.poll(() => phone.state.installed.has(SCRATCH)).toBe(false);
+    await expect.poll(() => phoneApp(phone.state.policy, SCRATCH)).toBeUndefined();
+    expect(await phone.requests.waitForAnswer(gone, 10_000)).toMatchObject({ status: "Approved", requestType: "App Uninstall" });
+
+    // A rejection reaches the phone as a notification.
+    const no = await phone.requests.ask("install", "com.roblox.client", { remarks: "Everyone has it" });
+    await page.goto(requests);
+    const roblox = await waitForRequest(page, js, "Roblox");
+    // The same parent's other window: the answer given here makes the request leave it too (live with JavaScript).
+    const other = await page.context().newPage();
+    await other.goto(requests);
+    await expect(other.getByTestId("request").filter({ hasText: "Roblox" })).toBeVisible();
+    await roblox.getByRole("button", { name: /^Reject Roblox/ }).click();
+    await expectToast(page, "success", "Request rejected");
+    await expect(page.getByText("No data found.")).toBeVisible();
+    await eventually(other, js, async () => expect(other.getByTestId("request").filter({ hasText: "Roblox" })).toHaveCount(0, { timeout: 1_000 }));
+    await other.close();
+    expect(await phone.requests.waitForAnswer(no, 10_000)).toMatchObject({ status: "Rejected" });
+    expect(phone.requests.notifications.at(-1)).toMatchObject({ title: "Request rejected" });
+  } finally {
+    await phone.close();
+  }
+});

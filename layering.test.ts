@@ -1,0 +1,157 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Imports point down: app/ → device-service/ and jobs/ (one floor) → db/ → core/ (docs/architecture.md). app/ reaches
+ * the rooms below through one alias each (#core/…, #db/…, #device-service/…, #jobs/…); inside core/, db/,
+ * device-service/ and jobs/ imports are relative. ESLint says so too (eslint.config.js): this file checks
+ * the tree, and that the lint rule really refuses a wrong import.
+ */
+const ROOT = path.dirname(new URL(import.meta.url).pathname);
+const LAYERS = ["app", "device-service", "jobs", "db", "core"] as const;
+type Layer = (typeof LAYERS)[number];
+const ALIASES: Record<string, Layer> = { "~": "app", "#core": "core", "#db": "db", "#device-service": "device-service", "#jobs": "jobs" };
+const SOURCE = /\.(ts|tsx|mjs|js)$/;
+
+function files(dir: string): string[] {
+  if (!existsSync(path.join(ROOT, dir))) return [];
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return e.name === "node_modules" ? [] : files(rel);
+    return SOURCE.test(e.name) ? [rel] : [];
+  });
+}
+
+/** Every module specifier of a file: static imports, re-exports and dynamic import(). */
+function specifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm))
+    out.push(m[1] ?? m[2] ?? m[3]);
+  return out;
+}
+
+/** The room a specifier lands in (by alias or by resolving a relative path), or null for packages and top-level files. */
+function target(file: string, spec: string): { layer: Layer | null; via: "alias" | "relative" } | null {
+  const alias = Object.keys(ALIASES).find((a) => spec.startsWith(`${a}/`));
+  if (alias) return { layer: ALIASES[alias], via: "alias" };
+  if (!spec.startsWith(".")) return null;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+  return { layer: LAYERS.find((l) => resolved.startsWith(`${l}/`)) ?? null, via: "relative" };
+}
+
+const layerOf = (file: string) => LAYERS.find((l) => file.startsWith(`${l}/`))!;
+/** The rooms each room may not import (device-service/ and jobs/ share a floor). */
+const ABOVE: Record<Layer, Layer[]> = {
+  app: [],
+  "device-service": ["app"],
+  jobs: ["app"],
+  db: ["app", "device-service", "jobs"],
+  core: ["app", "device-service", "jobs", "db"],
+};
+const below = (from: Layer, to: Layer) => !ABOVE[from].includes(to);
+
+function imports() {
+  return LAYERS.flatMap((l) => files(l)).flatMap((file) =>
+    specifiers(readFileSync(path.join(ROOT, file), "utf8")).map((spec) => ({ file, spec, to: target(file, spec) })),
+  );
+}
+
+describe("layering", () => {
+  it("the import scan sees the imports it must judge (the check itself works)", () => {
+    const all = imports();
+    expect(all.length).toBeGreaterThan(500);
+    expect(all.some((i) => i.file === "server.ts")).toBe(false);
+    expect(specifiers(`import { a } from "./x";\nexport { b } from "../y";\nconst c = await import("#db/z");\nimport type {\n  D,\n} from "~/w";`)).toEqual(["./x", "../y", "#db/z", "~/w"]);
+    expect(target("app/routes/x.tsx", "../../db/index")).toEqual({ layer: "db", via: "relative" });
+    expect(target("db/queries/x.ts", "../../app/utils/y")).toEqual({ layer: "app", via: "relative" });
+  });
+
+  it("core/ holds what every process shares", () => {
+    for (const f of ["core/env.server.ts", "core/log.ts", "core/password.server.ts", "core/ids.server.ts", "core/format.ts", "core/values.ts", "core/session-cookie.server.ts"])
+      expect(existsSync(path.join(ROOT, f)), f).toBe(true);
+    // Module names without ".ts": the move script rewrites mentions of whole file names.
+    for (const m of ["app/utils/env.server", "app/utils/log.server", "app/utils/password.server", "db/queries/ids", "app/utils/format"])
+      expect(existsSync(path.join(ROOT, `${m}.ts`)), `${m} moved to core/`).toBe(false);
+  });
+
+  it("no import runs the wrong way (app → device-service, jobs → db → core)", () => {
+    const wrong = imports()
+      .filter((i) => i.to?.layer && !below(layerOf(i.file), i.to.layer))
+      .map((i) => `${i.file} imports ${i.spec}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("app/ reaches the rooms below by alias; core/, db/, device-service/ and jobs/ use relative paths", () => {
+    const off = imports()
+      .filter((i) => i.to?.layer && i.to.layer !== layerOf(i.file))
+      .filter((i) => (layerOf(i.file) === "app" ? i.to!.via !== "alias" : i.to!.via !== "relative"))
+      .map((i) => `${i.file} imports ${i.spec}`);
+    expect(off).toEqual([]);
+  });
+
+  it("tsconfig paths and vitest's aliases name the same rooms", async () => {
+    const tsconfig = JSON.parse(readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")) as { compilerOptions: { paths: Record<string, string[]> } };
+    const fromTs = Object.fromEntries(Object.entries(tsconfig.compilerOptions.paths).map(([k, [v]]) => [k.replace(/\/\*$/, ""), v.replace(/^\.\//, "").replace(/\/\*$/, "")]));
+    expect(fromTs).toEqual(Object.fromEntries(Object.entries(ALIASES).map(([a, l]) => [a, l])));
+    const vitest = (await import("./vitest.config")).default as { resolve: { alias: Record<string, string> } };
+    expect(Object.fromEntries(Object.entries(vitest.resolve.alias).map(([k, v]) => [k, path.relative(ROOT, v)]))).toEqual(fromTs);
+  });
+});
+
+describe("the lint rule (eslint.config.js)", () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  async function importErrors(file: string, spec: string): Promise<string[]> {
+    const [result] = await eslint.lintText(`import { x } from "${spec}";\nexport const y = x;\n`, { filePath: path.join(ROOT, file) });
+    return result.messages.filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "no-restricted-syntax").map((m) => m.message);
+  }
+  async function dynamicErrors(file: string, spec: string): Promise<string[]> {
+    const [result] = await eslint.lintText(`export const y = await import("${spec}");\n`, { filePath: path.join(ROOT, file) });
+    return result.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
+  }
+
+  it.each([
+    ["db/queries/probe.ts", "../../app/utils/toast.server"],
+    ["db/probe.ts", "~/utils/toast.server"],
+    ["db/probe.ts", "../device-service/bus"],
+    ["db/seed/probe.ts", "../../jobs/queues"],
+    ["jobs/probe.ts", "../app/utils/toast.server"],
+    ["jobs/processors/probe.ts", "~/utils/toast.server"],
+    ["device-service/probe.ts", "../app/utils/toast.server"],
+    ["device-service/routers/probe.ts", "~/utils/auth.server"],
+    ["core/probe.ts", "../db/index"],
+    ["core/probe.ts", "../app/root"],
+    ["core/probe.ts", "../device-service/bus"],
+    ["core/probe.ts", "../jobs/queues"],
+    ["core/probe.ts", "#db/index"],
+    ["app/routes/probe.tsx", "../../db/index"],
+    ["app/utils/probe.ts", "../../core/values"],
+    ["device-service/probe.ts", "#db/index"],
+  ])("refuses %s importing %s", async (file, spec) => {
+    expect(await importErrors(file, spec)).not.toEqual([]);
+  });
+
+  it.each([
+    ["db/probe.ts", "../app/utils/toast.server"],
+    ["db/probe.ts", "../device-service/socket/telemetry"],
+    ["device-service/probe.ts", "../app/utils/toast.server"],
+    ["core/probe.ts", "../db/index"],
+  ])("refuses a dynamic import from %s of %s", async (file, spec) => {
+    expect(await dynamicErrors(file, spec)).not.toEqual([]);
+  });
+
+  it.each([
+    ["app/routes/probe.tsx", "#db/index"],
+    ["app/routes/probe.tsx", "#core/values"],
+    ["app/routes/probe.tsx", "~/utils/toast.server"],
+    ["device-service/probe.ts", "../db/index"],
+    ["device-service/probe.ts", "../jobs/queues"],
+    ["jobs/probe.ts", "../db/index"],
+    ["jobs/processors/probe.ts", "../../device-service/context"],
+    ["db/probe.ts", "../core/values"],
+    ["core/probe.ts", "./values"],
+  ])("allows %s importing %s", async (file, spec) => {
+    expect(await importErrors(file, spec)).toEqual([]);
+  });
+});
