@@ -70,8 +70,12 @@ export function useDetailsMenu(ref: RefObject<HTMLDetailsElement>) {
       menu.removeEventListener("click", onChoice);
     };
   }, [ref]);
-  // Any navigation (a choice, Back) leaves the menu closed.
+  // Any navigation (a choice, Back) leaves the menu closed. Not on the first render: a menu opened before the
+  // page hydrated (a quick tap after a full page load) stays open.
+  const shownKey = useRef(key);
   useEffect(() => {
+    if (shownKey.current === key) return;
+    shownKey.current = key;
     if (ref.current) ref.current.open = false;
   }, [key, ref]);
 }
