@@ -124,8 +124,8 @@ describe("process", () => {
     });
     const started = Date.now();
     child.kill("SIGTERM");
-    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-    expect(code).toBe(0);
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    expect(exit, out).toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(out).toContain("shutting down");
   }, 40_000);

@@ -184,7 +184,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   return h;
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5_000, stepMs = 25): Promise<T> {
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, stepMs = 25): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

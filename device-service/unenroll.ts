@@ -1,4 +1,5 @@
 import { nowIso } from "../core/ids.server";
+import { retryOnConflict } from "../db/retry";
 import type { DeviceServiceDeps } from "./context";
 import { OPEN_STATUSES } from "./commands/outbox";
 
@@ -14,16 +15,18 @@ export const UNENROLLED_DEVICE = "This phone was removed from the account.";
  */
 export async function unenrollDevice(deps: DeviceServiceDeps, deviceId: string, now = new Date()): Promise<void> {
   const ts = nowIso(now);
-  await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable("devices").set({ credential_hash: null, fcm_token: null, unenrolled_at: ts, updated_at: ts }).where("id", "=", deviceId).execute();
-    await trx
-      .updateTable("device_commands")
-      .set({ status: "failed", error: UNENROLLED_COMMAND_ERROR, completed_at: ts })
-      .where("device_id", "=", deviceId)
-      .where("status", "in", OPEN_STATUSES)
-      .execute();
-    await trx.updateTable("device_status").set({ online: 0, updated_at: ts }).where("device_id", "=", deviceId).execute();
-  });
+  await retryOnConflict(() =>
+    deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable("devices").set({ credential_hash: null, fcm_token: null, unenrolled_at: ts, updated_at: ts }).where("id", "=", deviceId).execute();
+      await trx
+        .updateTable("device_commands")
+        .set({ status: "failed", error: UNENROLLED_COMMAND_ERROR, completed_at: ts })
+        .where("device_id", "=", deviceId)
+        .where("status", "in", OPEN_STATUSES)
+        .execute();
+      await trx.updateTable("device_status").set({ online: 0, updated_at: ts }).where("device_id", "=", deviceId).execute();
+    }),
+  );
   await deps.bus.publish({ type: "device.unenrolled", deviceId }).catch((err: unknown) => {
     // The credential is already revoked: a socket that stays open is closed at the next reconnect.
     deps.log("warn", "device.unenrolled not published", { deviceId, error: err instanceof Error ? err.message : String(err) });

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { birthMonth, birthYear, kidName, serialNumber } from "../../core/values";
 import { nowIso } from "../../core/ids.server";
+import { retryOnConflict } from "../../db/retry";
 import type { DeviceServiceDeps } from "../context";
 import { possessive, waitingFor } from "../messages";
 import { MAX_PICTURE_BYTES, NOT_A_PICTURE, sniffImageType } from "../pictures";
@@ -115,7 +116,8 @@ export const kidsRouter = router({
     if (ctx.kid.parent_id !== ctx.parent.id) throw new TRPCError({ code: "FORBIDDEN", message: `Only ${possessive(ctx.kid.name)} own parent can remove ${ctx.kid.name}.` });
     const devices = await ctx.db.selectFrom("devices").select("id").where("profile_id", "=", ctx.kid.id).where("unenrolled_at", "is", null).execute();
     for (const d of devices) await unenrollDevice(ctx, d.id);
-    await ctx.db.deleteFrom("kid_profiles").where("id", "=", ctx.kid.id).execute();
+    // The cascade meets a phone's last telemetry in the other lock order (view_rev triggers): run it again then.
+    await retryOnConflict(() => ctx.db.deleteFrom("kid_profiles").where("id", "=", ctx.kid.id).execute());
     ctx.log("info", "kid removed", { profileId: ctx.kid.id, by: ctx.parent.id, phones: devices.length });
     return { respones_msg: `${ctx.kid.name} was removed from your account.` };
   }),
