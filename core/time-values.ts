@@ -17,6 +17,8 @@ export const SCHEDULE_NOTHING_BLOCKED = "Please choose the categories or apps th
 export const SCHEDULES_MAX = 20;
 export const TIME_ZONE_MESSAGE = "Please choose a time zone from the list.";
 export const SESSION_MESSAGE = "Please choose minutes in a row and a break, both in steps of 15 minutes.";
+export const SESSION_MINUTES_MESSAGE = "Minutes in a row must be 15 or more, in steps of 15 (at most 1440).";
+export const SESSION_BREAK_MESSAGE = "The break must be 15 minutes or more, in steps of 15 (at most 1440).";
 
 export const scheduleName = z
   .string({ required_error: SCHEDULE_NAME_REQUIRED, invalid_type_error: SCHEDULE_NAME_REQUIRED })

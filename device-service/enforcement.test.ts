@@ -95,7 +95,8 @@ describe.each(DIALECTS)("enforcement on the phone on %s", (dialect) => {
       [1, "Manually"],
     ]);
     expect(await resetDailyBlocks(h.tdb.db, now)).toBe(0);
-    expect(enqueued).toEqual([{ name: "daily-reset", jobId: `daily-reset-${limitDay(nextResetAt(now))}`, delayMs: nextResetAt(now).getTime() - now.getTime() }]);
+    const next = await nextResetAt(h.tdb.db, now);
+    expect(enqueued).toEqual([{ name: "daily-reset", jobId: `daily-reset-${next.toISOString().slice(0, 16).replace(/\D/g, "")}`, delayMs: next.getTime() - now.getTime() }]);
     // A block the phone reported today is today's: not cleared.
     await h.tdb.db.updateTable("profile_apps").set({ is_app_disabled: 1, disabled_type: "Overuse", updated_at: now.toISOString() }).where("id", "=", rows[0].id).execute();
     expect(await resetDailyBlocks(h.tdb.db, now)).toBe(0);

@@ -42,6 +42,9 @@ async function viaMenu(page: Page, name: string) {
   await page.goto(href!);
 }
 
+// With JavaScript, sign-up takes the browser's zone: these journeys work in UTC whatever the machine's zone.
+test.use({ timezoneId: "UTC" });
+
 const policyOf = (phone: SimulatedPhone) => phone.state.policy as PolicyDocument | undefined;
 
 test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonus minutes; Saturday's own limit", async ({ page, baseURL }, info) => {
@@ -99,4 +102,67 @@ test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonu
   } finally {
     await phone.close();
   }
+});
+
+test("a session limit set on /application reaches the phone, which puts the app on a break; the portal says until about when", async ({ page, baseURL }, info) => {
+  const js = info.project.name === "js";
+  const phone = await familyWithPhone(page, baseURL!, info.project.name);
+  try {
+    await page.goto("/kids-device");
+    const khan = page.getByTestId("apps-list").getByRole("listitem").filter({ hasText: KHAN.title });
+    await eventually(page, js, () => expect(khan).toBeVisible());
+    const href = await khan.getByRole("link").first().getAttribute("href");
+    await page.goto(`${href}&tab=usage`);
+    const form = () => page.getByRole("form", { name: `Session limit for ${KHAN.title}` });
+    await expect(form().getByTestId("session-state")).toHaveText("Off: no limit on minutes in a row.");
+    await expect(form().getByRole("spinbutton", { name: "Minutes in a row" })).toHaveValue("60");
+    for (let i = 0; i < 3; i++) await form().getByRole("button", { name: "Decrease minutes in a row by 15 minutes" }).click();
+    await expect(form().getByRole("spinbutton", { name: "Minutes in a row" })).toHaveValue("15");
+
+    // A break of 0 is refused on its field, and the minutes chosen are kept.
+    await form().getByRole("spinbutton", { name: "Break minutes" }).fill("0");
+    await form().getByRole("button", { name: "Save session limit" }).click();
+    await expect(form().getByRole("alert")).toHaveText("The break must be 15 minutes or more, in steps of 15 (at most 1440).");
+    await expect(form().getByRole("spinbutton", { name: "Minutes in a row" })).toHaveValue("15");
+
+    await form().getByRole("spinbutton", { name: "Break minutes" }).fill("15");
+    await form().getByRole("button", { name: "Save session limit" }).click();
+    await expectToast(page, "success", "Session limit saved: at most 15m in a row, then a 15m break.");
+    await expect(form().getByTestId("session-state")).toHaveText("On: at most 15m in a row, then a 15m break.");
+
+    // The phone gets it, and 20 minutes in a row put Khan Academy on a break.
+    await expect.poll(() => policyOf(phone)?.apps.find((a) => a.packageName === KHAN.pkg)?.session ?? null).toEqual({ minutes: 15, breakMinutes: 15 });
+    await expect.poll(() => (phone.state.enforcedVersion ?? 0) >= (phone.state.policyVersion ?? Infinity)).toBe(true);
+    await phone.enforcer.useApp(KHAN.pkg, 20);
+    expect(phone.state.disabled.has(KHAN.pkg)).toBe(true);
+    await eventually(page, js, async () => {
+      await expect(page.getByTestId("disabled-reason")).toHaveText("Disabled: on a break");
+      await expect(page.getByTestId("time-explanation")).toHaveText(/^On a break until about \d\d:\d\d$/);
+    });
+  } finally {
+    await phone.close();
+  }
+});
+
+test.describe("the browser's time zone", () => {
+  test.use({ timezoneId: "Europe/London" });
+
+  test("sign-up takes it with JavaScript (UTC without); the profile shows the family's zone and changes it", async ({ page }, info) => {
+    const js = info.project.name === "js";
+    await page.goto("/registration");
+    await page.getByLabel("Parent name").fill("Tom Zone");
+    await page.getByLabel("Email").fill(uniqueEmail("zone", info.project.name));
+    await page.getByLabel("Password", { exact: true }).fill("tom-zone-passphrase");
+    if (js) await expect(page.getByTestId("browser-time-zone")).toHaveValue("Europe/London");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(page).toHaveURL(/\/kids-device/);
+    await page.goto("/parent-profile");
+    const card = page.getByRole("region", { name: "Time zone" });
+    await expect(card.getByTestId("time-zone-state")).toContainText(js ? "Saved: Europe/London." : "Saved: UTC.");
+    await card.getByLabel("Family time zone").selectOption("America/Los_Angeles");
+    await card.getByRole("button", { name: "Save time zone" }).click();
+    await expectToast(page, "success", "Your time zone is America/Los_Angeles.");
+    await expect(page.getByRole("region", { name: "Time zone" }).getByTestId("time-zone-state")).toContainText("Saved: America/Los Angeles.");
+    if (js) await expect(page.getByRole("region", { name: "Time zone" }).getByRole("button", { name: "Use this browser's time zone" })).toBeVisible();
+  });
 });

@@ -8,8 +8,11 @@ export const QUEUES = {
   "command-expiry": z.object({ commandId: z.string().min(1) }),
   /** Re-sends an install that failed for a transient reason (state in install_retries). */
   "install-retry": z.object({ deviceId: z.string().min(1), packageName: z.string().min(1) }),
-  /** At the kids' midnight: re-enables apps stopped for the previous day's usage, schedules the next (one job a day). */
-  "daily-reset": z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  /**
+   * At each family's midnight (its own time zone): re-enables apps stopped for the previous day's usage and
+   * schedules the next midnight; a 15-minute tick runs the same (payload without `day`) in case a job was lost.
+   */
+  "daily-reset": z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
   /** Builds the reports of periods that closed (hourly, and at start-up); `since` back-fills from a local date. */
   reports: z.object({ since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
 } as const;

@@ -1,7 +1,7 @@
 import { expireOverdue, OPEN_STATUSES } from "../device-service/commands/outbox";
 import type { DeviceServiceDeps } from "../device-service/context";
 import { recoverInstallRetries } from "../device-service/installs";
-import { resetDailyBlocks, scheduleDailyReset } from "./processors/daily-reset";
+import { DAILY_RESET_SCHEDULE, resetDailyBlocks, scheduleDailyReset } from "./processors/daily-reset";
 
 /** The report tick: every hour, builds the reports of periods that closed since (jobs/reports/build.ts). */
 export const REPORTS_SCHEDULE = { id: "reports-hourly", everyMs: 3_600_000 } as const;
@@ -9,8 +9,8 @@ export const REPORTS_SCHEDULE = { id: "reports-hourly", everyMs: 3_600_000 } as 
 /**
  * Jobs are derived from database state, so a lost job (a crash of the in-process runner, a flushed Redis)
  * is re-created here at start-up: overdue commands are closed, open ones get their expiry job back,
- * pending install retries are rescheduled, the day's usage blocks of a missed midnight are cleared and the
- * next midnight's reset is scheduled, the hourly report tick is registered and a report run is queued (it
+ * pending install retries are rescheduled, the day's usage blocks of a missed midnight are cleared (each family at
+ * its own midnight), the next family midnight's reset is scheduled and the 15-minute reset tick registered, the hourly report tick is registered and a report run is queued (it
  * builds the missing reports of the last closed periods, and mails those still owed). Job ids and schedule ids
  * deduplicate, so every process may run this.
  */
@@ -25,12 +25,13 @@ export async function recoverJobs(deps: DeviceServiceDeps, now: Date = new Date(
     }
   }
   const installs = await recoverInstallRetries(deps);
-  // A midnight missed while the server was down is caught up now; the next one is scheduled (one job id per day).
+  // A midnight missed while the server was down is caught up now; the next one is scheduled (one job id per instant).
   const reenabled = await resetDailyBlocks(deps.db);
   await scheduleDailyReset(deps);
   if (deps.jobs) {
     await deps.jobs.enqueue("reports", {}, { jobId: `reports-start-${now.toISOString().slice(0, 13).replace(/\D/g, "")}` });
     await deps.jobs.repeat("reports", {}, REPORTS_SCHEDULE);
+    await deps.jobs.repeat("daily-reset", {}, DAILY_RESET_SCHEDULE);
   }
   return { expired, expiries, installs, reenabled };
 }

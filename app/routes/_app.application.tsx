@@ -24,7 +24,7 @@ import { useLiveRefresh } from "~/utils/live";
 import { resolvePeriod } from "~/rules/periods";
 import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
-import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
+import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, sessionDraft, sessionIntent, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
 
 export const links: LinksFunction = () => [
@@ -62,11 +62,12 @@ export async function loader(args: LoaderFunctionArgs) {
     usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: renderCategoryChart(chart.chart, chartTitle), ack };
   }
   const now = new Date();
-  const [install, explained, byDay, bonusGiven] = await Promise.all([
+  const [install, explained, byDay, bonusGiven, session] = await Promise.all([
     appInstallState(db, device.id, packageName),
     explainDevice(db, device.id, now),
     savedWeekdays(db, kid.id, "app", packageName),
     bonusToday(db, kid.id, "app", packageName, now),
+    sessionDraft(db, url, kid.id, "app", packageName),
   ]);
   const [kidRatings, parentRatings] = tab === "info" ? await Promise.all([getKidRatings(db, packageName), getParentRatings(db, packageName)]) : [null, null];
   return json({
@@ -84,6 +85,7 @@ export async function loader(args: LoaderFunctionArgs) {
     explanation: explainDecision(explained.decisions[packageName], explained.timeZone, now),
     weekdays: weekdayDraft(url, byDay, detail.dailyLimitTime),
     bonus: { draft: bonusDraft(url), given: bonusGiven },
+    session,
     modal: q("modal") === "rating" ? ("rating" as const) : q("modal") === "failure" ? ("failure" as const) : null,
     install,
     maxAttempts: args.context.services.env.INSTALL_RETRY_MAX_ATTEMPTS,
@@ -95,7 +97,7 @@ export async function loader(args: LoaderFunctionArgs) {
   });
 }
 
-const Intent = z.enum(["limit", "enabled", "rating", "weekdays", "bonus"]);
+const Intent = z.enum(["limit", "enabled", "rating", "weekdays", "bonus", "session"]);
 
 export async function action(args: ActionFunctionArgs) {
   const { profileId, serialNumber, packageName } = ids(args.request);
@@ -117,6 +119,8 @@ export async function action(args: ActionFunctionArgs) {
       return weekdaysIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName }, form);
     case "bonus":
       return bonusIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName }, form);
+    case "session":
+      return sessionIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName }, form);
     case "enabled":
       return callDevice(args.context, parent, here, (d) => d.apps.setEnabled({ serialNumber: sn, packageName, enabled: form.get("enabled") === "on" }));
     case "rating": {

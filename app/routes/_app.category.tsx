@@ -17,8 +17,8 @@ import dashboardStyles from "../styles/dashboard.css?url";
 import { formatMinutes, limitProgress } from "~/rules/minutes";
 import { useLiveRefresh } from "~/utils/live";
 import { resolvePeriod } from "~/rules/periods";
-import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
-import { BonusTime, WeekdayLimits } from "~/components/time-rules/TimeControls";
+import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, sessionDraft, sessionIntent, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
+import { BonusTime, SessionLimit, WeekdayLimits } from "~/components/time-rules/TimeControls";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -37,11 +37,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const db = args.context.services.db;
   const q = (k: string) => url.searchParams.get(k);
   const period = resolvePeriod({ filter: q("filter"), date: q("date"), week: q("week") }, new Date());
-  const [category, ack, byDay, bonusGiven] = await Promise.all([
+  const [category, ack, byDay, bonusGiven, session] = await Promise.all([
     getCategoryDetail(db, kid.id, device.id, id, period),
     getItemAck(db, device.id, { category: id }),
     savedWeekdays(db, kid.id, "category", id),
     bonusToday(db, kid.id, "category", id),
+    sessionDraft(db, url, kid.id, "category", id),
   ]);
   if (!category) throw new Response("Category not found.", { status: 404 });
   const chartTitle = `${category.name} screen time by app, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
@@ -60,10 +61,11 @@ export async function loader(args: LoaderFunctionArgs) {
     draft: limitDraft(url, { enabled: category.enableDailyLimit, minutes: category.dailyLimitTime }),
     weekdays: weekdayDraft(url, byDay, category.dailyLimitTime),
     bonus: { draft: bonusDraft(url), given: bonusGiven },
+    session,
   });
 }
 
-const Intent = z.enum(["limit", "enabled", "weekdays", "bonus"]);
+const Intent = z.enum(["limit", "enabled", "weekdays", "bonus", "session"]);
 
 export async function action(args: ActionFunctionArgs) {
   const { url, profileId, serialNumber, id } = ids(args.request);
@@ -80,6 +82,7 @@ export async function action(args: ActionFunctionArgs) {
   const time = { request: args.request, context: args.context, parent, profileId: kid.id, scope: "category" as const, target: id };
   if (intent.data === "weekdays") return weekdaysIntent(time, form);
   if (intent.data === "bonus") return bonusIntent(time, form);
+  if (intent.data === "session") return sessionIntent(time, form);
   if (intent.data === "enabled") {
     const here = hrefWith(args.request, {});
     const on = form.get("enabled") === "on";
@@ -130,6 +133,7 @@ export default function Category() {
         {c.enableDailyLimit ? <WeekdayLimits draft={data.weekdays} error={failed?.intent === "weekdays" && "day" in failed ? { message: failed.error, day: failed.day } : null} what="Category daily limit" /> : null}
         <DeliveryBadge state={data.ack} kidName={data.kid.name} />
         {c.enableDailyLimit ? <BonusTime draft={data.bonus.draft} givenToday={data.bonus.given} error={failed?.intent === "bonus" ? failed.error : null} what={c.name} /> : null}
+        <SessionLimit draft={data.session} error={failed?.intent === "session" && "field" in failed ? { message: failed.error, field: failed.field } : null} what={c.name} />
       </section>
       <section className="card" aria-labelledby="usage-title">
         <h2 id="usage-title">Usage</h2>

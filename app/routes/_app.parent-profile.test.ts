@@ -5,6 +5,7 @@ import { createParent } from "#db/queries/parents";
 import { createSession } from "#db/queries/sessions";
 import { createAuthzFixture, type Fixture } from "../authz-fixture";
 import { readToast } from "~/utils/toast.server";
+import { TIME_ZONE_MESSAGE } from "#core/time-values";
 import { action, loader } from "./_app.parent-profile";
 import { loader as dashboardLoader } from "./_app.kids-device";
 
@@ -115,5 +116,17 @@ describe("/parent-profile", () => {
     expect(await toastOf(res)).toEqual({ type: "success", message: "Your name has been saved." });
     expect((await view("owner")).parent.name).toBe("Alice Smith");
     expect((await post("owner", { intent: "name", parentName: "" })).status).toBe(400);
+  });
+  it("time zone: shown, refused with a clear message when Intl does not know it, saved (the kids' policies follow) with a toast", async () => {
+    expect((await view("owner")).timeZone.saved).toBe("UTC");
+    const bad = await post("owner", { intent: "time-zone", timeZone: "Mars/Olympus_Mons" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ intent: "time-zone", error: TIME_ZONE_MESSAGE });
+    const ok = await post("owner", { intent: "time-zone", timeZone: "Europe/London" });
+    expect(ok.headers.get("Location")).toBe("/parent-profile#time-zone");
+    expect(await toastOf(ok)).toEqual({ type: "success", message: "Your time zone is Europe/London." });
+    const data = await view("owner");
+    expect(data.timeZone.saved).toBe("Europe/London");
+    expect(data.timeZone.zones).toContain("America/Los_Angeles");
   });
 });

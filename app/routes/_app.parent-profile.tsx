@@ -12,6 +12,10 @@ import profileStyles from "../styles/profile.css?url";
 import { checkDelegateForm, emailDomain } from "~/rules/delegation";
 import { requireParent } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { TIME_ZONES } from "#core/report-periods";
+import { timeZone as timeZoneSchema } from "#core/time-values";
+import { familyTimeZone } from "#db/queries/time-zone";
+import { callDevice } from "~/components/dashboard/device.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -27,11 +31,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
   const db = args.context.services.db;
   const url = new URL(args.request.url);
-  const [ownKids, given, received, notifications] = await Promise.all([
+  const [ownKids, given, received, notifications, timeZone] = await Promise.all([
     listOwnKids(db, parent.id),
     listDelegatedAccess(db, parent.id),
     listAccessReceived(db, parent.email),
     listParentNotifications(db, parent.email, 10),
+    familyTimeZone(db, parent.id),
   ]);
   if (notifications.some((n) => !n.readAt)) await markParentNotificationsRead(db, parent.email);
   const confirmKind = (CONFIRMS as readonly string[]).includes(url.searchParams.get("confirm") ?? "") ? (url.searchParams.get("confirm") as (typeof CONFIRMS)[number]) : null;
@@ -44,12 +49,13 @@ export async function loader(args: LoaderFunctionArgs) {
     given,
     received,
     notifications,
+    timeZone: { saved: timeZone, zones: TIME_ZONES },
     modal: url.searchParams.get("modal") === "add" ? ("add" as const) : null,
     confirm: confirmKind && confirmRow ? { kind: confirmKind, row: confirmRow } : null,
   });
 }
 
-const Intent = z.enum(["name", "add", "revoke", "accept", "reject", "resend-verification"]);
+const Intent = z.enum(["name", "add", "revoke", "accept", "reject", "resend-verification", "time-zone"]);
 
 export async function action(args: ActionFunctionArgs) {
   const { parent } = await requireParent(args);
@@ -87,6 +93,12 @@ export async function action(args: ActionFunctionArgs) {
       const outcome =
         intent.data === "revoke" ? await revoke(services, parent, id.data) : await answer(services, parent, id.data, intent.data === "accept" ? "Accepted" : "Rejected");
       return redirectWithToast(HERE, { type: outcome.ok ? "success" : "error", message: outcome.message });
+    }
+    case "time-zone": {
+      // The family's zone (issue 21): a name Intl knows; every kid's phone gets its policy again in it.
+      const zone = timeZoneSchema.safeParse(formData.get("timeZone"));
+      if (!zone.success) return json<ProfileActionData>({ intent: "time-zone", error: zone.error.issues[0]!.message }, { status: 400 });
+      return callDevice(args.context, parent, `${HERE}#time-zone`, (d) => d.time.setTimeZone({ timeZone: zone.data }), undefined, `${HERE}#time-zone`);
     }
     case "resend-verification": {
       const outcome = await resendVerification(services, parent);

@@ -52,6 +52,17 @@ describe("public form abuse limits", () => {
     expect(JSON.stringify(await known.json())).toContain("Invalid email or password.");
   });
 
+  it("sign-up keeps the browser's time zone when Intl knows it, else the default (UTC)", async () => {
+    const zoneOf = async (email: string) => (await t.db.selectFrom("parents").select("time_zone").where("email", "=", email).executeTakeFirstOrThrow()).time_zone;
+    const signUp = (email: string, timeZone: string) => registrationAction({ request: post("/registration", "6.6.6.4", { parentName: "Zed", email, password: "zed-zone-passphrase", timeZone }), context, params: {} });
+    expect(((await signUp("zed-la@example.com", "America/Los_Angeles")) as Response).status).toBe(302);
+    expect(await zoneOf("zed-la@example.com")).toBe("America/Los_Angeles");
+    await signUp("zed-mars@example.com", "Mars/Olympus_Mons");
+    expect(await zoneOf("zed-mars@example.com")).toBe("UTC");
+    await signUp("zed-nojs@example.com", "");
+    expect(await zoneOf("zed-nojs@example.com")).toBe("UTC");
+  });
+
   it("login: a filled honeypot is refused", async () => {
     const res = (await loginAction({ request: post("/login", "8.8.8.8", { email: "a@example.com", password: "x", website: "spam" }), context, params: {} })) as Response;
     expect(res.status).toBe(400);

@@ -16,6 +16,8 @@ import { allowIp } from "~/utils/rate-limit.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { hashPassword, passwordProblem } from "#core/password.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { isTimeZone } from "#core/zoned-time";
+import { BrowserTimeZoneInput } from "~/components/time-zone/BrowserTimeZone";
 
 export const RegistrationSchema = z.object({
   parentName: z.string({ required_error: "Parent name is required." }).trim().min(1, "Parent name is required.").max(80, "Parent name must be at most 80 characters."),
@@ -54,7 +56,9 @@ export async function action(args: ActionFunctionArgs) {
   const { parentName, email, password } = submission.value;
   let parent;
   try {
-    parent = await createParent(db, { email, name: parentName, passwordHash: await hashPassword(password) });
+    // The browser's time zone, when JavaScript sent one Intl knows; else the default (UTC), changed on the profile.
+    const zone = formData.get("timeZone");
+    parent = await createParent(db, { email, name: parentName, passwordHash: await hashPassword(password), timeZone: isTimeZone(zone) ? zone : undefined });
   } catch {
     // A concurrent sign-up with the same email lost the race on the unique index.
     return json(submission.reply({ fieldErrors: { email: ["An account with this email already exists. Please sign in instead."] }, hideFields: ["password"] }), { status: 400 });
@@ -81,6 +85,7 @@ export default function Registration() {
       <Form method="post" {...getFormProps(form)} className="stack">
         <FormErrors errors={form.errors} />
         <Honeypot />
+        <BrowserTimeZoneInput />
         <Field label="Parent name" id={fields.parentName.id} errors={fields.parentName.errors}>
           <input {...getInputProps(fields.parentName, { type: "text" })} autoComplete="name" />
         </Field>

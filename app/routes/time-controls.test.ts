@@ -7,6 +7,8 @@ import { hhmm, wallClock } from "#core/zoned-time";
 import { parseEnv } from "#core/env.server";
 import { getTimeRule } from "#db/queries/time-rules/rules";
 import { BONUS_MESSAGE } from "#device-service/bonus";
+import { latestPolicy } from "#device-service/policy/store";
+import { SESSION_BREAK_MESSAGE, SESSION_MINUTES_MESSAGE } from "#core/time-values";
 import { startHarness, type Harness } from "#device-service/testing";
 import { readToast } from "~/utils/toast.server";
 import * as application from "./_app.application";
@@ -103,6 +105,33 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     expect((await getTimeRule(h.tdb.db, mia.profileId, "category", cat)).weekdayMinutes).toEqual([120, 120, 120, 120, 120, 180, 180]);
     await call(category.action, catUrl, { intent: "bonus", bonus: "45" });
     expect((await json<{ bonus: { given: number } }>(await call(category.loader, catUrl))).bonus.given).toBe(45);
+  });
+
+  it("/application and /category: the session limit steps without JS, refuses bad values on the right field, saves, shows, reaches the policy and is removed", async () => {
+    type S = { session: { saved: { minutes: number; breakMinutes: number } | null; minutes: number; breakMinutes: number } };
+    expect((await json<S>(await call(application.loader, appUrl()))).session).toEqual({ saved: null, minutes: 60, breakMinutes: 15 });
+    const stepped = await call(application.action, appUrl(), { intent: "session", sessionMinutes: "60", breakMinutes: "15", "step-session": "-15" });
+    expect(stepped.headers.get("Location")).toBe(`${appUrl()}&session=45%2C15#session`);
+    expect((await json<S>(await call(application.loader, `${appUrl()}&session=45,15`))).session).toMatchObject({ saved: null, minutes: 45 });
+    const badMinutes = await call(application.action, appUrl(), { intent: "session", sessionMinutes: "40", breakMinutes: "15" });
+    expect(badMinutes.status).toBe(400);
+    expect(await json(badMinutes)).toEqual({ intent: "session", error: SESSION_MINUTES_MESSAGE, field: "minutes" });
+    const badBreak = await call(application.action, appUrl(), { intent: "session", sessionMinutes: "45", breakMinutes: "0" });
+    expect(await json(badBreak)).toEqual({ intent: "session", error: SESSION_BREAK_MESSAGE, field: "break" });
+    const saved = await call(application.action, `${appUrl()}&session=45,15`, { intent: "session", sessionMinutes: "45", breakMinutes: "15" });
+    expect(saved.headers.get("Location")).toBe(`${appUrl()}#session`);
+    expect(await toastOf(saved)).toMatchObject({ type: "success", message: "Session limit saved: at most 45m in a row, then a 15m break." });
+    expect((await json<S>(await call(application.loader, appUrl()))).session).toEqual({ saved: { minutes: 45, breakMinutes: 15 }, minutes: 45, breakMinutes: 15 });
+    const policy = await latestPolicy(h.tdb.db, mia.deviceId);
+    expect(policy?.doc.apps.find((a) => a.packageName === pkg)?.session).toEqual({ minutes: 45, breakMinutes: 15 });
+    const off = await call(application.action, appUrl(), { intent: "session", do: "off" });
+    expect(await toastOf(off)).toMatchObject({ type: "success", message: "Session limit removed." });
+    expect((await getTimeRule(h.tdb.db, mia.profileId, "app", pkg)).sessionMinutes).toBeNull();
+
+    const catUrl = `/category?${kidQs()}&id=${encodeURIComponent(cat)}`;
+    await call(category.action, catUrl, { intent: "session", sessionMinutes: "90", breakMinutes: "30" });
+    expect(await getTimeRule(h.tdb.db, mia.profileId, "category", cat)).toMatchObject({ sessionMinutes: 90, breakMinutes: 30 });
+    expect((await json<S>(await call(category.loader, catUrl))).session.saved).toEqual({ minutes: 90, breakMinutes: 30 });
   });
 
   it("the dashboard's Bonus time: steps without JS, refuses what is not 15-minute steps, gives the phone 30 minutes and shows them", async () => {

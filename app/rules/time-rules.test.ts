@@ -12,7 +12,7 @@ describe("what the portal says about an app", () => {
     ["minutes left", { ...free, minutesLeft: 25 }, "25 minutes left today"],
     ["one minute left", { ...free, minutesLeft: 1 }, "1 minute left today"],
     ["bedtime into tomorrow", { ...free, blocked: true, reason: "Cronjob", scheduleName: "Bedtime", until: "2026-11-24T07:00:00Z" }, "Blocked by Bedtime until 07:00"],
-    ["a break", { ...free, blocked: true, reason: "Session Break", until: "2026-11-23T22:40:00Z" }, "On a break until 22:40"],
+    ["a break", { ...free, blocked: true, reason: "Session Break", until: "2026-11-23T22:40:00Z" }, "On a break until about 22:40"],
     ["app limit", { ...free, blocked: true, reason: "Overuse", until: "2026-11-24T00:00:00Z" }, "Today's time is used up"],
     ["category limit", { ...free, blocked: true, reason: "Category Overuse", until: "2026-11-24T00:00:00Z" }, "The category's time is used up today"],
     ["phone limit", { ...free, blocked: true, reason: "Global Daily Limit Reach", until: "2026-11-24T00:00:00Z" }, "The phone's time is used up today"],

@@ -1,6 +1,6 @@
 /**
  * What the portal says about an app from the one decision (issue 21 item 7): "25 minutes left today",
- * "Blocked by Bedtime until 07:00", "On a break until 16:40", on the family's wall clock. Pure; the decision
+ * "Blocked by Bedtime until 07:00", "On a break until about 16:40", on the family's wall clock. Pure; the decision
  * comes from `explainDevice` (device-service/explain.ts).
  */
 import { localDay, localTime, WEEKDAYS, wallClock } from "#core/zoned-time";
@@ -40,7 +40,9 @@ export function explainDecision(d: DecisionLike | null | undefined, timeZone: st
       case "Cronjob":
         return { text: `Blocked by ${d.scheduleName ?? "a schedule"}${until ? ` until ${until}` : ""}`, tone: "blocked" };
       case "Session Break":
-        return { text: `On a break${until ? ` until ${until}` : ""}`, tone: "blocked" };
+        // "about": phones report minutes per hour, not when in the hour, so the portal can only estimate when a
+        // run of use ended (docs/time-rules.md "Session breaks"); the phone itself knows the exact end.
+        return { text: `On a break${until ? ` until about ${until}` : ""}`, tone: "blocked" };
       case "Overuse":
         return { text: "Today's time is used up", tone: "blocked" };
       case "Category Overuse":

@@ -16,7 +16,7 @@ export async function findParentById(db: DB, id: string): Promise<Parent | undef
 
 export async function createParent(
   db: DB,
-  input: { email: string; name: string; passwordHash: string | null; role?: "parent" | "operator"; useDefaultPassword?: boolean; emailVerified?: boolean },
+  input: { email: string; name: string; passwordHash: string | null; role?: "parent" | "operator"; useDefaultPassword?: boolean; emailVerified?: boolean; timeZone?: string },
 ): Promise<Parent> {
   const now = nowIso();
   const row = {
@@ -29,6 +29,8 @@ export async function createParent(
     email_verified_at: input.emailVerified ? now : null,
     created_at: now,
     updated_at: now,
+    // The family's zone (issue 21), when sign-up knew it (the browser's); else the column's default, UTC.
+    ...(input.timeZone ? { time_zone: input.timeZone } : {}),
   } as const;
   await db.insertInto("parents").values(row).execute();
   return (await findParentById(db, row.id))!;

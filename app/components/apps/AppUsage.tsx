@@ -4,7 +4,7 @@ import { INSTALL_FIRST } from "~/rules/apps";
 import type { AppPageData } from "~/routes/_app.application";
 import { DeliveryBadge, EnabledSwitch, LimitForm } from "./LimitForm";
 import { PeriodNav } from "./PeriodNav";
-import { BonusTime, WeekdayLimits } from "~/components/time-rules/TimeControls";
+import { BonusTime, SessionLimit, WeekdayLimits } from "~/components/time-rules/TimeControls";
 
 const REASONS: Record<string, string> = {
   Manually: "Disabled by a parent",
@@ -16,7 +16,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** The Usage tab: enable switch, daily limit with its delivery state, and the usage chart (Day / Week). */
-export function AppUsage({ data, error, failed }: { data: AppPageData; error: string | null; failed: { intent: string; error: string; day?: number } | null }) {
+export function AppUsage({ data, error, failed }: { data: AppPageData; error: string | null; failed: { intent: string; error: string; day?: number; field?: "minutes" | "break" } | null }) {
   const d = data.detail;
   const u = data.usage!;
   const progress = limitProgress(d.usedToday, d.enableDailyLimit ? d.dailyLimitTime : 0);
@@ -45,6 +45,7 @@ export function AppUsage({ data, error, failed }: { data: AppPageData; error: st
             {d.enableDailyLimit ? <WeekdayLimits draft={data.weekdays} error={failed?.intent === "weekdays" ? { message: failed.error, day: failed.day ?? -1 } : null} what="Daily limit" /> : null}
             <DeliveryBadge state={u.ack} kidName={data.kid.name} />
             {d.enableDailyLimit ? <BonusTime draft={data.bonus.draft} givenToday={data.bonus.given} error={failed?.intent === "bonus" ? failed.error : null} what={data.title} /> : null}
+            <SessionLimit draft={data.session} error={failed?.intent === "session" && failed.field ? { message: failed.error, field: failed.field } : null} what={data.title} />
           </>
         ) : (
           <p className="banner banner-warning">{INSTALL_FIRST}</p>

@@ -106,3 +106,48 @@ export function BonusTime({ draft, givenToday, error, what, hidden = {} }: { dra
     </Form>
   );
 }
+
+/**
+ * "Session limit" (issue 21 item 4) for an app or a category: at most N minutes in a row, then a break of M
+ * minutes. Shows the saved rule; two steppers (15-minute steps), Save, and Remove once one is saved.
+ */
+export function SessionLimit({ draft, error, what }: { draft: { saved: { minutes: number; breakMinutes: number } | null; minutes: number; breakMinutes: number }; error: { message: string; field: "minutes" | "break" } | null; what: string }) {
+  const busy = useIsSubmitting({ intent: "session" });
+  const shown = `${draft.minutes},${draft.breakMinutes}`;
+  const [values, setValues] = useState({ minutes: draft.minutes, breakMinutes: draft.breakMinutes });
+  const [seen, setSeen] = useState(shown);
+  if (seen !== shown) {
+    setSeen(shown);
+    setValues({ minutes: draft.minutes, breakMinutes: draft.breakMinutes });
+  }
+  const s = draft.saved;
+  return (
+    <Form method="post" preventScrollReset className="settings-section" id="session" noValidate aria-label={`Session limit for ${what}`}>
+      <DefaultSubmit name="intent" value="session" />
+      <input type="hidden" name="intent" value="session" />
+      <h3>Session limit</h3>
+      <p className="muted small" data-testid="session-state">
+        {s ? `On: at most ${formatMinutes(s.minutes)} in a row, then a ${formatMinutes(s.breakMinutes)} break.` : "Off: no limit on minutes in a row."}
+      </p>
+      <div className="weekday-grid">
+        <MinutesStepper id="session-minutes" name="sessionMinutes" stepName="step-session" label="Minutes in a row" value={values.minutes} onChange={(v) => setValues((x) => ({ ...x, minutes: v }))} describedBy={error?.field === "minutes" ? "session-error" : undefined} />
+        <MinutesStepper id="session-break" name="breakMinutes" stepName="step-break" label="Break minutes" value={values.breakMinutes} onChange={(v) => setValues((x) => ({ ...x, breakMinutes: v }))} describedBy={error?.field === "break" ? "session-error" : undefined} />
+      </div>
+      {error ? (
+        <p className="field-error" id="session-error" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      <div className="radio-row">
+        <SubmitButton busy={busy} className="btn">
+          Save session limit
+        </SubmitButton>
+        {s ? (
+          <button type="submit" name="do" value="off" className="btn btn-outline" disabled={busy}>
+            Remove session limit
+          </button>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,4 +1,5 @@
 import { json, type AppLoadContext } from "@remix-run/node";
+import { SESSION_BREAK_MESSAGE, SESSION_MINUTES_MESSAGE } from "#core/time-values";
 import { localDay, WEEKDAYS } from "#core/zoned-time";
 import { bonusOnDay } from "#db/queries/time-rules/bonus";
 import { getTimeRule } from "#db/queries/time-rules/rules";
@@ -7,7 +8,7 @@ import type { TimeRuleScope } from "#db/schema-time-rules";
 import { BONUS_MAX, BONUS_MESSAGE, BONUS_STEP } from "#device-service/bonus";
 import type { Parent } from "#db/schema";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
-import { checkDailyLimit, stepMinutes, toMinutes } from "~/rules/minutes";
+import { checkDailyLimit, formatMinutes, stepMinutes, toMinutes } from "~/rules/minutes";
 import { redirectWithToast } from "~/utils/toast.server";
 
 /**
@@ -98,4 +99,58 @@ export async function bonusIntent({ request, context, parent, profileId, scope, 
   const minutes = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
   if (!(minutes >= BONUS_STEP && minutes <= BONUS_MAX && minutes % BONUS_STEP === 0)) return json({ intent: "bonus" as const, error: BONUS_MESSAGE }, { status: 400 });
   return callDevice(context, parent, hrefWith(request, {}), (d) => d.time.grantBonus({ profileId, scope, target: scope === "phone" ? "" : target, minutes }), "Bonus time given.", hrefWith(request, { bonus: null, modal: null }));
+}
+
+export interface SessionDraft {
+  /** The saved rule (null: none). */
+  saved: { minutes: number; breakMinutes: number } | null;
+  /** What the steppers show: the draft in the URL (?session=45,15), the saved rule, or 60 then 15. */
+  minutes: number;
+  breakMinutes: number;
+}
+
+export const DEFAULT_SESSION = { minutes: 60, breakMinutes: 15 } as const;
+
+export async function sessionDraft(db: Db, url: URL, profileId: string, scope: "category" | "app", target: string): Promise<SessionDraft> {
+  const rule = await getTimeRule(db, profileId, scope, target);
+  const saved = rule.sessionMinutes && rule.breakMinutes ? { minutes: rule.sessionMinutes, breakMinutes: rule.breakMinutes } : null;
+  const draft = url.searchParams.get("session")?.split(",").map(toMinutes);
+  const [minutes, breakMinutes] = draft?.length === 2 ? draft : saved ? [saved.minutes, saved.breakMinutes] : [DEFAULT_SESSION.minutes, DEFAULT_SESSION.breakMinutes];
+  return { saved, minutes, breakMinutes };
+}
+
+/** "at most 45m in a row, then a 15m break" */
+export const sessionText = (s: { minutes: number; breakMinutes: number }) => `at most ${formatMinutes(s.minutes)} in a row, then a ${formatMinutes(s.breakMinutes)} break`;
+
+/** Whole multiples of 15 from 15 to 1440, as typed. */
+function sessionValue(v: FormDataEntryValue | null): number | null {
+  const raw = String(v ?? "").trim();
+  const n = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 15 && n <= 1440 && n % 15 === 0 ? n : null;
+}
+
+/**
+ * The "session" intent (issue 21 item 4, an app's or a category's session limit): − and + keep a draft in the URL;
+ * Save checks both values (a message on the field at fault, nothing lost) and stores them; Remove turns it off.
+ */
+export async function sessionIntent({ request, context, parent, profileId, scope, target }: Ctx & { scope: "category" | "app" }, form: FormData) {
+  const values = [form.get("sessionMinutes"), form.get("breakMinutes")];
+  for (const [i, name] of (["step-session", "step-break"] as const).entries()) {
+    const step = form.get(name);
+    if (step === "+15" || step === "-15") {
+      const next = values.map((v, j) => (j === i ? stepMinutes(v, step === "+15" ? 1 : -1) : toMinutes(v)));
+      return redirectWithToast(`${hrefWith(request, { session: next.join(",") })}#session`, NOT_SAVED);
+    }
+  }
+  const back = `${hrefWith(request, { session: null })}#session`;
+  const save = (minutes: number, breakMinutes: number, message: string) =>
+    callDevice(context, parent, `${hrefWith(request, {})}#session`, async (d) => {
+        await d.time.setSession({ profileId, scope, target, minutes, breakMinutes });
+        return { respones_msg: message };
+      }, message, back);
+  if (form.get("do") === "off") return save(0, 0, "Session limit removed.");
+  const [minutes, breakMinutes] = values.map(sessionValue);
+  if (minutes === null) return json({ intent: "session" as const, error: SESSION_MINUTES_MESSAGE, field: "minutes" as const }, { status: 400 });
+  if (breakMinutes === null) return json({ intent: "session" as const, error: SESSION_BREAK_MESSAGE, field: "break" as const }, { status: 400 });
+  return save(minutes, breakMinutes, `Session limit saved: ${sessionText({ minutes, breakMinutes })}.`);
 }
