@@ -15,6 +15,8 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${PORT}`,
     launchOptions: { executablePath: chromium, args: ["--no-sandbox"] },
+    // The browser's zone is offered at sign-up (JavaScript on): every journey sees the same one, whatever the host's.
+    timezoneId: "UTC",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
