@@ -34,6 +34,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
 import { bonusDraft, bonusIntent, bonusToday } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
+import { changedByLabel } from "~/rules/delegation";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Kids Devices · Kids Portal" }];
@@ -108,7 +109,7 @@ export async function loader(args: LoaderFunctionArgs) {
     device,
     age,
     recommendation: screenTimeRecommendation(age),
-    sleepModeBy: sleepActor ? (sleepActor.id === parent.id ? "you" : `${sleepActor.name} (${sleepActor.email})`) : null,
+    sleepModeBy: changedByLabel(sleepActor, parent.id),
     tab,
     period,
     ack: {
@@ -120,7 +121,7 @@ export async function loader(args: LoaderFunctionArgs) {
     unread,
     bonus: { given: bonusGiven, draft: bonusDraft(url) },
     pendingRatings,
-    installs,
+    installs: installs.map(({ actor, ...i }) => ({ ...i, changedBy: changedByLabel(actor, parent.id) })),
     notifications: notifications ? { items: notifications.items, total: notifications.total, pages: notificationPages } : null,
     usage: usage
       ? {
