@@ -48,7 +48,7 @@ async function invite(owner: Page, username: string, name: string, kid: "Mia" | 
   await expect(row.getByTestId("status-badge")).toHaveClass(/badge-yellow/);
 }
 
-test("owner invites → verified invitee accepts, manages Mia (sleep mode), the owner sees who; revoke refuses the next request", async ({ page, browser, mailbox }, info) => {
+test("owner invites → verified invitee accepts, manages Mia (sleep mode, an app limit), the owner sees who; revoke refuses the next request", async ({ page, browser, mailbox }, info) => {
   const js = info.project.name === "js";
   const username = newUsername("bob", info.project.name);
   const email = `${username}@${DOMAIN}`;
@@ -96,6 +96,23 @@ test("owner invites → verified invitee accepts, manages Mia (sleep mode), the 
   // Put it back for the other journeys (and the owner is now the one who changed it).
   await page.getByRole("dialog", { name: "Sleep mode" }).getByRole("switch", { name: "Turn sleep mode off" }).click();
   await expect(page.getByTestId("sleep-control")).toContainText("Off ·");
+
+  // The delegate sets a daily limit on Mia's homework app (no limit in the demo); the owner sees who, then takes it off.
+  const homework = `/application?${new URLSearchParams({ package_name: "org.school.homework1", profile_id: mia.profileId, serialNumber: mia.serialNumber, tab: "usage" })}`;
+  const limitForm = (p: Page) => p.getByRole("form", { name: "Daily limit" });
+  await delegate.goto(homework);
+  await limitForm(delegate).getByRole("switch", { name: "Daily limit" }).click();
+  await expect(limitForm(delegate).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
+  await limitForm(delegate).getByRole("button", { name: "Save" }).click();
+  await expectToast(delegate, "success", "has a daily limit of 15 minutes");
+  await expect(delegate.getByTestId("app-changed-by")).toHaveText("Changed by you");
+  await page.goto(homework);
+  await expect(page.getByTestId("app-changed-by")).toHaveText(`Changed by Bob Helper (${email})`);
+  await limitForm(page).getByRole("switch", { name: "Daily limit" }).click();
+  await expect(limitForm(page).getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
+  await limitForm(page).getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "success", "has no daily limit");
+  await expect(page.getByTestId("app-changed-by")).toHaveText("Changed by you");
 
   // The owner revokes through the confirm modal; the delegate's next request for Mia is refused.
   await page.goto("/parent-profile");

@@ -61,6 +61,7 @@ export async function loader(args: LoaderFunctionArgs) {
     ring: { state: ring, playing: isPlaying(ring), text: RING_STATE_TEXT[ring] },
     // Without JavaScript the page reloads itself until the phone confirms the ring or the stop (root.tsx).
     noJsRefreshSeconds: ring === "starting" || ring === "stopping" ? NO_JS_REFRESH_SECONDS : null,
+    noJsRefreshAt: "ring",
     reportType: parent.kids_report_type ?? DEFAULT_REPORT_TYPE,
     timeZone: (await findParentTimeZone(args.context.services.db, parent.id)) ?? "UTC",
     timeZones: TIME_ZONES,

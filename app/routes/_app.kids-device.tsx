@@ -102,6 +102,8 @@ export async function loader(args: LoaderFunctionArgs) {
     // Without JavaScript the page reloads itself while the phone has not confirmed (root.tsx) or an app is
     // installing, then stops. Not while a popup is open: a reload would drop what the parent is typing.
     noJsRefreshSeconds: modal || (ack.sleepModeAcknowledged && ack.protectionAcknowledged && !installs.some((i) => i.state === "installing")) ? null : NO_JS_REFRESH_SECONDS,
+    // …back at the controls while they wait for the phone (the parent changed them there); installs alone keep the top.
+    noJsRefreshAt: ack.sleepModeAcknowledged && ack.protectionAcknowledged ? null : "controls",
     kids,
     kid: { id: profile.id, name: profile.name },
     modal,
