@@ -163,5 +163,25 @@ test("an unverified invitee cannot accept; a rejection shows red to the owner", 
   await expect(badge).toHaveText("Rejected");
   await expect(badge).toHaveClass(/badge-red/);
   await mailbox.waitFor(DEMO.email, "Carol Unverified rejected access to Leo");
+
+  // Issue 11: a kid of her own, from /parent-profile (the kid switcher's popup); a missing name keeps the popup.
+  await invitee.goto("/parent-profile");
+  const kids = invitee.getByTestId("own-kids");
+  await expect(kids).toContainText("You haven't added a kid yet.");
+  await kids.getByRole("link", { name: "Add a kid" }).click();
+  const addKid = invitee.getByRole("dialog", { name: "Add a kid" });
+  await addKid.getByLabel("Birth month").selectOption("3");
+  await addKid.getByLabel("Birth year").fill("2017");
+  await addKid.getByRole("button", { name: "Add kid" }).click();
+  await expect(invitee.getByRole("dialog", { name: "Add a kid" }).locator(".field-error").first()).toBeVisible();
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByLabel("Kid's name").fill("Nina");
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByLabel("Birth month").selectOption("3");
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByLabel("Birth year").fill("2017");
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByRole("button", { name: "Add kid" }).click();
+  await expectToast(invitee, "success", "Nina was added. Now add their phone.");
+  await expect(invitee).toHaveURL(/\/kids-device\?profileId=.+&modal=enroll/);
+  await expect(invitee.getByRole("dialog", { name: "Add a phone" })).toBeVisible();
+  await invitee.goto("/parent-profile");
+  await expect(kids.getByRole("link", { name: "Nina" })).toBeVisible();
   await invitee.context().close();
 });
