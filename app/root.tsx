@@ -5,6 +5,7 @@ import styles from "./styles/app.css?url";
 import { readToast } from "./utils/toast.server";
 import { useNonce } from "./utils/nonce";
 import { useFocusHeadingOnNavigation } from "./utils/dialog";
+import { noJsRefreshUrl } from "./rules/status";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -21,12 +22,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /**
  * A route whose loader answers `noJsRefreshSeconds` (the dashboard, while a command waits for the phone) gets a
  * meta refresh that only a browser without JavaScript obeys; with JavaScript the live channel refreshes it.
+ * `noJsRefreshAt` (the id of the section that waits) brings every refresh back at that section.
  */
-function useNoJsRefresh(): number | null {
+function useNoJsRefresh(): { seconds: number; at: string | null } | null {
   const matches = useMatches();
   for (const m of matches) {
-    const s = (m.data as { noJsRefreshSeconds?: unknown } | undefined)?.noJsRefreshSeconds;
-    if (typeof s === "number" && s > 0) return s;
+    const data = m.data as { noJsRefreshSeconds?: unknown; noJsRefreshAt?: unknown } | undefined;
+    const s = data?.noJsRefreshSeconds;
+    if (typeof s === "number" && s > 0) return { seconds: s, at: typeof data?.noJsRefreshAt === "string" ? data.noJsRefreshAt : null };
   }
   return null;
 }
@@ -34,7 +37,7 @@ function useNoJsRefresh(): number | null {
 export function Document({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const refresh = useNoJsRefresh();
-  // The URL without its fragment: a refresh to the same URL with a fragment would only scroll, never reload.
+  // The server never sees the fragment: the section comes from the loader (see noJsRefreshUrl).
   const { pathname, search } = useLocation();
   return (
     <html lang="en">
@@ -46,7 +49,7 @@ export function Document({ children }: { children: React.ReactNode }) {
         <Links />
         {refresh ? (
           <noscript>
-            <meta httpEquiv="refresh" content={`${refresh}; url=${pathname}${search}`} />
+            <meta httpEquiv="refresh" content={`${refresh.seconds}; url=${noJsRefreshUrl(pathname, search, refresh.at)}`} />
           </noscript>
         ) : null}
       </head>

@@ -58,4 +58,27 @@ describe.each(DIALECTS)("who changed it, on %s", (dialect) => {
     expect((await t.db.selectFrom("kid_profiles").select("sleep_mode_by").where("id", "=", profileId).executeTakeFirstOrThrow()).sleep_mode_by).toBe(owner.id);
     expect((await t.db.selectFrom("devices").select("settings_updated_by").where("id", "=", deviceId).executeTakeFirstOrThrow()).settings_updated_by).toBe(owner.id);
   });
+
+  it("an app's limit and enabled state, and a category's limit, carry the parent who changed them last", async () => {
+    const ts = nowIso();
+    const packageName = "com.example.drawing";
+    await t.db
+      .insertInto("profile_apps")
+      .values({ id: newId(), profile_id: profileId, device_id: deviceId, package_name: packageName, is_installed: 1, disabled_type: null, installation_failure_reason: null, updated_by: null, created_at: ts, updated_at: ts })
+      .execute();
+    const appBy = async () => (await t.db.selectFrom("profile_apps").select("updated_by").where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirstOrThrow()).updated_by;
+    const categoryBy = async () => (await t.db.selectFrom("category_limits").select("updated_by").where("profile_id", "=", profileId).where("category", "=", "Others").executeTakeFirstOrThrow()).updated_by;
+
+    await caller(delegate).apps.setLimit({ serialNumber, packageName, enableDailyLimit: true, dailyLimitTime: 45 });
+    expect(await appBy()).toBe(delegate.id);
+    await caller(owner).apps.setEnabled({ serialNumber, packageName, enabled: false });
+    expect(await appBy()).toBe(owner.id);
+    await caller(delegate).apps.setEnabled({ serialNumber, packageName, enabled: true });
+    expect(await appBy()).toBe(delegate.id);
+
+    await caller(delegate).categories.update({ serialNumber, category: "Others", enableDailyLimit: true, dailyLimitTime: 60, isCategoryEnabled: true });
+    expect(await categoryBy()).toBe(delegate.id);
+    await caller(owner).categories.update({ serialNumber, category: "Others", enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: true });
+    expect(await categoryBy()).toBe(owner.id);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uninstalledBy } from "../db/queries/parent-profile";
 import { DIALECTS } from "../db/testing";
 import { latestPolicy } from "./policy/store";
 import { COMING_SOON_SUFFIX, KIDS_APP_MESSAGE, LIMIT_ABOVE_ZERO, STORE_DETAIL_NOT_FOUND, SYSTEM_APP_MESSAGE } from "./store";
@@ -54,12 +55,14 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     const pkg = free[1]!;
     await h.caller(h.demo).store.install({ serialNumber: MIA, packageName: pkg, enableDailyLimit: false, dailyLimitTime: 0 });
     await waitFor(async () => (await app(deviceId, pkg))?.is_installed === 1);
-    expect(await app(deviceId, pkg)).toMatchObject({ enable_daily_limit: 0, daily_limit_minutes: 0 });
+    // The install and the uninstall name the parent who sent them (issue 18).
+    expect(await app(deviceId, pkg)).toMatchObject({ enable_daily_limit: 0, daily_limit_minutes: 0, updated_by: h.demo.id });
     const r = await h.caller(h.demo).store.uninstall({ serialNumber: MIA, packageName: pkg });
     expect(r.respones_msg).toMatch(/^Uninstalling .+ from Mia's phone\./);
     expect(await app(deviceId, pkg)).toBeUndefined();
     await phone.waitForCommand("UNINSTALL_APP", 5_000, (c) => c.payload.packageName === pkg);
     await waitFor(async () => !phone.state.installed.has(pkg));
+    expect(await uninstalledBy(h.tdb.db, deviceId, pkg)).toMatchObject({ id: h.demo.id });
     const p = await latestPolicy(h.tdb.db, deviceId);
     expect(p?.doc.apps.some((a) => a.packageName === pkg)).toBe(false);
   });

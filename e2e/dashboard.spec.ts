@@ -373,6 +373,11 @@ test("sleep mode: on → waiting for the phone → confirmed (green), then off a
     await expect(page).toHaveURL(/#controls$/);
     await expect(control).toHaveClass(turn === "on" ? /ack-green/ : /ack-off/, { timeout: 20_000 });
     await expect(page.getByTestId("waiting")).toHaveCount(0);
-    if (!js) await expect(page.locator('head meta[http-equiv="refresh"]')).toHaveCount(0);
+    if (!js) {
+      await expect(page.locator('head meta[http-equiv="refresh"]')).toHaveCount(0);
+      // The refreshes (one at least: the confirmation reached a page without JavaScript) came back at the controls.
+      await expect(page).toHaveURL(/#controls$/);
+      await expect(page.locator("#controls")).toBeInViewport();
+    }
   }
 });

@@ -48,7 +48,7 @@ async function invite(owner: Page, username: string, name: string, kid: "Mia" | 
   await expect(row.getByTestId("status-badge")).toHaveClass(/badge-yellow/);
 }
 
-test("owner invites → verified invitee accepts, manages Mia (sleep mode), the owner sees who; revoke refuses the next request", async ({ page, browser, mailbox }, info) => {
+test("owner invites → verified invitee accepts, manages Mia (sleep mode, an app limit), the owner sees who; revoke refuses the next request", async ({ page, browser, mailbox }, info) => {
   const js = info.project.name === "js";
   const username = newUsername("bob", info.project.name);
   const email = `${username}@${DOMAIN}`;
@@ -96,6 +96,23 @@ test("owner invites → verified invitee accepts, manages Mia (sleep mode), the 
   // Put it back for the other journeys (and the owner is now the one who changed it).
   await page.getByRole("dialog", { name: "Sleep mode" }).getByRole("switch", { name: "Turn sleep mode off" }).click();
   await expect(page.getByTestId("sleep-control")).toContainText("Off ·");
+
+  // The delegate sets a daily limit on Mia's homework app (no limit in the demo); the owner sees who, then takes it off.
+  const homework = `/application?${new URLSearchParams({ package_name: "org.school.homework1", profile_id: mia.profileId, serialNumber: mia.serialNumber, tab: "usage" })}`;
+  const limitForm = (p: Page) => p.getByRole("form", { name: "Daily limit" });
+  await delegate.goto(homework);
+  await limitForm(delegate).getByRole("switch", { name: "Daily limit" }).click();
+  await expect(limitForm(delegate).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
+  await limitForm(delegate).getByRole("button", { name: "Save" }).click();
+  await expectToast(delegate, "success", "has a daily limit of 15 minutes");
+  await expect(delegate.getByTestId("app-changed-by")).toHaveText("Changed by you");
+  await page.goto(homework);
+  await expect(page.getByTestId("app-changed-by")).toHaveText(`Changed by Bob Helper (${email})`);
+  await limitForm(page).getByRole("switch", { name: "Daily limit" }).click();
+  await expect(limitForm(page).getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
+  await limitForm(page).getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "success", "has no daily limit");
+  await expect(page.getByTestId("app-changed-by")).toHaveText("Changed by you");
 
   // The owner revokes through the confirm modal; the delegate's next request for Mia is refused.
   await page.goto("/parent-profile");
@@ -146,5 +163,25 @@ test("an unverified invitee cannot accept; a rejection shows red to the owner", 
   await expect(badge).toHaveText("Rejected");
   await expect(badge).toHaveClass(/badge-red/);
   await mailbox.waitFor(DEMO.email, "Carol Unverified rejected access to Leo");
+
+  // Issue 11: a kid of her own, from /parent-profile (the kid switcher's popup); a missing name keeps the popup.
+  await invitee.goto("/parent-profile");
+  const kids = invitee.getByTestId("own-kids");
+  await expect(kids).toContainText("You haven't added a kid yet.");
+  await kids.getByRole("link", { name: "Add a kid" }).click();
+  const addKid = invitee.getByRole("dialog", { name: "Add a kid" });
+  await addKid.getByLabel("Birth month").selectOption("3");
+  await addKid.getByLabel("Birth year").fill("2017");
+  await addKid.getByRole("button", { name: "Add kid" }).click();
+  await expect(invitee.getByRole("dialog", { name: "Add a kid" }).locator(".field-error").first()).toBeVisible();
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByLabel("Kid's name").fill("Nina");
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByLabel("Birth month").selectOption("3");
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByLabel("Birth year").fill("2017");
+  await invitee.getByRole("dialog", { name: "Add a kid" }).getByRole("button", { name: "Add kid" }).click();
+  await expectToast(invitee, "success", "Nina was added. Now add their phone.");
+  await expect(invitee).toHaveURL(/\/kids-device\?profileId=.+&modal=enroll/);
+  await expect(invitee.getByRole("dialog", { name: "Add a phone" })).toBeVisible();
+  await invitee.goto("/parent-profile");
+  await expect(kids.getByRole("link", { name: "Nina" })).toBeVisible();
   await invitee.context().close();
 });

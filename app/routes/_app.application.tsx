@@ -5,6 +5,9 @@ import { z } from "zod";
 import { getAppDetail, getAppUsageChart } from "#db/queries/apps";
 import { getKidRatings, getParentRatings } from "#db/queries/ratings";
 import { appInstallState } from "#db/queries/store/installed";
+import { appChangedBy, uninstalledBy } from "#db/queries/parent-profile";
+import { ChangedBy } from "~/components/ChangedBy";
+import { changedByLabel } from "~/rules/delegation";
 import { getItemAck } from "#device-service/ack";
 import { AppInfo } from "~/components/apps/AppInfo";
 import { AppUsage } from "~/components/apps/AppUsage";
@@ -44,7 +47,7 @@ function ids(request: Request) {
 
 export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber, packageName } = ids(args.request);
-  const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
+  const { parent, device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const db = args.context.services.db;
   const detail = await getAppDetail(db, device.id, packageName);
   if (!detail) throw new Response("App not found.", { status: 404 });
@@ -62,12 +65,14 @@ export async function loader(args: LoaderFunctionArgs) {
     usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: renderCategoryChart(chart.chart, chartTitle), ack };
   }
   const now = new Date();
-  const [install, explained, byDay, bonusGiven, session] = await Promise.all([
+  const [install, explained, byDay, bonusGiven, session, actor] = await Promise.all([
     appInstallState(db, device.id, packageName),
     explainDevice(db, device.id, now),
     savedWeekdays(db, kid.id, "app", packageName),
     bonusToday(db, kid.id, "app", packageName, now),
     sessionDraft(db, url, kid.id, "app", packageName),
+    // Who last changed it (issue 18): its limit, state or install; once uninstalled, who uninstalled it.
+    detail.appExist ? appChangedBy(db, device.id, packageName) : uninstalledBy(db, device.id, packageName),
   ]);
   const [kidRatings, parentRatings] = tab === "info" ? await Promise.all([getKidRatings(db, packageName), getParentRatings(db, packageName)]) : [null, null];
   return json({
@@ -88,6 +93,7 @@ export async function loader(args: LoaderFunctionArgs) {
     session,
     modal: q("modal") === "rating" ? ("rating" as const) : q("modal") === "failure" ? ("failure" as const) : null,
     install,
+    changedBy: { by: changedByLabel(actor, parent.id), verb: detail.appExist ? "Changed" : "Uninstalled" },
     maxAttempts: args.context.services.env.INSTALL_RETRY_MAX_ATTEMPTS,
     // Without JavaScript the page refreshes itself while the app is on its way to the phone.
     noJsRefreshSeconds: install && (install.installState === "installing" || (install.retry && ["pending", "waiting_online", "waiting_storage", "sent"].includes(install.retry.status))) ? INSTALLING_REFRESH_SECONDS : 0,
@@ -161,6 +167,7 @@ export default function Application() {
           <div>
             <h1>{data.title}</h1>
             <p className="muted">On {data.kid.name}&apos;s phone</p>
+            <ChangedBy by={data.changedBy.by} verb={data.changedBy.verb} testId="app-changed-by" />
             {data.explanation ? (
               <p className={`badge ${data.explanation.tone === "blocked" ? "badge-red" : "badge-grey"}`} data-testid="time-explanation">
                 {data.explanation.text}

@@ -1,6 +1,7 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { listKidApps } from "#db/queries/apps";
+import { AppRow } from "~/components/apps/AppRow";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
 import appsStyles from "../styles/apps.css?url";
@@ -68,28 +69,10 @@ export default function Apps() {
         {data.apps.length ? (
           <ul className="usage-list" data-testid="kid-apps">
             {data.apps.map((a) => (
-              <li key={a.packageName}>
-                <Link to={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.kid.id, serialNumber: data.serialNumber })}`} className="usage-item">
-                  <span className="app-icon" aria-hidden="true">
-                    {a.icon ? <img src={a.icon} alt="" width={36} height={36} /> : a.title.slice(0, 1)}
-                  </span>
-                  <span className="usage-main">
-                    <span className="usage-title">
-                      {a.title}
-                      {a.isAppDisabled ? <span className="badge badge-red">Disabled</span> : null}
-                    </span>
-                    <span className="muted small">
-                      {a.categoryName} · today {formatMinutes(a.usedToday)}
-                      {a.enableDailyLimit && a.dailyLimit > 0 ? ` of ${formatMinutes(a.dailyLimit)}` : " · no limit"}
-                    </span>
-                    {a.enableDailyLimit && a.dailyLimit > 0 ? (
-                      <span className={`progress${a.progress.over ? " over" : ""}`} role="progressbar" aria-label={`${a.title} limit used`} aria-valuenow={a.progress.percent} aria-valuemin={0} aria-valuemax={100} data-over={a.progress.over}>
-                        <span style={{ width: `${a.progress.percent}%` }} />
-                      </span>
-                    ) : null}
-                  </span>
-                </Link>
-              </li>
+              <AppRow key={a.packageName} app={a} href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.kid.id, serialNumber: data.serialNumber })}`}>
+                {a.categoryName} · today {formatMinutes(a.usedToday)}
+                {a.enableDailyLimit && a.dailyLimit > 0 ? ` of ${formatMinutes(a.dailyLimit)}` : " · no limit"}
+              </AppRow>
             ))}
           </ul>
         ) : (

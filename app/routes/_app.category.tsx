@@ -2,6 +2,9 @@ import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { getCategoryDetail } from "#db/queries/categories";
+import { categoryChangedBy } from "#db/queries/parent-profile";
+import { ChangedBy } from "~/components/ChangedBy";
+import { changedByLabel } from "~/rules/delegation";
 import { getItemAck } from "#device-service/ack";
 import { DeliveryBadge, EnabledSwitch, LimitForm } from "~/components/apps/LimitForm";
 import { limitDraft, limitIntent } from "~/components/apps/limit.server";
@@ -33,16 +36,17 @@ function ids(request: Request) {
 
 export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber, id } = ids(args.request);
-  const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
+  const { parent, device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const db = args.context.services.db;
   const q = (k: string) => url.searchParams.get(k);
   const period = resolvePeriod({ filter: q("filter"), date: q("date"), week: q("week") }, new Date());
-  const [category, ack, byDay, bonusGiven, session] = await Promise.all([
+  const [category, ack, byDay, bonusGiven, session, actor] = await Promise.all([
     getCategoryDetail(db, kid.id, device.id, id, period),
     getItemAck(db, device.id, { category: id }),
     savedWeekdays(db, kid.id, "category", id),
     bonusToday(db, kid.id, "category", id),
     sessionDraft(db, url, kid.id, "category", id),
+    categoryChangedBy(db, kid.id, id),
   ]);
   if (!category) throw new Response("Category not found.", { status: 404 });
   const chartTitle = `${category.name} screen time by app, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
@@ -51,6 +55,7 @@ export async function loader(args: LoaderFunctionArgs) {
     serialNumber: device.serial_number,
     period,
     ack,
+    changedBy: changedByLabel(actor, parent.id),
     category: {
       ...category,
       chart: category.chart,
@@ -120,6 +125,7 @@ export default function Category() {
       <section className="card settings-section" aria-labelledby="limit-title">
         <h2 id="limit-title">Category limit</h2>
         <EnabledSwitch enabled={c.isCategoryEnabled} label={c.isCategoryEnabled ? "Enabled" : "Disabled"} />
+        <ChangedBy by={data.changedBy} testId="category-changed-by" />
         <p className="muted small">
           Today: {formatMinutes(c.usedToday)}
           {c.enableDailyLimit && c.dailyLimitTime > 0 ? ` of ${formatMinutes(c.dailyLimitTime)}` : ""}

@@ -25,6 +25,8 @@ import { isPlaying, ringState, RING_STATE_TEXT } from "~/rules/ring";
 import { useLiveRefresh } from "~/utils/live";
 import { NO_JS_REFRESH_SECONDS } from "~/rules/status";
 import { readSwitch } from "~/components/dashboard/switch-form";
+import { ChangedBy } from "~/components/ChangedBy";
+import { changedByLabel } from "~/rules/delegation";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Global Settings · Kids Portal" }];
@@ -51,7 +53,7 @@ export async function loader(args: LoaderFunctionArgs) {
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,
     savedLimit: saved,
-    limitBy: limitActor ? (limitActor.id === parent.id ? "you" : `${limitActor.name} (${limitActor.email})`) : null,
+    limitBy: changedByLabel(limitActor, parent.id),
     limit: draft === null ? saved : toMinutes(draft),
     weekdays: weekdayDraft(url, byDay, saved),
     savedFullAccess: Boolean(device.allow_full_device_access),
@@ -59,6 +61,7 @@ export async function loader(args: LoaderFunctionArgs) {
     ring: { state: ring, playing: isPlaying(ring), text: RING_STATE_TEXT[ring] },
     // Without JavaScript the page reloads itself until the phone confirms the ring or the stop (root.tsx).
     noJsRefreshSeconds: ring === "starting" || ring === "stopping" ? NO_JS_REFRESH_SECONDS : null,
+    noJsRefreshAt: "ring",
     reportType: parent.kids_report_type ?? DEFAULT_REPORT_TYPE,
     timeZone: (await findParentTimeZone(args.context.services.db, parent.id)) ?? "UTC",
     timeZones: TIME_ZONES,
@@ -151,7 +154,7 @@ export default function GlobalSettings() {
         <h2 id="limit-title">Global daily limit</h2>
         <p className="muted small">
           The most screen time {data.kid.name} gets each day across all apps. Saved: {data.savedLimit > 0 ? formatMinutes(data.savedLimit) : "no limit"}.
-          {data.limitBy ? <span data-testid="limit-changed-by"> Changed by {data.limitBy}.</span> : null}
+          <ChangedBy by={data.limitBy} testId="limit-changed-by" inline />
         </p>
         <Form method="post" preventScrollReset className="settings-section" noValidate>
           <DefaultSubmit name="intent" value="limit" />

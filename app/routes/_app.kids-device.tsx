@@ -5,7 +5,7 @@ import { TRPCError } from "@trpc/server";
 import QRCode from "qrcode";
 import { z } from "zod";
 import { canAccessKid } from "#db/queries/access";
-import { createKidProfile, listKidsForParent } from "#db/queries/kids";
+import { listKidsForParent } from "#db/queries/kids";
 import { perRequest } from "~/utils/request-memo.server";
 import { countUnreadNotifications, listNotifications, markNotificationsRead } from "#db/queries/dashboard/notifications";
 import { getKidOverview } from "#db/queries/dashboard/overview";
@@ -19,7 +19,8 @@ import { renderCategoryChart } from "~/components/charts/render.server";
 import { DashboardView } from "~/components/dashboard/Dashboard";
 import { NoDevices } from "~/components/dashboard/NoDevices";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
-import { addKidSchema, editKidSchema } from "~/components/dashboard/schemas";
+import { editKidSchema } from "~/components/dashboard/schemas";
+import { addKid } from "~/components/dashboard/add-kid.server";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { requireKidAccess, requireParent } from "~/utils/auth.server";
 import { KIDS_PAGE_SIZE, defaultKidId } from "~/rules/kids";
@@ -34,6 +35,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
 import { bonusDraft, bonusIntent, bonusToday } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
+import { changedByLabel } from "~/rules/delegation";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Kids Devices · Kids Portal" }];
@@ -101,6 +103,8 @@ export async function loader(args: LoaderFunctionArgs) {
     // Without JavaScript the page reloads itself while the phone has not confirmed (root.tsx) or an app is
     // installing, then stops. Not while a popup is open: a reload would drop what the parent is typing.
     noJsRefreshSeconds: modal || (ack.sleepModeAcknowledged && ack.protectionAcknowledged && !installs.some((i) => i.state === "installing")) ? null : NO_JS_REFRESH_SECONDS,
+    // …back at the controls while they wait for the phone (the parent changed them there); installs alone keep the top.
+    noJsRefreshAt: ack.sleepModeAcknowledged && ack.protectionAcknowledged ? null : "controls",
     kids,
     kid: { id: profile.id, name: profile.name },
     modal,
@@ -108,7 +112,7 @@ export async function loader(args: LoaderFunctionArgs) {
     device,
     age,
     recommendation: screenTimeRecommendation(age),
-    sleepModeBy: sleepActor ? (sleepActor.id === parent.id ? "you" : `${sleepActor.name} (${sleepActor.email})`) : null,
+    sleepModeBy: changedByLabel(sleepActor, parent.id),
     tab,
     period,
     ack: {
@@ -120,7 +124,7 @@ export async function loader(args: LoaderFunctionArgs) {
     unread,
     bonus: { given: bonusGiven, draft: bonusDraft(url) },
     pendingRatings,
-    installs,
+    installs: installs.map(({ actor, ...i }) => ({ ...i, changedBy: changedByLabel(actor, parent.id) })),
     notifications: notifications ? { items: notifications.items, total: notifications.total, pages: notificationPages } : null,
     usage: usage
       ? {
@@ -154,13 +158,8 @@ export async function action(args: ActionFunctionArgs) {
   const db = context.services.db;
   const formData = await request.formData();
   const intent = intentSchema.safeParse(formData.get("intent"));
-  if (intent.success && intent.data === "add-kid") {
-    // A new kid belongs to the signed-in parent; no existing id is involved.
-    const submission = parseWithZod(formData, { schema: addKidSchema(new Date().getUTCFullYear()) });
-    if (submission.status !== "success") return json({ intent: "add-kid" as const, result: submission.reply() }, { status: 400 });
-    const id = await createKidProfile(db, parent.id, { name: submission.value.kidName, birthMonth: submission.value.birthMonth, birthYear: submission.value.birthYear });
-    return redirectWithToast(`/kids-device?profileId=${id}&modal=enroll`, { type: "success", message: `${submission.value.kidName} was added. Now add their phone.` });
-  }
+  // A new kid belongs to the signed-in parent; no existing id is involved.
+  if (intent.success && intent.data === "add-kid") return addKid(db, parent, formData);
   const profileId = String(formData.get("profileId") ?? "");
   await requireKidAccess(args, profileId);
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });

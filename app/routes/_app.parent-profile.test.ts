@@ -34,6 +34,21 @@ describe("/parent-profile", () => {
   const view = async (actor: Parameters<Fixture["request"]>[0], url = "/parent-profile") =>
     (await (await loader({ request: fx.request(actor, "GET", url), context: fx.context(), params: {} })).json()) as SerializeFrom<typeof loader>;
 
+  it("add a kid (issue 11): the kid switcher's form, here too; bad input keeps the popup with its message", async () => {
+    expect((await view("owner", "/parent-profile?modal=add-kid")).modal).toBe("add-kid");
+    const before = (await view("owner")).ownKids.length;
+    const bad = await post("owner", { intent: "add-kid", kidName: "", birthMonth: "5", birthYear: "2016" }, "/parent-profile?modal=add-kid");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ intent: "add-kid", result: { error: { kidName: [expect.any(String)] } } });
+    const res = await post("owner", { intent: "add-kid", kidName: "Nora", birthMonth: "5", birthYear: "2016" }, "/parent-profile?modal=add-kid");
+    expect(res.status).toBe(302);
+    expect(await toastOf(res)).toEqual({ type: "success", message: "Nora was added. Now add their phone." });
+    const kids = (await view("owner")).ownKids;
+    expect(kids).toHaveLength(before + 1);
+    const nora = kids.find((k) => k.name === "Nora")!;
+    expect(res.headers.get("Location")).toBe(`/kids-device?profileId=${nora.id}&modal=enroll`);
+  });
+
   it("add: username, name and a kid are required ('Please fill all required fields.')", async () => {
     const forms: Record<string, string>[] = [{}, { username: "zoe", name: "Zoe" }, { username: "", name: "Zoe", allowedKids: fx.ids.profileId }, { username: "zoe", name: " ", allowedKids: fx.ids.profileId }];
     for (const form of forms) {

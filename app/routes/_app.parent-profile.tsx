@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { listAccessReceived, listDelegatedAccess, listOwnKids } from "#db/queries/delegations";
 import { listParentNotifications, markParentNotificationsRead, updateParentName } from "#db/queries/parent-profile";
+import { addKid } from "~/components/dashboard/add-kid.server";
 import { answer, invite, resendVerification, revoke } from "~/components/profile/delegation.server";
 import { ProfileView, type ProfileActionData } from "~/components/profile/ProfileView";
 import { addAccessSchema, CONFIRMS, nameSchema } from "~/components/profile/schemas";
@@ -26,7 +27,10 @@ export const meta: MetaFunction = () => [{ title: "Parent Profile · Kids Portal
 const HERE = "/parent-profile";
 const idSchema = z.string().trim().min(1).max(64);
 
-/** Spec 1 §2 /parent-profile: name and email, delegation tables, the add modal (?modal=add) and the confirm modal (?confirm=revoke|reject&id=…). */
+/**
+ * Spec 1 §2 /parent-profile: name and email, the parent's kids with "Add a kid" (?modal=add-kid, issue 11),
+ * delegation tables, the add modal (?modal=add) and the confirm modal (?confirm=revoke|reject&id=…).
+ */
 export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
   const db = args.context.services.db;
@@ -50,12 +54,13 @@ export async function loader(args: LoaderFunctionArgs) {
     received,
     notifications,
     timeZone: { saved: timeZone, zones: TIME_ZONES },
-    modal: url.searchParams.get("modal") === "add" ? ("add" as const) : null,
+    modal: url.searchParams.get("modal") === "add" ? ("add" as const) : url.searchParams.get("modal") === "add-kid" ? ("add-kid" as const) : null,
+    currentYear: new Date().getUTCFullYear(),
     confirm: confirmKind && confirmRow ? { kind: confirmKind, row: confirmRow } : null,
   });
 }
 
-const Intent = z.enum(["name", "add", "revoke", "accept", "reject", "resend-verification", "time-zone"]);
+const Intent = z.enum(["name", "add", "add-kid", "revoke", "accept", "reject", "resend-verification", "time-zone"]);
 
 export async function action(args: ActionFunctionArgs) {
   const { parent } = await requireParent(args);
@@ -85,6 +90,9 @@ export async function action(args: ActionFunctionArgs) {
       if (!outcome.ok) return json<ProfileActionData>({ intent: "add", result: submission.reply({ formErrors: [outcome.message] }) }, { status: 400 });
       return redirectWithToast(HERE, { type: "success", message: outcome.message });
     }
+    case "add-kid":
+      // The kid switcher's "Add a kid", here too: the new kid's dashboard opens on the phone's step.
+      return addKid(services.db, parent, formData);
     case "revoke":
     case "accept":
     case "reject": {

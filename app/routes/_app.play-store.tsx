@@ -34,9 +34,9 @@ function ids(request: Request) {
 
 export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber } = ids(args.request);
-  const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
+  const { parent, device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const db = args.context.services.db;
-  const page = await storePage(db, url, device, kid);
+  const page = await storePage(db, url, device, kid, parent.id);
   let install = null;
   if (page.modal === "install" && page.appId) {
     const listing = pkg.safeParse(page.appId).success ? await db.selectFrom("catalog_apps").select(["title"]).where("package_name", "=", page.appId).executeTakeFirst() : undefined;

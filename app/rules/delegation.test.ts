@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  changedByLabel,
   DEFAULT_ACCESS_LEVEL,
   REQUIRED_FIELDS_MESSAGE,
   checkDelegateForm,
@@ -82,5 +83,17 @@ describe("delegate save: username, name and at least one kid are required (spec 
 
   it("inviting yourself is refused", () => {
     expect(checkDelegateForm({ ...ok, username: "Alice" }, "alice@example.com")).toEqual({ ok: false, message: "You already have access to your own kids." });
+  });
+});
+
+describe("changed by (issue 18)", () => {
+  const sam = { id: "p-sam", name: "Sam", email: "sam@example.com" };
+  it.each([
+    [sam, "p-owner", "Sam (sam@example.com)"],
+    [sam, "p-sam", "you"],
+    [null, "p-owner", null],
+    [undefined, "p-owner", null],
+  ] as const)("%o seen by %s reads %s", (actor, viewer, label) => {
+    expect(changedByLabel(actor, viewer)).toBe(label);
   });
 });

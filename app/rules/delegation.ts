@@ -78,3 +78,9 @@ export function checkDelegateForm(input: DelegateFormInput, ownerEmail: string):
   if (email === ownerEmail.trim().toLowerCase()) return { ok: false, message: "You already have access to your own kids." };
   return { ok: true, value: { email, name, allowedKids: kids, accessLevel: DEFAULT_ACCESS_LEVEL } };
 }
+
+/** "Changed by …": the viewer's own change reads "you", anyone else's "Name (email)"; nobody recorded → null. */
+export function changedByLabel(actor: { id: string; name: string; email: string } | null | undefined, viewerId: string): string | null {
+  if (!actor) return null;
+  return actor.id === viewerId ? "you" : `${actor.name} (${actor.email})`;
+}

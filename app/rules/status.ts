@@ -25,3 +25,21 @@ export function ackColour(enabled: boolean, acknowledged: boolean): AckColour {
 
 /** How often a page without JavaScript reloads itself while a command waits for the phone (root.tsx). */
 export const NO_JS_REFRESH_SECONDS = 5;
+
+/** The query flag that makes each self-refresh's URL differ from the page's own (see `noJsRefreshUrl`). */
+export const REFRESH_FLAG = "refreshed";
+
+/**
+ * Where a page without JavaScript refreshes itself to. Without a section: the page's path and query, no fragment.
+ * With one (`at`, the id of the section that waits for the phone): the same, plus `#at`, so every refresh comes
+ * back at that section. A browser treats a refresh to its own URL with only a fragment as a jump inside the page
+ * (no reload, and no further refresh), so the URL alternates with and without `refreshed=1` to reload each time.
+ */
+export function noJsRefreshUrl(pathname: string, search: string, at: string | null | undefined): string {
+  if (!at) return `${pathname}${search}`;
+  const params = new URLSearchParams(search);
+  if (params.has(REFRESH_FLAG)) params.delete(REFRESH_FLAG);
+  else params.set(REFRESH_FLAG, "1");
+  const q = params.toString();
+  return `${pathname}${q ? `?${q}` : ""}#${encodeURIComponent(at)}`;
+}

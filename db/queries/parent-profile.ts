@@ -58,3 +58,39 @@ export async function deviceSettingsChangedBy(db: DB, deviceId: string): Promise
   const row = await db.selectFrom("devices").select("settings_updated_by").where("id", "=", deviceId).executeTakeFirst();
   return actor(db, row?.settings_updated_by);
 }
+
+/** Who last changed an app on this phone: its daily limit, enabled state, or its install from the store. */
+export async function appChangedBy(db: DB, deviceId: string, packageName: string): Promise<Actor | null> {
+  const row = await db.selectFrom("profile_apps").select("updated_by").where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
+  return actor(db, row?.updated_by);
+}
+
+/** Who last changed a kid's category: its daily limit or enabled state. */
+export async function categoryChangedBy(db: DB, profileId: string, category: string): Promise<Actor | null> {
+  const row = await db.selectFrom("category_limits").select("updated_by").where("profile_id", "=", profileId).where("category", "=", category).executeTakeFirst();
+  return actor(db, row?.updated_by);
+}
+
+/**
+ * Who last uninstalled an app from this phone (the UNINSTALL_APP command's issuer; the app's own row is gone),
+ * among the phone's latest uninstalls, or null.
+ */
+export async function uninstalledBy(db: DB, deviceId: string, packageName: string, lookBack = 50): Promise<Actor | null> {
+  const rows = await db
+    .selectFrom("device_commands")
+    .select(["payload", "issued_by"])
+    .where("device_id", "=", deviceId)
+    .where("type", "=", "UNINSTALL_APP")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(lookBack)
+    .execute();
+  const hit = rows.find((r) => {
+    try {
+      return (JSON.parse(r.payload) as { packageName?: unknown }).packageName === packageName;
+    } catch {
+      return false;
+    }
+  });
+  return actor(db, hit?.issued_by);
+}

@@ -39,7 +39,7 @@ export const appsRouter = router({
       const minutes = input.enableDailyLimit ? input.dailyLimitTime : 0;
       await ctx.db
         .updateTable("profile_apps")
-        .set({ enable_daily_limit: input.enableDailyLimit ? 1 : 0, daily_limit_minutes: minutes, updated_at: nowIso() })
+        .set({ enable_daily_limit: input.enableDailyLimit ? 1 : 0, daily_limit_minutes: minutes, updated_at: nowIso(), updated_by: ctx.parent.id })
         .where("id", "=", app.id)
         .execute();
       const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
@@ -60,7 +60,7 @@ export const appsRouter = router({
     }
     await ctx.db
       .updateTable("profile_apps")
-      .set({ is_app_disabled: input.enabled ? 0 : 1, disabled_type: input.enabled ? null : "Manually", updated_at: nowIso() })
+      .set({ is_app_disabled: input.enabled ? 0 : 1, disabled_type: input.enabled ? null : "Manually", updated_at: nowIso(), updated_by: ctx.parent.id })
       .where("id", "=", app.id)
       .execute();
     const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);

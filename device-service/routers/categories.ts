@@ -28,7 +28,7 @@ export const categoriesRouter = router({
         if (refused) throw new TRPCError({ code: "BAD_REQUEST", message: refused });
       }
       const ts = nowIso();
-      const values = { enable_daily_limit: input.enableDailyLimit ? 1 : 0, daily_limit_minutes: minutes, is_category_enabled: input.isCategoryEnabled ? 1 : 0, updated_at: ts };
+      const values = { enable_daily_limit: input.enableDailyLimit ? 1 : 0, daily_limit_minutes: minutes, is_category_enabled: input.isCategoryEnabled ? 1 : 0, updated_at: ts, updated_by: ctx.parent.id };
       await ctx.db
         .insertInto("category_limits")
         .values({ id: newId(), profile_id: ctx.kid.id, category: input.category, ...values })

@@ -67,6 +67,7 @@ export const BUILT_PAGES: BuiltPage[] = [
   { name: "payment methods add", who: "parent", url: () => "/payment-methods?modal=add" },
   { name: "parent profile", who: "parent", url: () => "/parent-profile" },
   { name: "parent profile add", who: "parent", url: () => "/parent-profile?modal=add" },
+  { name: "parent profile add a kid", who: "parent", url: () => "/parent-profile?modal=add-kid" },
   // Logs.
   { name: "browser logs", who: "parent", url: (ids) => `/browser-logs?${kid(ids)}` },
   { name: "device logs", who: "parent", url: (ids) => `/device-logs?${kid(ids, "leo")}` },

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod, getZodConstraint } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
-import { Field, SubmitButton } from "~/components/forms";
-import { MONTHS } from "~/rules/kids";
+import { SubmitButton } from "~/components/forms";
 import { useIsSubmitting } from "~/utils/hooks";
+import { KidFields } from "./KidFields";
 import { addKidSchema } from "./schemas";
 
 /**
@@ -26,24 +26,7 @@ export function AddKidForm({ lastResult, currentYear, heading = true, labelledBy
     <Form method="post" {...getFormProps(form)} className="stack add-kid" aria-labelledby={labelledBy}>
       {heading ? <h2 id={labelledBy}>Add your kid</h2> : null}
       <input type="hidden" name="intent" value="add-kid" />
-      <Field label="Kid's name" id={fields.kidName.id} errors={fields.kidName.errors}>
-        <input {...getInputProps(fields.kidName, { type: "text" })} autoComplete="off" />
-      </Field>
-      <div className="two-col">
-        <Field label="Birth month" id={fields.birthMonth.id} errors={fields.birthMonth.errors}>
-          <select {...getSelectProps(fields.birthMonth)}>
-            <option value="">Choose…</option>
-            {MONTHS.map((m, i) => (
-              <option key={m} value={i + 1}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Birth year" id={fields.birthYear.id} errors={fields.birthYear.errors}>
-          <input {...getInputProps(fields.birthYear, { type: "number" })} inputMode="numeric" />
-        </Field>
-      </div>
+      <KidFields fields={fields} nameLabel="Kid's name" />
       <SubmitButton busy={busy} className="btn">
         Add kid
       </SubmitButton>

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { ChangedBy } from "~/components/ChangedBy";
 import { failureExplanation } from "~/rules/store";
 import type { DashData } from "./types";
 
@@ -30,6 +31,7 @@ export function InstallsCard({ data }: { data: DashData }) {
                 <Link to={appHref(i.packageName, "failure")}>Why?</Link>
               </span>
             )}
+            <ChangedBy by={i.changedBy} testId="install-changed-by" />
           </li>
         ))}
       </ul>

@@ -5,16 +5,19 @@ import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import type { loader } from "~/routes/_app.parent-profile";
 import { useIsSubmitting } from "~/utils/hooks";
 import { formatMediumDateTime } from "#core/format";
+import { AddKidModal } from "~/components/dashboard/popups/FamilyModals";
 import { AddAccessModal } from "./AddAccessModal";
 import { ConfirmModal } from "./ConfirmModal";
 import { DelegatedAccessTable, ReceivedAccessTable } from "./DelegationTables";
+import { KidsCard } from "./KidsCard";
 import { TimeZoneCard } from "./TimeZoneCard";
 
 export type ProfileData = SerializeFrom<typeof loader>;
-export type ProfileActionData = { intent: "name" | "add"; result: SubmissionResult<string[]> } | { intent: "time-zone"; error: string } | null;
+export type ProfileActionData = { intent: "name" | "add" | "add-kid"; result: SubmissionResult<string[]> } | { intent: "time-zone"; error: string } | null;
 
 /** /parent-profile (spec 1 §2): name and email, a note about delegation, both tables, notifications, modals from the URL. */
 export function ProfileView({ data, actionData }: { data: ProfileData; actionData: ProfileActionData }) {
+  const addKidResult = actionData?.intent === "add-kid" ? actionData.result : undefined;
   return (
     <div className="stack">
       <Link to="/kids-device" className="back-link">
@@ -23,11 +26,13 @@ export function ProfileView({ data, actionData }: { data: ProfileData; actionDat
       <h1>Parent Profile</h1>
       <NameCard data={data} lastResult={actionData?.intent === "name" ? actionData.result : undefined} />
       <TimeZoneCard saved={data.timeZone.saved} zones={data.timeZone.zones} error={actionData?.intent === "time-zone" ? actionData.error : null} />
+      <KidsCard kids={data.ownKids} />
       {!data.parent.verified && data.received.some((d) => d.status === "Pending") ? <VerifyFirst email={data.parent.email} /> : null}
       <DelegatedAccessTable rows={data.given} />
       <ReceivedAccessTable rows={data.received} verified={data.parent.verified} />
       <Notifications items={data.notifications} />
       {data.modal === "add" ? <AddAccessModal data={data} lastResult={actionData?.intent === "add" && "result" in actionData ? actionData.result : undefined} /> : null}
+      {data.modal === "add-kid" || addKidResult ? <AddKidModal lastResult={addKidResult} currentYear={data.currentYear} /> : null}
       {data.confirm ? <ConfirmModal kind={data.confirm.kind} row={data.confirm.row} /> : null}
     </div>
   );

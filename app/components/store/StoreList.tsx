@@ -4,6 +4,7 @@ import { COMING_SOON, SYSTEM_APP_MESSAGE, installButton, priceText } from "~/rul
 import { useIsSubmitting } from "~/utils/hooks";
 import type { InstallRetryView } from "#db/queries/store/installed";
 import type { ExpertRating } from "#db/schema";
+import { ChangedBy } from "~/components/ChangedBy";
 import { RetryLine } from "./FailureModal";
 
 export interface StoreItem {
@@ -23,6 +24,8 @@ export interface StoreItem {
   enableDailyLimit?: boolean;
   dailyLimitTime?: number;
   retry?: InstallRetryView | null;
+  /** "Changed by …" (issue 18): who installed it or last changed its limit from the portal. */
+  changedBy?: string | null;
 }
 
 type To = (changes: Record<string, string | number | null>) => string;
@@ -57,6 +60,7 @@ function StoreRow({ a, to, href, kidsAppPackage, maxAttempts }: { a: StoreItem; 
           <span className="store-price">{priceText(a.price, a.free)}</span>
         </div>
         {a.isAppInstalled && a.enableDailyLimit ? <p className="muted" data-testid="app-limit">Daily limit {a.dailyLimitTime} minutes</p> : null}
+        <ChangedBy by={a.changedBy} testId="store-changed-by" />
         {button === "installing" ? (
           <p className="badge badge-orange" data-testid="install-status">
             Installing…

@@ -2,6 +2,7 @@ import { KIDS_APP_PACKAGE } from "#db/seed/catalog";
 import { listStoreCategories, searchCatalog } from "#db/queries/store/catalog";
 import { hasInstallsInProgress, listStoreInstalled } from "#db/queries/store/installed";
 import type { DB } from "#db/index";
+import { changedByLabel } from "~/rules/delegation";
 import { parseStoreFilter, resultLabel, FILTER_PARAMS } from "~/rules/store";
 import type { StoreItem } from "./StoreList";
 
@@ -10,12 +11,13 @@ export const INSTALLING_REFRESH_SECONDS = 3;
 export const MODALS = ["age", "category", "expert", "install", "failure"] as const;
 export type StoreModal = (typeof MODALS)[number];
 
-/** Everything /play-store shows for one phone (spec 2 §2): the tab's list, the filter, the popups' data. */
-export async function storePage(db: DB, url: URL, device: { id: string; serial_number: string; brand: string | null; model: string | null }, kid: { id: string; name: string }) {
+/** Everything /play-store shows for one phone (spec 2 §2): the tab's list, the filter, the popups' data; `viewerId` reads "changed by you". */
+export async function storePage(db: DB, url: URL, device: { id: string; serial_number: string; brand: string | null; model: string | null }, kid: { id: string; name: string }, viewerId: string) {
   const q = (k: string) => url.searchParams.get(k);
   const filter = parseStoreFilter(url.searchParams);
   const tab = q("tab") === "installed" || (q("tab") !== "search" && filter.kind === "none") ? ("installed" as const) : ("search" as const);
-  const [installed, categories, installing] = await Promise.all([listStoreInstalled(db, device.id), listStoreCategories(db), hasInstallsInProgress(db, device.id)]);
+  const [rows, categories, installing] = await Promise.all([listStoreInstalled(db, device.id), listStoreCategories(db), hasInstallsInProgress(db, device.id)]);
+  const installed = rows.map(({ actor, ...i }) => ({ ...i, changedBy: changedByLabel(actor, viewerId) }));
   const byApp = new Map(installed.map((i) => [i.appId, i]));
   let items: StoreItem[] = installed;
   if (tab === "search") {
@@ -23,7 +25,7 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
     // Search results carry the phone's install state (installing, failed and why, its limit).
     items = found.map((a) => {
       const i = byApp.get(a.appId);
-      return i ? { ...a, installState: i.installState, failureReason: i.failureReason, enableDailyLimit: i.enableDailyLimit, dailyLimitTime: i.dailyLimitTime, retry: i.retry } : a;
+      return i ? { ...a, installState: i.installState, failureReason: i.failureReason, enableDailyLimit: i.enableDailyLimit, dailyLimitTime: i.dailyLimitTime, retry: i.retry, changedBy: i.changedBy } : a;
     });
   }
   const categoryName = filter.kind === "category" ? (categories.find((c) => c.id === filter.category)?.name ?? filter.category) : null;

@@ -26,9 +26,9 @@ describe.each(DIALECTS)("dashboard installs on %s", (dialect) => {
       .execute();
     const got = await listDashboardInstalls(f.t.db, f.mia.deviceId);
     expect(got.map(({ icon: _icon, ...i }) => i)).toEqual([
-      { packageName: "org.krita", title: "Krita", state: "installing", failureReason: null },
-      { packageName: "com.adsk.sketchbook", title: "Sketchbook", state: "failed", failureReason: "INSUFFICIENT_STORAGE" },
-      { packageName: "org.lichess.mobileV2", title: "lichess • Online Chess", state: "installing", failureReason: "IN_PROGRESS" },
+      { packageName: "org.krita", title: "Krita", state: "installing", failureReason: null, actor: null },
+      { packageName: "com.adsk.sketchbook", title: "Sketchbook", state: "failed", failureReason: "INSUFFICIENT_STORAGE", actor: null },
+      { packageName: "org.lichess.mobileV2", title: "lichess • Online Chess", state: "installing", failureReason: "IN_PROGRESS", actor: null },
     ]);
     expect(got[0]!.icon.startsWith("data:image/svg+xml")).toBe(true);
   });

@@ -2,6 +2,7 @@ import { appIcon } from "../../../core/app-icon";
 import { env } from "../../../core/env.server";
 import type { DB } from "../../index";
 import type { ExpertRating, InstallState } from "../../schema";
+import type { Actor } from "../parent-profile";
 
 /**
  * The store's Installed tab (spec 2 §2 /play-store) and the install state of single apps: what is on the phone,
@@ -30,14 +31,23 @@ export interface InstalledItem {
   enableDailyLimit: boolean;
   dailyLimitTime: number;
   retry: InstallRetryView | null;
+  /** Who last installed or changed it from the portal (issue 18), or null (the phone's own apps). */
+  actor: Actor | null;
 }
+
+const actorOf = (r: { actor_id: string | null; actor_name: string | null; actor_email: string | null }): Actor | null =>
+  r.actor_id ? { id: r.actor_id, name: r.actor_name ?? "", email: r.actor_email ?? "" } : null;
 
 export async function listStoreInstalled(db: DB, deviceId: string): Promise<InstalledItem[]> {
   const rows = await db
     .selectFrom("profile_apps as pa")
     .leftJoin("catalog_apps as c", "c.package_name", "pa.package_name")
     .leftJoin("install_retries as r", (j) => j.onRef("r.device_id", "=", "pa.device_id").onRef("r.package_name", "=", "pa.package_name"))
+    .leftJoin("parents as p", "p.id", "pa.updated_by")
     .select([
+      "p.id as actor_id",
+      "p.name as actor_name",
+      "p.email as actor_email",
       "pa.package_name",
       "pa.is_installed",
       "pa.install_state",
@@ -75,6 +85,7 @@ export async function listStoreInstalled(db: DB, deviceId: string): Promise<Inst
       enableDailyLimit: r.enable_daily_limit === 1,
       dailyLimitTime: r.daily_limit_minutes,
       retry: r.retry_status && r.is_installed !== 1 ? { attempts: Number(r.attempts ?? 0), status: r.retry_status, nextAttemptAt: r.retry_status === "pending" ? (r.next_attempt_at ?? null) : null } : null,
+      actor: actorOf(r),
     }),
   );
   // Installing and failed first (what the parent is waiting on), then by title.
@@ -116,18 +127,21 @@ export interface DashboardInstall {
   icon: string;
   state: "installing" | "failed";
   failureReason: string | null;
+  /** Who sent the install (issue 18). */
+  actor: Actor | null;
 }
 
 /**
  * Store installs on their way to this phone, for the dashboard: installing, or failed with the phone's reason.
- * Reads profile_apps and catalog_apps only — both move the kid's view_rev, so the page cache's key changes with
- * every step (retry attempts and next tries are on the app's own page).
+ * Reads profile_apps and catalog_apps (both move the kid's view_rev, so the page cache's key changes with every
+ * step; retry attempts and next tries are on the app's own page), and the parent who sent the install.
  */
 export async function listDashboardInstalls(db: DB, deviceId: string): Promise<DashboardInstall[]> {
   const rows = await db
     .selectFrom("profile_apps as pa")
     .leftJoin("catalog_apps as c", "c.package_name", "pa.package_name")
-    .select(["pa.package_name", "pa.install_state", "pa.installation_failure_reason", "c.title", "c.icon"])
+    .leftJoin("parents as p", "p.id", "pa.updated_by")
+    .select(["pa.package_name", "pa.install_state", "pa.installation_failure_reason", "c.title", "c.icon", "p.id as actor_id", "p.name as actor_name", "p.email as actor_email"])
     .where("pa.device_id", "=", deviceId)
     .where("pa.is_installed", "=", 0)
     .where("pa.install_state", "in", ["installing", "failed"])
@@ -142,5 +156,6 @@ export async function listDashboardInstalls(db: DB, deviceId: string): Promise<D
     // IN_PROGRESS is the phone saying it is still at it: shown as installing (spec 2 §8).
     state: r.install_state === "installing" || r.installation_failure_reason === "IN_PROGRESS" ? "installing" : "failed",
     failureReason: r.install_state === "installing" ? null : r.installation_failure_reason,
+    actor: actorOf(r),
   }));
 }

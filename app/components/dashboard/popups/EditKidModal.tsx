@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod, getZodConstraint } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
 import { Field, SubmitButton } from "~/components/forms";
 import { Modal } from "~/components/layout";
-import { MONTHS } from "~/rules/kids";
 import { useIsSubmitting } from "~/utils/hooks";
+import { KidFields } from "../KidFields";
 import { editKidSchema } from "../schemas";
 import type { DashData } from "../types";
 import { useHrefWith } from "../url";
@@ -30,24 +30,7 @@ export function EditKidModal({ data, lastResult }: { data: DashData; lastResult:
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack" preventScrollReset>
         <input type="hidden" name="intent" value="edit-kid" />
         <input type="hidden" name="profileId" value={data.profile.id} />
-        <Field label="Name" id={fields.kidName.id} errors={fields.kidName.errors}>
-          <input {...getInputProps(fields.kidName, { type: "text" })} autoComplete="off" />
-        </Field>
-        <div className="two-col">
-          <Field label="Birth month" id={fields.birthMonth.id} errors={fields.birthMonth.errors}>
-            <select {...getSelectProps(fields.birthMonth)}>
-              <option value="">Choose…</option>
-              {MONTHS.map((m, i) => (
-                <option key={m} value={i + 1}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Birth year" id={fields.birthYear.id} errors={fields.birthYear.errors}>
-            <input {...getInputProps(fields.birthYear, { type: "number" })} inputMode="numeric" />
-          </Field>
-        </div>
+        <KidFields fields={fields} nameLabel="Name" />
         {data.parent.hideGoogle ? null : (
           <Field label="Picture (optional, up to 3 MB)" id={fields.picture.id} errors={fields.picture.errors}>
             <input id={fields.picture.id} name={fields.picture.name} type="file" accept="image/png,image/jpeg,image/gif,image/webp" />

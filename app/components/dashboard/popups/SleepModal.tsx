@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { ChangedBy } from "~/components/ChangedBy";
 import { Modal } from "~/components/layout";
 import { ackColour } from "~/rules/status";
 import { useIsSubmitting } from "~/utils/hooks";
@@ -19,7 +20,7 @@ export function SleepModal({ data }: { data: DashData }) {
         <MoonIcon /> Sleep mode is <strong>{on ? "on" : "off"}</strong>
         {data.ack.sleepModeAcknowledged ? " and the phone has confirmed it." : ` — waiting for ${data.profile.name}'s phone to confirm.`}
       </p>
-      {data.sleepModeBy ? <p className="muted small" data-testid="sleep-changed-by">Changed by {data.sleepModeBy}</p> : null}
+      <ChangedBy by={data.sleepModeBy} testId="sleep-changed-by" />
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="sleep" />
         <input type="hidden" name="profileId" value={data.profile.id} />
