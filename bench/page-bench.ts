@@ -67,7 +67,7 @@ export async function timedGet(url: string, headers: Record<string, string>, int
 }
 
 /** Points the environment at the bench database of `dialect` (created on PostgreSQL when missing). */
-async function useBenchDatabase(dialect: Dialect, smoke: boolean, smokePrefix: string): Promise<void> {
+async function pointAtBenchDatabase(dialect: Dialect, smoke: boolean, smokePrefix: string): Promise<void> {
   if (dialect === "postgres") {
     const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
     await admin.connect();
@@ -92,7 +92,7 @@ async function useBenchDatabase(dialect: Dialect, smoke: boolean, smokePrefix: s
  * statistics on PostgreSQL, and a signed-in parent of that data set. Close it with `server.close()`.
  */
 export async function openBenchServer(dialect: Dialect, opts: { smoke: boolean; smokePrefix: string }) {
-  await useBenchDatabase(dialect, opts.smoke, opts.smokePrefix);
+  await pointAtBenchDatabase(dialect, opts.smoke, opts.smokePrefix);
   const { startServer } = await import("../server");
   const { seedBig, seedDemo, BENCH_LOGIN, DEMO_LOGIN } = await import("../db/seed/index");
   const { createSession } = await import("../db/queries/sessions");
