@@ -19,6 +19,7 @@ import { DEMO_USAGE_DAYS, seedIfEmpty } from "./db/seed/index";
 import { buildDueReports } from "./jobs/reports/build";
 import { mountDeviceService } from "./device-service/http";
 import { startDemoPhones, type DemoPhones } from "./device-service/simulator/demo";
+import { applyPolicy } from "./device-service/policy/store";
 
 export interface StartedServer {
   /** Where this process answers (http://localhost:<port>); PUBLIC_URL, printed at start, may be a proxy in front. */
@@ -121,6 +122,8 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   if (e.SIMULATE_DEMO_DEVICES && (options.simulateDemoDevices ?? true)) {
     demo = await startDemoPhones(services.db, `http://127.0.0.1:${actualPort}`, (msg, extra) => services.log("info", msg, extra), {
       ackDelayMs: e.SIMULATOR_ACK_DELAY_MS,
+      // Each demo phone gets its policy as an enrolling phone does, so its simulated usage obeys it.
+      applyPolicy: (deviceId) => applyPolicy(services.deviceRuntime.deps, deviceId),
     });
   }
 

@@ -17,14 +17,10 @@
  * Targets (issue 22): full-render p95 ≤ 20 ms on SQLite and ≤ 25 ms on PostgreSQL, repeat-view throughput ≥ 0.5×
  * the bare route. Ends with one JSON line (bench/report.ts).
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sql } from "kysely";
-import pg from "pg";
-import { benchResult, EXIT_FAILED, reporter, type Bound } from "./report";
+import { benchResult, reporter, type Bound } from "./report";
+import { fmtLatency, latency, openBenchServer, runDialects, throughput, timedGet, type Dialect, type Latency } from "./page-bench";
 
 const args = process.argv.slice(2);
 const dialectArg = args.includes("--dialect") ? args[args.indexOf("--dialect") + 1] : null;
@@ -33,14 +29,6 @@ const JSON_ONLY = args.includes("--json");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 0.3 : 3));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? (SMOKE ? 9 : 150));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
-const PG_DB = "kids_portal_bench";
-
-interface Latency {
-  p50: number;
-  p95: number;
-  max: number;
-}
 
 interface Result {
   dialect: string;
@@ -58,70 +46,10 @@ interface Result {
   seedSeconds: number | null;
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function throughput(url: string, headers: Record<string, string>, seconds: number, concurrency: number): Promise<number> {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) {
-        const r = await fetch(url, { headers });
-        await r.arrayBuffer();
-        if (!r.ok) throw new Error(`${url}: ${r.status}`);
-        done++;
-      }
-    }),
-  );
-  return done / seconds;
-}
-
-async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
-  if (dialect === "postgres") {
-    const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-    await admin.connect();
-    const exists = await admin.query("select 1 from pg_database where datname = $1", [PG_DB]);
-    if (!exists.rowCount) await admin.query(`CREATE DATABASE ${PG_DB}`);
-    await admin.end();
-    process.env.DATABASE_URL = `${PG_BASE}/${PG_DB}`;
-  } else {
-    process.env.DATA_DIR = SMOKE ? mkdtempSync(path.join(os.tmpdir(), "kids-device-smoke-")) : (process.env.BENCH_DATA_DIR ?? "/tmp/kids-portal-bench");
-    process.env.DATABASE_URL = "";
-  }
-  process.env.NODE_ENV = "production";
-  process.env.PUBLIC_URL ??= "http://localhost";
-  process.env.SEED_DEMO = "false";
-  process.env.SIMULATE_DEMO_DEVICES = "false";
-  process.env.LOG_LEVEL = "error";
-  process.env.SESSION_SECRET ??= "bench-secret-bench-secret-bench-secret-0123";
-
-  const { startServer } = await import("../server");
-  const { seedBig, seedDemo, BENCH_LOGIN, DEMO_LOGIN } = await import("../db/seed/index");
-  const login = SMOKE ? DEMO_LOGIN : BENCH_LOGIN;
-  const { createSession } = await import("../db/queries/sessions");
-  const { sessionCookie } = await import("../core/session-cookie.server");
-
-  const server = await startServer({ port: 0, quiet: true });
+async function child(dialect: Dialect): Promise<Result> {
+  const { server, db, parentId, headers, base, seedSeconds } = await openBenchServer(dialect, { smoke: SMOKE, smokePrefix: "kids-device-smoke-" });
   try {
-    const db = server.services.db;
-    let seedSeconds: number | null = null;
-    const present = await db.selectFrom("parents").select("id").where("email", "=", login.email).executeTakeFirst();
-    if (!present) {
-      const t0 = performance.now();
-      if (SMOKE) await seedDemo(db);
-      else await seedBig(db, new Date(), () => undefined);
-      seedSeconds = (performance.now() - t0) / 1000;
-    }
-    // Planner statistics, as autovacuum keeps them on a real server (it is off on some development machines,
-    // and without statistics PostgreSQL plans every query for one-row tables).
-    if (dialect === "postgres") await sql`ANALYZE`.execute(db);
-    const parent = await db.selectFrom("parents").select("id").where("email", "=", login.email).executeTakeFirstOrThrow();
-    const kids = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", parent.id).orderBy("name").execute();
-    const token = await createSession(db, parent.id, { idleMinutes: 720, absoluteDays: 7 });
-    const headers = { Cookie: (await sessionCookie().serialize(token)).split(";")[0], Accept: "text/html" };
-    const base = server.url.replace("0.0.0.0", "127.0.0.1");
+    const kids = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", parentId).orderBy("name").execute();
     const urls = kids.flatMap((k) => [
       `${base}/kids-device?profileId=${k.id}`,
       `${base}/kids-device?profileId=${k.id}&filter=week`,
@@ -134,12 +62,8 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
         const profileId = new URL(u).searchParams.get("profileId")!;
         await db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", profileId).execute();
       }
-      const t = performance.now();
-      const r = await fetch(u, { headers });
-      const body = await r.text();
-      into.push(performance.now() - t);
+      const r = await timedGet(u, headers, into, (_r, body) => body.includes("Most used apps"));
       const path = /page-cache;desc="(\w+)"/.exec(r.headers.get("server-timing") ?? "")?.[1];
-      if (!r.ok || !body.includes("Most used apps")) throw new Error(`unexpected response ${r.status} for ${u}`);
       if (path !== (bump ? "miss" : "hit")) throw new Error(`expected a cache ${bump ? "miss" : "hit"} for ${u}, got ${path}`);
     };
     const cold: number[] = [];
@@ -153,15 +77,11 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     const after = server.pageCache.stats();
     server.pageCache.resize(0);
     const coldRps = await throughput(urls[0], headers, SECONDS, CONCURRENCY);
-    const lat = (xs: number[]): Latency => {
-      xs.sort((x, y) => x - y);
-      return { p50: pct(xs, 50), p95: pct(xs, 95), max: xs[xs.length - 1] };
-    };
     return {
       dialect,
       samples: SAMPLES,
-      cold: lat(cold),
-      cached: lat(cached),
+      cold: latency(cold),
+      cached: latency(cached),
       pageRps,
       coldRps,
       bareRps,
@@ -177,7 +97,7 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
 
 function fmt(r: Result): string {
   const ok = r.cold.p95 <= (FULL_RENDER_P95_MS[r.dialect] ?? 25) && r.ratio >= RATIO_MIN;
-  const l = (x: Latency) => `p50 ${x.p50.toFixed(1)} ms  p95 ${x.p95.toFixed(1)} ms  max ${x.max.toFixed(1)} ms`;
+  const l = fmtLatency;
   return [
     `${r.dialect.padEnd(9)} full render (view_rev moved before each): ${l(r.cold)}  (${r.samples} sequential requests)`,
     `          repeat view (page cache):                 ${l(r.cached)}`,
@@ -206,14 +126,8 @@ if (args.includes("--child")) {
   const baselines: Record<string, number> = {};
   const ratios: Record<string, number> = {};
   const targets: Record<string, Bound> = {};
-  for (const d of dialects) {
-    const run = spawnSync(process.execPath, ["--import", "tsx", self, "--child", "--dialect", d, ...(SMOKE ? ["--smoke"] : [])], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: process.env });
-    const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
-    if (!line) {
-      process.stderr.write(`${run.stdout}${run.stderr}\nkids-device bench on ${d}: no result (exit ${run.status})\n`);
-      process.exit(EXIT_FAILED);
-    }
-    const r = JSON.parse(line.slice(7)) as Result;
+  const results = runDialects<Result>(self, "kids-device", dialects, SMOKE ? ["--smoke"] : []);
+  for (const { dialect: d, result: r } of results) {
     out.say(fmt(r));
     Object.assign(figures, {
       [`${d}.fullRenderP50Ms`]: r.cold.p50,

@@ -37,6 +37,8 @@ export interface DeviceServiceDeps {
   reports?: { mailer: ReportMailer; secret: string };
   /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS); defaults in installs.ts. */
   installRetry?: { baseMs: number; maxAttempts: number };
+  /** CATALOG_ICON_BASE_URL from the composition root: real store icons for master applications; empty → drawn locally. */
+  catalogIconBase?: string;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

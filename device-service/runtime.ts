@@ -28,6 +28,8 @@ export interface DeviceRuntimeOptions {
   reports?: DeviceServiceDeps["reports"];
   /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS). */
   installRetry?: { baseMs: number; maxAttempts: number };
+  /** CATALOG_ICON_BASE_URL (device-service/services.ts passes it); empty or absent → icons drawn locally. */
+  catalogIconBase?: string;
   /** Presence timings (tests shorten them); defaults in device-service/socket/presence.ts. */
   presence?: { heartbeatMs?: number; ttlMs?: number; sweepMs?: number };
 }
@@ -45,7 +47,7 @@ export interface DeviceRuntime {
 export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<DeviceRuntime> {
   const jobs = createRunner({ redisUrl: o.redisUrl, prefix: o.queuePrefix, log: o.log });
   const push = o.push ?? (o.fcm?.projectId && o.fcm.clientEmail && o.fcm.privateKey ? createFcmTransport(o.fcm, o.log) : createLoggingTransport(o.log));
-  const deps: DeviceServiceDeps = { db: o.db, bus: o.bus, log: o.log, jobs, push, publicUrl: o.publicUrl, reports: o.reports, installRetry: o.installRetry };
+  const deps: DeviceServiceDeps = { db: o.db, bus: o.bus, log: o.log, jobs, push, publicUrl: o.publicUrl, reports: o.reports, installRetry: o.installRetry, catalogIconBase: o.catalogIconBase };
   if (!o.redisUrl) {
     // One process holds every socket: any phone marked online by a previous run (crash, kill -9) is not
     // connected now, and must get push instead of waiting for a socket that is gone.

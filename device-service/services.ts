@@ -57,6 +57,7 @@ export async function createServices(env: Env, opts: ServiceOptions = {}): Promi
     runWorkers: opts.runWorkers,
     publicUrl: publicOrigin(env),
     installRetry: { baseMs: env.INSTALL_RETRY_BASE_MS, maxAttempts: env.INSTALL_RETRY_MAX_ATTEMPTS },
+    catalogIconBase: env.CATALOG_ICON_BASE_URL,
     fcm: { projectId: env.FCM_PROJECT_ID, clientEmail: env.FCM_CLIENT_EMAIL, privateKey: env.FCM_PRIVATE_KEY },
     // Report mails go through the one mail adapter (SMTP_URL, else the dev mailbox in the database's outbox).
     reports: { mailer: (mail) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail), secret: env.SESSION_SECRET },

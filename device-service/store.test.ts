@@ -34,6 +34,8 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     expect(r.respones_msg).toMatch(/^Installing .+ on Mia's phone with a daily limit of 30 minutes\./);
     const master = await h.tdb.db.selectFrom("master_applications").selectAll().where("package_name", "=", pkg).executeTakeFirstOrThrow();
     expect(master).toMatchObject({ type: "Android" });
+    // No icon base among the service's dependencies: the icon is drawn locally (whatever the process env says).
+    expect(master.app_icon).toMatch(/^data:image\/svg\+xml/);
     expect(JSON.parse(master.application_details)).toMatchObject({ title: expect.any(String) });
     const cmd = await phone.waitForCommand("INSTALL_APP", 5_000, (c) => c.payload.packageName === pkg);
     expect(cmd.payload).toMatchObject({ packageName: pkg, installType: "FORCE_INSTALLED" });
@@ -47,6 +49,18 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     expect(policy.dailyLimitMinutes).toBe(30);
     // A second master application is never made for the same package.
     expect(await h.tdb.db.selectFrom("master_applications").select("product_id").where("package_name", "=", pkg).execute()).toHaveLength(1);
+  });
+
+  it("the master application's icon comes from the icon base handed to the service (CATALOG_ICON_BASE_URL via createServices)", async () => {
+    const pkg = free[4]!;
+    h.runtime.deps.catalogIconBase = "https://icons.example/play";
+    try {
+      await h.caller(h.demo).store.install({ serialNumber: MIA, packageName: pkg, enableDailyLimit: false, dailyLimitTime: 0 });
+    } finally {
+      h.runtime.deps.catalogIconBase = undefined;
+    }
+    const master = await h.tdb.db.selectFrom("master_applications").select("app_icon").where("package_name", "=", pkg).executeTakeFirstOrThrow();
+    expect(master.app_icon).toBe(`https://icons.example/play/${pkg}.png`);
   });
 
   it("Skip & Install installs with no limit; uninstall deletes the profile application and the phone removes the app", async () => {

@@ -1,7 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { newId, nowIso } from "../core/ids.server";
 import { appIcon } from "../core/app-icon";
-import { env } from "../core/env.server";
 import { INSTALL_FIRST, KIDS_APP_LOCKED } from "../core/limits";
 import { KIDS_APP_PACKAGE } from "../db/seed/catalog";
 import { issueCommand } from "./commands/outbox";
@@ -60,7 +59,7 @@ async function ensureMasterApplication(deps: DeviceServiceDeps, listing: NonNull
     const details = { title, icon, price, free: free === 1, scoreText: score_text, reviews, contentRating: content_rating, genre, genreId: genre_id, developer, developerId: developer_id, androidVersionText: android_version_text, offersIAP: offers_iap === 1, adSupported: ad_supported === 1, updated, url };
     await deps.db
       .insertInto("master_applications")
-      .values({ product_id: newId(), package_name, app_icon: appIcon(package_name, title, icon, env().CATALOG_ICON_BASE_URL), application_details: JSON.stringify(details), type: "Android", created_at: ts, updated_at: ts })
+      .values({ product_id: newId(), package_name, app_icon: appIcon(package_name, title, icon, deps.catalogIconBase ?? ""), application_details: JSON.stringify(details), type: "Android", created_at: ts, updated_at: ts })
       .onConflict((oc) => oc.column("package_name").doNothing())
       .execute();
   } catch (err) {

@@ -55,6 +55,8 @@ export interface HarnessOptions {
   kidsAppApiKey?: string;
   /** Store install retries (tests use a short base delay). */
   installRetry?: { baseMs: number; maxAttempts: number };
+  /** CATALOG_ICON_BASE_URL as the composition root passes it (default: none, icons drawn locally). */
+  catalogIconBase?: string;
   /** Limits of the kids app's parent login (defaults: the real ones) and the clock of their windows. */
   accounts?: Partial<KidsLoginEnv> & { now?: () => Date };
 }
@@ -77,6 +79,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     push: o.push,
     pingIntervalMs: o.pingIntervalMs,
     installRetry: o.installRetry,
+    catalogIconBase: o.catalogIconBase,
   });
   const app = express();
   const upgrades = new Map<string, UpgradeHandler>();

@@ -1,38 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SimulatedPhone } from "../device-service/simulator/phone";
-import { uniqueEmail } from "./helpers/auth";
 import { eventually, expectToast } from "./helpers/dashboard";
+import { familyWithPhone } from "./helpers/family";
 
 // Apps and categories (issue 12), in the `js` and `no-js` projects: a new family whose phone (the simulator, run
 // here) reports two Education apps and today's use of them, so the journey does not depend on the time of day.
 const DUOLINGO = "com.duolingo";
 const KHAN = "org.khanacademy.android";
-
-async function familyWithPhone(page: Page, baseURL: string, project: string): Promise<SimulatedPhone> {
-  const email = uniqueEmail("apps", project);
-  await page.goto("/registration");
-  await page.getByLabel("Parent name").fill("Sam Apps");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("sam-apps-passphrase");
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/kids-device/); // sign-up signs the new parent in
-  const form = page.getByRole("form", { name: "Add your kid" });
-  await form.getByLabel("Kid's name").fill("Ivy");
-  await form.getByLabel("Birth month").selectOption("May");
-  await form.getByLabel("Birth year").fill("2015");
-  await form.getByRole("button", { name: "Add kid" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add a phone" });
-  await dialog.getByRole("button", { name: "Show QR code" }).click();
-  const token = new URL((await dialog.locator("code").textContent()) ?? "").searchParams.get("token")!;
-  // The phone takes a moment to apply a policy, so "sent" (orange) is seen before "confirmed" (green).
-  const phone = new SimulatedPhone({ baseUrl: baseURL, serialNumber: `E2E-APPS-${project}-${Date.now()}`, reconnect: false, ackDelayMs: 2_500 });
-  await phone.enroll(token);
-  await phone.connect();
-  await phone.send("installed_apps", { apps: [{ packageName: DUOLINGO }, { packageName: KHAN }] });
-  await phone.enforcer.useApp(DUOLINGO, 40);
-  await phone.enforcer.useApp(KHAN, 10);
-  return phone;
-}
 
 /** The daily-limit form: switch on (15), then + until `minutes`, then Save. Works with and without JavaScript. */
 async function setLimit(page: Page, form: string, minutes: number) {
@@ -48,7 +21,8 @@ async function setLimit(page: Page, form: string, minutes: number) {
 
 test("app and category limits reach the phone (orange, then green); an over-limit app cannot be re-enabled; a rating shows", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const phone = await familyWithPhone(page, baseURL!, info.project.name);
+  // The phone takes a moment to apply a policy, so "sent" (orange) is seen before "confirmed" (green).
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "apps", apps: [DUOLINGO, KHAN], usedToday: { [DUOLINGO]: 40, [KHAN]: 10 }, ackDelayMs: 2_500 });
   try {
     // From the dashboard's most used apps into the app.
     await page.goto("/kids-device");

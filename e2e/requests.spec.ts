@@ -2,18 +2,20 @@ import { expect, test } from "@playwright/test";
 import { decide } from "../device-service/policy/enforce";
 import type { PolicyDocument } from "../device-service/policy/build";
 import { eventually, expectToast } from "./helpers/dashboard";
-import { familyWithPhone, openRequests, waitForRequest } from "./helpers/requests";
+import { familyWithPhone } from "./helpers/family";
+import { openRequests, waitForRequest } from "./helpers/requests";
 
 // Requests (issue 14), in the `js` and `no-js` projects: a new family's phone (the simulator, run here) asks; the
 // parent answers on /requests; the phone gets the answer.
 const DUOLINGO = "com.duolingo";
 const CANDY = "com.king.candycrushsaga";
 const SCRATCH = "org.scratchjr.android";
+const ADA = { name: "Ada", birthMonth: "June", birthYear: "2014" };
 const phoneApp = (policy: unknown, pkg: string) => (policy as PolicyDocument | undefined)?.apps?.find((a) => a.packageName === pkg);
 
 test("extend: 30 more minutes today; the phone's limit rises, the standing limit does not; a disabled category shows its warning and link", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const phone = await familyWithPhone(page, baseURL!, info.project.name, "extend", [DUOLINGO, CANDY]);
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "req-extend", kid: ADA, apps: [DUOLINGO, CANDY] });
   try {
     // The parent gives Duolingo a 30-minute daily limit.
     const requests = await openRequests(page);
@@ -84,7 +86,7 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
 
 test("install with a limit installs the app; uninstall removes it; a rejection reaches the phone", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const phone = await familyWithPhone(page, baseURL!, info.project.name, "install", [DUOLINGO]);
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "req-install", kid: ADA, apps: [DUOLINGO] });
   try {
     const requests = await openRequests(page);
     const asked = await phone.requests.ask("install", SCRATCH, { remarks: "Coding club" });

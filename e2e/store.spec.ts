@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SimulatedPhone } from "../device-service/simulator/phone";
-import { uniqueEmail } from "./helpers/auth";
+import type { SimulatedPhone } from "../device-service/simulator/phone";
 import { eventually, expectToast } from "./helpers/dashboard";
+import { familyWithPhone } from "./helpers/family";
 
 // The Play Store (issue 13), in the `js` and `no-js` projects: a new family whose phone (the simulator, run here)
 // has the kids app and a system app; it installs, fails and recovers as told.
@@ -12,33 +12,14 @@ const DUOLINGO = "Duolingo: Language Lessons";
 const CLASSROOM = { pkg: "com.google.android.apps.classroom", title: "Google Classroom" };
 const SCRATCH = { pkg: "org.scratchjr.android", title: "ScratchJr" };
 
-async function familyWithPhone(page: Page, baseURL: string, project: string): Promise<{ phone: SimulatedPhone; storeUrl: string }> {
-  const email = uniqueEmail("store", project);
-  await page.goto("/registration");
-  await page.getByLabel("Parent name").fill("Sam Store");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("sam-store-passphrase");
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/kids-device/); // sign-up signs the new parent in
-  const form = page.getByRole("form", { name: "Add your kid" });
-  await form.getByLabel("Kid's name").fill("Ivy");
-  await form.getByLabel("Birth month").selectOption("May");
-  await form.getByLabel("Birth year").fill("2015");
-  await form.getByRole("button", { name: "Add kid" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add a phone" });
-  await dialog.getByRole("button", { name: "Show QR code" }).click();
-  const token = new URL((await dialog.locator("code").textContent()) ?? "").searchParams.get("token")!;
-  const serial = `E2E-STORE-${project}-${Date.now()}`;
+/** The family's phone has the kids app and a system app; returns it and the store's URL (from the side menu). */
+async function storeFamily(page: Page, baseURL: string, project: string): Promise<{ phone: SimulatedPhone; storeUrl: string }> {
   // The phone takes a moment to act on a command, so "installing" is seen before "installed".
-  const phone = new SimulatedPhone({ baseUrl: baseURL, serialNumber: serial, reconnect: false, ackDelayMs: 1_500 });
-  await phone.enroll(token);
-  await phone.connect();
-  for (const p of [KIDS_APP, CHROME]) phone.state.installed.add(p);
-  await phone.send("installed_apps", { apps: [{ packageName: KIDS_APP }, { packageName: CHROME, systemApp: true }] });
+  const { phone, serialNumber } = await familyWithPhone(page, baseURL, project, { tag: "store", apps: [KIDS_APP, { packageName: CHROME, systemApp: true }], ackDelayMs: 1_500 });
   await page.goto("/kids-device");
   await page.getByLabel("Open menu").click();
   await page.getByRole("link", { name: "Play Store", exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/play-store\\?profileId=[^&]+&serialNumber=${serial}`));
+  await expect(page).toHaveURL(new RegExp(`/play-store\\?profileId=[^&]+&serialNumber=${serialNumber}`));
   return { phone, storeUrl: new URL(page.url()).pathname + new URL(page.url()).search };
 }
 
@@ -70,7 +51,7 @@ async function search(page: Page, text: string) {
 
 test("search by text and category; install with a limit and with Skip & Install; uninstall; the kids app and a system app refused", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const { phone, storeUrl } = await familyWithPhone(page, baseURL!, info.project.name);
+  const { phone, storeUrl } = await storeFamily(page, baseURL!, info.project.name);
   try {
     await page.goto(storeUrl);
     await expect(page.getByRole("heading", { level: 1, name: "Play Store" })).toBeVisible();
@@ -116,7 +97,7 @@ test("search by text and category; install with a limit and with Skip & Install;
 
 test("a NETWORK_ERROR install is explained and completes after the phone reconnects; an UNKNOWN failure is retried by the job", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const { phone, storeUrl } = await familyWithPhone(page, baseURL!, info.project.name);
+  const { phone, storeUrl } = await storeFamily(page, baseURL!, info.project.name);
   try {
     phone.installer.failInstall(CLASSROOM.pkg, "NETWORK_ERROR_UNRELIABLE_CONNECTION", 1);
     phone.installer.failInstall(SCRATCH.pkg, "INSTALLATION_FAILURE_REASON_UNKNOWN", 1);

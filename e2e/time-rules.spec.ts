@@ -1,39 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
 import { hhmm, wallClock } from "../core/zoned-time";
 import type { PolicyDocument } from "../device-service/policy/build";
-import { SimulatedPhone } from "../device-service/simulator/phone";
-import { uniqueEmail } from "./helpers/auth";
+import type { SimulatedPhone } from "../device-service/simulator/phone";
 import { eventually, expectToast } from "./helpers/dashboard";
+import { familyWithPhone } from "./helpers/family";
 
 // Time rules (issue 21), in the `js` and `no-js` projects: a new family (time zone UTC) whose phone (the simulator,
 // run here) has the kids app and Khan Academy, used today.
 const KIDS_APP = "com.kidsportal.kidsapp";
 const KHAN = { pkg: "org.khanacademy.android", title: "Khan Academy" };
-
-async function familyWithPhone(page: Page, baseURL: string, project: string): Promise<SimulatedPhone> {
-  const email = uniqueEmail("time", project);
-  await page.goto("/registration");
-  await page.getByLabel("Parent name").fill("Tess Time");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("tess-time-passphrase");
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/kids-device/); // sign-up signs the new parent in
-  const form = page.getByRole("form", { name: "Add your kid" });
-  await form.getByLabel("Kid's name").fill("Ivy");
-  await form.getByLabel("Birth month").selectOption("May");
-  await form.getByLabel("Birth year").fill("2015");
-  await form.getByRole("button", { name: "Add kid" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add a phone" });
-  await dialog.getByRole("button", { name: "Show QR code" }).click();
-  const token = new URL((await dialog.locator("code").textContent()) ?? "").searchParams.get("token")!;
-  const phone = new SimulatedPhone({ baseUrl: baseURL, serialNumber: `E2E-TIME-${project}-${Date.now()}`, reconnect: false });
-  await phone.enroll(token);
-  await phone.connect();
-  for (const p of [KIDS_APP, KHAN.pkg]) phone.state.installed.add(p);
-  await phone.send("installed_apps", { apps: [{ packageName: KIDS_APP }, { packageName: KHAN.pkg }] });
-  await phone.enforcer.useApp(KHAN.pkg, 10);
-  return phone;
-}
 
 /** Follows a side-menu link (the menu stays open over the page after a client-side navigation). */
 async function viaMenu(page: Page, name: string) {
@@ -49,7 +24,7 @@ const policyOf = (phone: SimulatedPhone) => phone.state.policy as PolicyDocument
 
 test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonus minutes; Saturday's own limit", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const phone = await familyWithPhone(page, baseURL!, info.project.name);
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "time", apps: [KIDS_APP, KHAN.pkg], usedToday: { [KHAN.pkg]: 10 } });
   try {
     // A Bedtime window that contains the current time (the family's zone is UTC).
     const now = wallClock(new Date(), "UTC").minuteOfDay;

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitDay } from "#db/queries/usage-today";
+import { rateApp } from "#device-service/simulator/ratings";
 import { startHarness, type Harness } from "#device-service/testing";
 import { parseEnv } from "#core/env.server";
 import { readToast } from "~/utils/toast.server";
@@ -121,6 +122,13 @@ describe("app, category and apps pages", () => {
     expect(rated.headers.get("Location")).toBe(appUrl());
     const info = (await (await call(application.loader as never, appUrl())).json()) as { parentRatings: { lastFiveReviews: { review: string }[] } };
     expect(info.parentRatings.lastFiveReviews[0].review).toBe("Lovely");
+  });
+
+  it("/application Info: a rating Mia sends from the kids app shows under the kids' ratings", async () => {
+    await rateApp(await h.phone(MIA), pkg, 5, { review: "Best app for homework" });
+    const info = (await (await call(application.loader as never, appUrl())).json()) as { kidRatings: { totalKidsRating: number; lastFiveReviews: { name: string; kidsRating: number; review: string }[] } };
+    expect(info.kidRatings.totalKidsRating).toBeGreaterThan(0);
+    expect(info.kidRatings.lastFiveReviews[0]).toMatchObject({ name: "Mia", kidsRating: 5, review: "Best app for homework" });
   });
 
   it("/category: 'Please enter time in positive.', a save, and back to the requests after a save from there", async () => {

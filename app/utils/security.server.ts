@@ -9,7 +9,18 @@ import type { Env } from "#core/env.server";
 /** Header through which the client address as Express sees it (req.ip, proxy-aware) reaches Remix. */
 export const CLIENT_IP_HEADER = "x-kp-client-ip";
 
+/** The origin real store icons load from (CATALOG_ICON_BASE_URL), allowed in img-src; null when icons are drawn locally. */
+export function iconOrigin(base: string): string | null {
+  if (!base) return null;
+  try {
+    return new URL(base.replace(/\{package\}/g, "x")).origin;
+  } catch {
+    return null;
+  }
+}
+
 export function securityHeaders(e: Env): RequestHandler {
+  const icons = iconOrigin(e.CATALOG_ICON_BASE_URL);
   return (req, res, next) => {
     // Overwrite whatever the client sent: rate limits key on this, so it must come from Express only.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
@@ -21,7 +32,7 @@ export function securityHeaders(e: Env): RequestHandler {
       "default-src 'self'",
       `script-src 'self' 'nonce-${nonce}'${stripe ? " https://js.stripe.com" : ""}`,
       "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob: https://*.tile.openstreetmap.org",
+      `img-src 'self' data: blob: https://*.tile.openstreetmap.org${icons ? ` ${icons}` : ""}`,
       "font-src 'self'",
       stripe ? "connect-src 'self' https://api.stripe.com" : "connect-src 'self'",
       ...(stripe ? ["frame-src https://js.stripe.com https://hooks.stripe.com"] : []),

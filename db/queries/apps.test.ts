@@ -66,6 +66,8 @@ describe.each(DIALECTS)("app and category queries on %s", (dialect) => {
     const { package_name } = await usedApp();
     const parent = await f.t.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", f.mia.profileId).executeTakeFirstOrThrow();
     const ts = NOW.toISOString();
+    // The demo seed's own kid ratings aside: this table of cases is about these four.
+    await f.t.db.deleteFrom("kid_ratings").where("package_name", "=", package_name).execute();
     await f.t.db
       .insertInto("kid_ratings")
       .values([5, 3, 2, 1].map((rating, i) => ({ id: `k${i}`, profile_id: i % 2 ? f.leo.profileId : f.mia.profileId, package_name, rating, review: `review ${i}`, created_at: ts })))

@@ -61,12 +61,6 @@ export const MORE_APPS_2: CatalogAppSeed[] = [
     desc: "Screen time limits, content filters and location sharing for Microsoft family groups.",
     expert: ["16+", "A parent's tool for Windows and Xbox family settings."] }),
   // ───────────── Personalization ─────────────
-  l({ pkg: "com.teslacoilsw.launcher", title: "Nova Launcher", cat: "PERSONALIZATION", dev: "Instabridge", score: "4.5", reviews: 1_800_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: false, age: 13,
-    desc: "A customisable home screen: icon themes, gestures, app drawer options and more.",
-    expert: ["PARENTAL_SUPERVISION", "A replacement home screen can hide apps; keep the managed launcher on a child's phone."] }),
-  l({ pkg: "com.teslacoilsw.launcher.prime", title: "Nova Launcher Prime", cat: "PERSONALIZATION", dev: "Instabridge", price: 4.99, score: "4.5", reviews: 140_000, rating: "Everyone", android: "7.0 and up", iap: false, ads: false, age: 13,
-    desc: "Unlocks Nova Launcher's gestures, unread badges, drawer groups and more.",
-    expert: ["PARENTAL_SUPERVISION", "A paid add-on to Nova Launcher; the same caution applies."] }),
   l({ pkg: "com.microsoft.launcher", title: "Microsoft Launcher", cat: "PERSONALIZATION", ...MS, score: "4.4", reviews: 1_400_000, rating: "Everyone", android: "8.0 and up", iap: false, ads: false, age: 13,
     desc: "A fresh home screen with a personalised feed, calendar and Microsoft 365 integration.",
     expert: ["PARENTAL_SUPERVISION", "Replaces the home screen; not needed on a managed phone."] }),

@@ -41,9 +41,6 @@ export const MORE_APPS: CatalogAppSeed[] = [
   l({ pkg: "com.arcsoft.perfect365", title: "Perfect365 Makeup Photo Editor", cat: "BEAUTY", dev: "Perfect365, Inc.", score: "4.3", reviews: 1_050_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: true, age: 13,
     desc: "A virtual makeover studio: try on hundreds of makeup looks and hairstyles on a selfie.",
     expert: ["PARENTAL_SUPERVISION", "Beauty filters and a subscription upsell; better suited to older teens."] }),
-  l({ pkg: "com.meitu.makeup", title: "MakeupPlus - AI Makeup Camera", cat: "BEAUTY", dev: "Meitu (China) Limited", score: "4.2", reviews: 1_400_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: true, age: 13,
-    desc: "Virtual makeup try-on with a real-time camera, looks from artists and photo retouching.",
-    expert: ["PARENTAL_SUPERVISION", "Heavy retouching and paid looks; not one for young children."] }),
   // ───────────── Books & Reference ─────────────
   l({ pkg: "wp.wattpad", title: "Wattpad - Read & Write Stories", cat: "BOOKS_AND_REFERENCE", dev: "Wattpad.com", score: "4.3", reviews: 6_700_000, rating: "Teen", android: "8.0 and up", iap: true, ads: true, age: 13, privacy: "https://policies.wattpad.com/privacy",
     desc: "Read and write stories on the world's largest community of readers and writers.<br>Romance, fantasy, fan fiction and more.",
@@ -246,9 +243,6 @@ export const MORE_APPS: CatalogAppSeed[] = [
   l({ pkg: "com.google.ar.core", title: "Google Play Services for AR", cat: "LIBRARIES_AND_DEMO", ...G, score: "3.9", reviews: 2_400_000, rating: "Everyone", android: "7.0 and up", iap: false, ads: false, age: 0,
     desc: "ARCore: the augmented-reality runtime that lets AR apps place virtual objects in the real world.",
     expert: ["EXPERT_RECOMMENDATION", "A system component with no screen of its own; AR learning apps need it."] }),
-  l({ pkg: "io.flutter.demo.gallery", title: "Flutter Gallery", cat: "LIBRARIES_AND_DEMO", ...G, score: "4.3", reviews: 7_000, rating: "Everyone", android: "5.0 and up", iap: false, ads: false, age: 9,
-    desc: "A showcase of Flutter's Material and Cupertino widgets and sample apps, for developers.",
-    expert: ["EXPERT_RECOMMENDATION", "A harmless developer demo; interesting for a child learning to build apps."] }),
   // ───────────── Lifestyle ─────────────
   l({ pkg: "com.amazon.dee.app", title: "Amazon Alexa", cat: "LIFESTYLE", dev: "Amazon Mobile LLC", score: "4.2", reviews: 1_500_000, rating: "Teen", android: "9 and up", iap: false, ads: false, age: 13,
     desc: "Set up Echo devices, control smart home gadgets and manage lists, reminders and music.",

@@ -22,8 +22,6 @@ export const MORE_GAMES: CatalogAppSeed[] = [
     desc: "Explore a beautiful kingdom with others and help the fallen stars return to their constellations.", expert: ["EXPERT_RECOMMENDATION", "Gentle, cooperative exploration; chat with strangers unlocks only as trust grows."] }),
   l({ pkg: "com.and.games505.TerrariaPaid", title: "Terraria", cat: "GAME_ADVENTURE", dev: "DrAgonis", price: 4.99, score: "4.6", reviews: 700_000, rating: "Teen", android: "7.0 and up", iap: false, ads: false, age: 9,
     desc: "Dig, fight, explore and build in a 2D sandbox world full of bosses and treasure.", expert: ["EXPERT_RECOMMENDATION", "A creative sandbox with fantasy combat; one price, no ads."] }),
-  l({ pkg: "com.playdead.limbo.full", title: "LIMBO", cat: "GAME_ADVENTURE", dev: "Playdead", price: 3.99, score: "4.5", reviews: 100_000, rating: "Teen", android: "5.0 and up", iap: false, ads: false, age: 13,
-    desc: "A boy enters a dark, silent world in search of his sister, in this acclaimed puzzle platformer.", expert: ["PARENTAL_SUPERVISION", "Artful but eerie, with frightening deaths; better for teens."] }),
   l({ pkg: "com.noodlecake.altosadventure", title: "Alto's Adventure", cat: "GAME_ADVENTURE", dev: "Noodlecake", score: "4.6", reviews: 500_000, rating: "Everyone", android: "5.0 and up", iap: true, ads: true, age: 6,
     desc: "An endless snowboarding journey through beautiful alpine landscapes.", expert: ["EXPERT_RECOMMENDATION", "Calm, beautiful and gentle; ads can be removed with one purchase."] }),
   // ───────────── Arcade ─────────────
@@ -48,8 +46,6 @@ export const MORE_GAMES: CatalogAppSeed[] = [
     desc: "Free, open-source chess with no ads: play online, solve puzzles and study.", expert: ["EXPERT_RECOMMENDATION", "Free forever with no ads; kid mode hides chat."] }),
   l({ pkg: "com.miniclip.carrom", title: "Carrom Pool: Disc Game", cat: "GAME_BOARD", dev: "Miniclip.com", score: "4.2", reviews: 5_000_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: true, age: 9,
     desc: "Flick the striker and pocket your pieces in online carrom matches.", expert: ["PARENTAL_SUPERVISION", "Online matches, coins and chests for sale."] }),
-  l({ pkg: "com.marmalade.monopoly", title: "MONOPOLY: The Board Game", cat: "GAME_BOARD", dev: "Marmalade Game Studio", price: 4.99, score: "4.2", reviews: 150_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: false, age: 6,
-    desc: "The official Monopoly board game: play with family on one device, against the computer or online.", expert: ["EXPERT_RECOMMENDATION", "The family classic, with pass-and-play and no ads."] }),
   // ───────────── Card ─────────────
   l({ pkg: "com.mobilityware.solitaire", title: "Solitaire", cat: "GAME_CARD", dev: "MobilityWare", score: "4.7", reviews: 2_500_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: true, age: 6,
     desc: "Classic Klondike solitaire with daily challenges.", expert: ["EXPERT_RECOMMENDATION", "A calm classic; ads can be removed by purchase."] }),
@@ -115,7 +111,7 @@ export const MORE_GAMES: CatalogAppSeed[] = [
     desc: "Race around courses inspired by real-world cities with Mario and friends.", expert: ["PARENTAL_SUPERVISION", "Family favourite; the Gold Pass subscription is promoted."] }),
   l({ pkg: "com.ea.games.r3_row", title: "Real Racing 3", cat: "GAME_RACING", dev: "ELECTRONIC ARTS", score: "4.3", reviews: 4_000_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: true, age: 9,
     desc: "Realistic racing on licensed tracks with hundreds of real cars.", expert: ["PARENTAL_SUPERVISION", "Realistic racing; long waits unless you pay."] }),
-  l({ pkg: "com.vectorunit.mercury", title: "Beach Buggy Racing 2", cat: "GAME_RACING", dev: "Vector Unit", score: "4.4", reviews: 1_200_000, rating: "Everyone", android: "6.0 and up", iap: true, ads: true, age: 6,
+  l({ pkg: "com.vectorunit.mercury.googleplay", title: "Beach Buggy Racing 2", cat: "GAME_RACING", dev: "Vector Unit", score: "4.4", reviews: 1_200_000, rating: "Everyone", android: "6.0 and up", iap: true, ads: true, age: 6,
     desc: "Kart racing with power-ups across tropical tracks, solo or split-screen on Android TV.", expert: ["EXPERT_RECOMMENDATION", "Bright, silly racing; some ads and upgrades."] }),
   // ───────────── Role Playing ─────────────
   l({ pkg: "com.HoYoverse.hkrpgoversea", title: "Honkai: Star Rail", cat: "GAME_ROLE_PLAYING", dev: "COGNOSPHERE PTE. LTD.", score: "4.5", reviews: 1_500_000, rating: "Teen", android: "8.0 and up", iap: true, ads: false, age: 13, expert: ["PARENTAL_SUPERVISION", LOOT],
@@ -129,7 +125,7 @@ export const MORE_GAMES: CatalogAppSeed[] = [
     desc: "Create Sims, build homes and live their lives in real time.", expert: ["PARENTAL_SUPERVISION", "Romance and relationships; many timers pushing purchases."] }),
   l({ pkg: "com.ea.game.simcitymobile_row", title: "SimCity BuildIt", cat: "GAME_SIMULATION", dev: "ELECTRONIC ARTS", score: "4.2", reviews: 3_000_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: false, age: 9,
     desc: "Build and run your own city: zones, services, traffic and disasters.", expert: ["EXPERT_RECOMMENDATION", "Planning and problem-solving, with optional purchases."] }),
-  l({ pkg: "com.codebrewgames.pocketcity", title: "Pocket City", cat: "GAME_SIMULATION", dev: "Codebrew Games Inc.", price: 1.99, score: "4.6", reviews: 20_000, rating: "Everyone", android: "5.0 and up", iap: false, ads: false, age: 9,
+  l({ pkg: "com.codebrewgames.pocketcity", title: "Pocket City", cat: "GAME_SIMULATION", dev: "Codebrew Games Inc.", price: 4.99, score: "4.6", reviews: 20_000, rating: "Everyone", android: "5.0 and up", iap: false, ads: false, age: 9,
     desc: "A city-building game with no timers or microtransactions.", expert: ["EXPERT_RECOMMENDATION", "City building with no ads and no timers; one small price."] }),
   // ───────────── Sports ─────────────
   l({ pkg: "com.miniclip.eightballpool", title: "8 Ball Pool™", cat: "GAME_SPORTS", dev: "Miniclip.com", score: "4.5", reviews: 22_000_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: true, age: 9,
@@ -150,8 +146,6 @@ export const MORE_GAMES: CatalogAppSeed[] = [
   l({ pkg: "air.com.midjiwan.polytopia", title: "The Battle of Polytopia", cat: "GAME_STRATEGY", dev: "Midjiwan AB", score: "4.4", reviews: 500_000, rating: "Everyone 10+", android: "7.0 and up", iap: true, ads: false, age: 9,
     desc: "A turn-based strategy game: explore, build cities and rule a tiny world.", expert: ["EXPERT_RECOMMENDATION", "Smart, short strategy games; extra tribes are paid."] }),
   // ───────────── Trivia ─────────────
-  l({ pkg: "com.wb.headsup", title: "Heads Up!", cat: "GAME_TRIVIA", dev: "Warner Bros. International Enterprises", price: 0.99, score: "4.3", reviews: 200_000, rating: "Everyone", android: "7.0 and up", iap: true, ads: false, age: 6,
-    desc: "The party guessing game from The Ellen Show: guess the word on the card from your friends' clues.", expert: ["EXPERT_RECOMMENDATION", "Family party fun; extra decks cost money."] }),
   // ───────────── Word ─────────────
   l({ pkg: "com.zynga.words3", title: "Words With Friends 2 Word Game", cat: "GAME_WORD", dev: "Zynga", score: "4.1", reviews: 1_200_000, rating: "Everyone", android: "8.0 and up", iap: true, ads: true, age: 9,
     desc: "Play word games with friends and players around the world.", expert: ["PARENTAL_SUPERVISION", "Word building with chat between players."] }),

@@ -6,6 +6,7 @@ import { normalizeEmail } from "../queries/parents";
 import { KIDS_APP_PACKAGE, STORE_CATEGORIES, type CatalogAppSeed } from "./catalog";
 import { CATALOG_APPS, DEMO_CATALOG_APPS } from "./catalog-all";
 import { seedDemoPayments } from "./payments";
+import { seedDemoKidRatings } from "./ratings";
 
 export const DEMO_LOGIN = { email: "demo@kids-portal.test", password: "demo-parent-2026" } as const;
 export const OPERATOR_LOGIN = { email: "operator@kids-portal.test", password: "operator-2026!" } as const;
@@ -334,6 +335,7 @@ export async function seedDemo(db: DB, now: Date = new Date()): Promise<typeof D
     notificationsPerKid: 26,
   });
   await seedDemoPayments(db, parentId, normalizeEmail(DEMO_LOGIN.email), now);
+  await seedDemoKidRatings(db, parentId, now);
   return DEMO_LOGIN;
 }
 

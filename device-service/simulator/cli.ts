@@ -10,10 +10,14 @@
  *   npm run device:sim -- request install org.scratchjr.android --credential … --serial … [--remarks "For school"]
  *   npm run device:sim -- request uninstall com.king.candycrushsaga --credential … --serial …
  *   npm run device:sim -- request extend com.duolingo --minutes 30 --credential … --serial … --wait 600
+ *
+ * The kid rates an app (1–5 stars, optional review; a later rating of the same app replaces the kid's earlier one):
+ *   npm run device:sim -- rate org.khanacademy.android --stars 5 --review "I like the maths" --credential … --serial …
  */
 import { parseArgs } from "node:util";
 import { parseFailInstalls } from "./installer";
 import { SimulatedPhone } from "./phone";
+import { rateApp } from "./ratings";
 import { REQUEST_KINDS, type RequestKind } from "./requests";
 
 const { values, positionals } = parseArgs({
@@ -30,6 +34,8 @@ const { values, positionals } = parseArgs({
     minutes: { type: "string", default: "30" },
     remarks: { type: "string" },
     wait: { type: "string", default: "0" },
+    stars: { type: "string", default: "5" },
+    review: { type: "string" },
     "fail-install": { type: "string", default: "" },
   },
 });
@@ -57,6 +63,7 @@ async function main() {
   }
   await phone.connect();
   if (positionals[0] === "request") return ask(positionals[1], positionals[2]);
+  if (positionals[0] === "rate") return rate(positionals[1]);
   await phone.send("installed_apps", { apps: [...phone.state.installed].map((packageName) => ({ packageName })) });
   const every = Number(values["usage-every"]) * 1000;
   if (every > 0) {
@@ -87,6 +94,16 @@ async function ask(kind: string | undefined, packageName: string | undefined) {
     const answer = await phone.requests.waitForAnswer(id, waitMs);
     console.log(`← ${answer.status}: ${answer.message}`);
   }
+  await phone.close();
+  process.exit(0);
+}
+
+/** `rate <package> --stars n [--review text]`: sends the kid's rating, prints when stored. */
+async function rate(packageName: string | undefined) {
+  const stars = Number(values.stars);
+  if (!packageName || !Number.isInteger(stars) || stars < 1 || stars > 5) throw new Error("Usage: rate <package name> --stars <1-5> [--review text]");
+  const id = await rateApp(phone, packageName, stars, { review: values.review });
+  console.log(`→ rating stored (${stars} stars for ${packageName}, message ${id})`);
   await phone.close();
   process.exit(0);
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/seed/index";
+import { applyPolicy } from "../policy/store";
 import { startHarness, type Harness } from "../testing";
 import { DEMO_VISIT_EVERY_TICKS, startDemoPhones, type DemoPhones } from "./demo";
 import { DEMO_MAX_PENDING_REQUESTS } from "./demo-requests";
@@ -22,7 +23,8 @@ describe("demo phones' usage", () => {
   beforeAll(async () => {
     h = await startHarness({ seed: false });
     await seedDemo(h.tdb.db, seededAt);
-    demo = await startDemoPhones(h.tdb.db, h.url, () => {});
+    // As server.ts starts them: each phone gets its policy, and its usage goes through its enforcer.
+    demo = await startDemoPhones(h.tdb.db, h.url, () => {}, { applyPolicy: (deviceId) => applyPolicy(h.runtime.deps, deviceId) });
     expect(demo.phones).toHaveLength(2);
   }, 60_000);
   afterAll(async () => {
@@ -39,14 +41,17 @@ describe("demo phones' usage", () => {
       .groupBy(["device_id", "hour"])
       .execute();
     // Both phones, both hours: the noon hour gained a minute a minute on top of the seed's first ten (at most
-    // 60 in all), the next hour holds its 40 minutes so far.
+    // 60 in all), the next hour holds its 40 minutes so far, unless the phone's policy stopped every app the kid
+    // uses on the way (demo-enforced.test.ts): then the phone says why.
     expect(hours).toHaveLength(4);
     for (const r of hours) {
       const minutes = Number(r.minutes);
-      if (r.hour.slice(11, 13) === "12") {
-        expect(minutes).toBeGreaterThanOrEqual(50);
-        expect(minutes).toBeLessThanOrEqual(60);
-      } else expect(minutes).toBe(40);
+      const phone = demo.phones.find((p) => p.deviceId === r.device_id)!;
+      const used = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal")).slice(0, 3);
+      const stopped = used.map((p) => phone.enforcer.blockedBy(p));
+      const full = r.hour.slice(11, 13) === "12" ? 50 : 40;
+      expect(minutes).toBeLessThanOrEqual(r.hour.slice(11, 13) === "12" ? 60 : 40);
+      if (minutes < full) expect(stopped, `${phone.serialNumber} ${r.hour}: ${minutes} minutes`).not.toContain(null);
     }
   });
 

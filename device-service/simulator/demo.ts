@@ -37,7 +37,15 @@ export async function startDemoPhones(
   db: DB,
   baseUrl: string,
   log: (msg: string, extra?: Record<string, unknown>) => void,
-  opts: { ackDelayMs?: number } = {},
+  opts: {
+    ackDelayMs?: number;
+    /**
+     * Sends a phone its policy once it is connected, as the portal does for a phone that enrolls (server.ts passes
+     * device-service/policy/store.ts applyPolicy): it arrives as APPLY_POLICY over the protocol, and the phone's
+     * enforcer (simulator/enforcer.ts) then decides what the kid may use. Without it the phones keep no policy.
+     */
+    applyPolicy?: (deviceId: string) => Promise<unknown>;
+  } = {},
 ): Promise<DemoPhones> {
   const phones: SimulatedPhone[] = [];
   const reporters: ((now: Date) => Promise<void>)[] = [];
@@ -83,8 +91,19 @@ export async function startDemoPhones(
       phones.push(phone);
       // A little life: while the kid uses the phone, the current hour's usage of the first few apps grows a
       // minute at a time, in turn. Like a real phone's, the hour never holds more minutes than have begun in
-      // it (at most 60), counting what is already stored for it (the seed, an earlier run).
+      // it (at most 60), counting what is already stored for it (the seed, an earlier run). The usage goes
+      // through the phone's enforcer: an app the policy blocks (disabled, over its own or its category's limit,
+      // the global limit, a schedule, a break) is not used and accrues nothing, and a limit reached stops its app.
+      const enforcer = phone.enforcer;
       const used = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal")).slice(0, 3);
+      const stored = (since: string, hour?: string) => {
+        let q = db.selectFrom("app_usage_hourly").select(["package_name as packageName", "hour", "minutes"]).where("device_id", "=", device.id);
+        q = hour ? q.where("hour", "=", hour) : q.where("hour", ">=", since);
+        return q.execute();
+      };
+      // Today's limits count what was used before this run: the last two days, whatever the family's zone.
+      enforcer.knowUsage(await stored(new Date(Date.now() - 2 * 86_400_000).toISOString()));
+      if (opts.applyPolicy) await opts.applyPolicy(device.id);
       const hourUsage = new Map<string, number>();
       let currentHour = "";
       let turn = 0;
@@ -92,17 +111,22 @@ export async function startDemoPhones(
         if (!used.length || !phone.connected) return;
         const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000).toISOString();
         if (hour !== currentHour) {
-          const stored = await db.selectFrom("app_usage_hourly").select(["package_name", "minutes"]).where("device_id", "=", device.id).where("hour", "=", hour).execute();
+          const rows = await stored(hour, hour);
+          enforcer.knowUsage(rows);
           hourUsage.clear();
-          for (const r of stored) hourUsage.set(r.package_name, r.minutes);
+          for (const r of rows) hourUsage.set(r.packageName, r.minutes);
           currentHour = hour;
         }
         const total = [...hourUsage.values()].reduce((a, b) => a + b, 0);
         if (total >= Math.min(60, now.getUTCMinutes() + 1)) return;
-        const packageName = used[turn++ % used.length];
-        const minutes = (hourUsage.get(packageName) ?? 0) + 1;
-        await phone.send("usage", { buckets: [{ packageName, hour, minutes }] });
-        hourUsage.set(packageName, minutes);
+        // The phone decides first (a schedule starting, the kid's midnight): the kid only opens what is allowed.
+        await enforcer.enforce(now);
+        const open = used.filter((p) => !enforcer.blockedBy(p));
+        if (!open.length) return;
+        const packageName = open[turn++ % open.length]!;
+        // Reported (absolute minutes for the hour), then enforced: reaching a limit stops the app from the next minute.
+        await enforcer.useApp(packageName, 1, now);
+        hourUsage.set(packageName, enforcer.minutesInHour(packageName, now));
       });
       reporters.push(demoBrowser(phone, phones.length * 3));
       reporters.push(demoRequests(db, phone, device.id, used, phones.length * 7));

@@ -137,6 +137,11 @@ export class PhoneEnforcer {
     return this.enforce(now);
   }
 
+  /** Why the phone blocks this app right now (as of its last enforcement), or null when the kid may use it. */
+  blockedBy(packageName: string): BlockReason | null {
+    return this.blocks.get(packageName) ?? null;
+  }
+
   manualBlocks(): string[] {
     return [...this.blocks].filter(([, r]) => r === "Manually").map(([p]) => p);
   }

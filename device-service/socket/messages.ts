@@ -30,6 +30,9 @@ export const SERVER_RETRIED_REASONS: InstallFailureReason[] = ["INSTALLATION_FAI
 /** Why an app is disabled (spec 2 §4). */
 export const APP_BLOCK_REASONS = ["Manually", "Overuse", "Category Overuse", "Cronjob", "Global Daily Limit Reach", "Session Break"] as const;
 
+/** A kid's review from the kids app: characters at most (docs/security.md). */
+export const KID_REVIEW_MAX = 1000;
+
 const iso = z.string().datetime({ offset: true });
 const pkg = z.string().trim().min(1).max(255).regex(/^[A-Za-z0-9._-]+$/, "packageName has unexpected characters");
 const msgId = z.string().min(1).max(100);
@@ -107,6 +110,12 @@ export const deviceToServer = z.discriminatedUnion("event", [
     event: z.literal("device_info"),
     id: msgId,
     data: hardwareSchema.extend({ batteryLevel: z.number().int().min(0).max(100).optional(), batteryCheckedAt: iso.optional() }),
+  }),
+  // The kid's stars for an app, from the kids app (spec 2 §3 Kids rating): one per kid and app, a new one replaces it.
+  z.object({
+    event: z.literal("kid_rating"),
+    id: msgId,
+    data: z.object({ packageName: pkg, rating: z.number().int().min(1).max(5), review: z.string().trim().max(KID_REVIEW_MAX).optional() }),
   }),
   // Why the phone stopped or restarted an app (spec 2 §4 appEnabledDisabledType); reason null when it is usable again.
   z.object({

@@ -10,6 +10,8 @@ import { recordInstallFailure, recordInstalled, resumeInstalls } from "../instal
 import { applyPolicy } from "../policy/store";
 import { recordVisit } from "../browser";
 import { recordAppState } from "./app-state";
+import { firstTime } from "./receipts";
+import { recordKidRating } from "../ratings";
 import type { DeviceMessage } from "./messages";
 
 export interface DeviceRef {
@@ -26,16 +28,6 @@ export function hourBucket(iso: string): string {
   const d = new Date(iso);
   d.setUTCMinutes(0, 0, 0);
   return d.toISOString();
-}
-
-/** First delivery of a message id for this device? Stored in the same transaction as the effect. */
-async function firstTime(trx: Tx, deviceId: string, messageId: string): Promise<boolean> {
-  const r = await trx
-    .insertInto("device_message_receipts")
-    .values({ device_id: deviceId, message_id: messageId, received_at: nowIso() })
-    .onConflict((oc) => oc.columns(["device_id", "message_id"]).doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** Usage is physical: one hour holds at most 60 minutes, per app and for the whole phone. */
@@ -312,6 +304,9 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
     }
     case "app_state":
       await recordAppState(deps, device, msg.data);
+      return;
+    case "kid_rating":
+      await recordKidRating(deps, device, msg.id, msg.data);
       return;
     case "command_ack": {
       const r = await acknowledgeCommand(deps, device.id, msg.data);
