@@ -34,6 +34,9 @@ describe("npm run bench:all -- --smoke --json", () => {
     const fleet = results.find((x) => x.bench === "device-fleet")!;
     expect(fleet.figures).toMatchObject({ phones: 60, processes: 2, commandsLost: 0 });
     expect(Object.keys(fleet.targets).sort()).toEqual(["commandsExecutedTwice", "commandsLost", "killAllBackMs", "killOneBackMs", "memoryPerPhone", "rttP99Ms"]);
+    const ingest = results.find((x) => x.bench === "ingest")!;
+    expect(ingest.figures).toMatchObject({ "sqlite.rowsMissing": 0, "postgres.rowsMissing": 0 });
+    expect(Object.keys(ingest.baselines).sort()).toEqual(["postgres.rawRowsPerS", "sqlite.rawRowsPerS"]);
     expect(r.code).toBe(results.every((x) => x.met) ? 0 : 3);
     // About 50 s on a lightly loaded 2-core machine; several minutes when the machine is saturated.
   }, 300_000);
