@@ -37,6 +37,9 @@ describe("npm run bench:all -- --smoke --json", () => {
     const ingest = results.find((x) => x.bench === "ingest")!;
     expect(ingest.figures).toMatchObject({ "sqlite.rowsMissing": 0, "postgres.rowsMissing": 0 });
     expect(Object.keys(ingest.baselines).sort()).toEqual(["postgres.rawRowsPerS", "sqlite.rawRowsPerS"]);
+    const mixed = results.find((x) => x.bench === "mixed-load")!;
+    expect(mixed.figures).toMatchObject({ failures: 0 });
+    expect(Object.keys(mixed.baselines).sort()).toEqual(["quiet.commandP99Ms", "quiet.pageP95Ms"]);
     expect(r.code).toBe(results.every((x) => x.met) ? 0 : 3);
     // About 50 s on a lightly loaded 2-core machine; several minutes when the machine is saturated.
   }, 300_000);
