@@ -173,6 +173,7 @@ async function writeUsage(trx: Tx, items: { device: DeviceRef; buckets: Bucket[]
     }
   }
   const rows = [...byKey.values()].sort((a, b) => (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0));
+  if (!rows.length) return;
   for (const part of chunks(rows)) {
     await trx
       .insertInto("app_usage_hourly")
