@@ -4,6 +4,8 @@
  * hard limit. IPC (one request at a time, each answered once):
  *   {cmd:"connect"} → {connected, ms}   {cmd:"ready"} → {ready: n} once every phone is connected again
  *   {cmd:"echo", n} → {echo: ms[]}      {cmd:"disconnects"} → {disconnects}   {cmd:"stats"} → {executed, duplicates}   {cmd:"close"} → {closed}
+ *   {cmd:"report", everyMs, buckets} → {reporting}: every phone uploads usage every `everyMs` (jittered), waiting
+ *   for each acknowledgement; {cmd:"stop-report"} → {reported: acknowledged uploads} (bench/mixed-load.ts)
  */
 import { MiniPhone } from "../device-service/simulator/fleet";
 
@@ -15,6 +17,20 @@ const phones: MiniPhone[] = [];
 for (let i = from; i < to; i++) phones.push(new MiniPhone(i, { url, bare: mode === "bare", localAddress: addresses[i % addresses.length] }));
 
 const reply = (m: object) => process.send?.(m);
+let reporting = false;
+let reported = 0;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One phone's usage uploads: the current hour, `buckets` apps, absolute minutes (≤ 60 for the hour). */
+async function report(p: MiniPhone, everyMs: number, buckets: number) {
+  await sleep(Math.random() * everyMs);
+  for (let k = 1; reporting; k++) {
+    const hour = new Date().toISOString();
+    await p.send("usage", { buckets: Array.from({ length: buckets }, (_, b) => ({ packageName: `com.mixed.app${b}`, hour, minutes: 1 + (k % Math.max(1, Math.floor(60 / buckets) - 1)) })) });
+    reported++;
+    await sleep(everyMs * (0.5 + Math.random()));
+  }
+}
 
 process.on("message", async (m: { cmd: string; n?: number }) => {
   if (m.cmd === "connect") {
@@ -43,6 +59,14 @@ process.on("message", async (m: { cmd: string; n?: number }) => {
     reply({ disconnects: phones.reduce((n, p) => n + p.disconnects, 0) });
   } else if (m.cmd === "stats") {
     reply({ executed: phones.reduce((n, p) => n + p.executed.length, 0), duplicates: phones.reduce((n, p) => n + p.duplicates, 0) });
+  } else if (m.cmd === "report") {
+    const r = m as unknown as { everyMs: number; buckets: number };
+    reporting = true;
+    for (const p of phones) void report(p, r.everyMs, r.buckets);
+    reply({ reporting: phones.length });
+  } else if (m.cmd === "stop-report") {
+    reporting = false;
+    reply({ reported });
   } else if (m.cmd === "close") {
     phones.forEach((p) => p.close());
     reply({ closed: phones.length });

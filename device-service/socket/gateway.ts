@@ -8,6 +8,7 @@ import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
 import { handleDeviceMessage, ProtocolError, setOffline, type DeviceRef } from "./telemetry";
 import { resumeInstalls } from "../installs";
+import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 
 export const PING_INTERVAL_MS = 30_000;
 export const DEVICE_SOCKET_PATH = "/device-socket";
@@ -60,13 +61,15 @@ export function credentialOf(req: IncomingMessage): string | null {
  * listener from its first moment, so no frame a client sends can end the process. Frames are processed one at a time per phone, in order, and each
  * is answered once committed, so a phone can retry anything unanswered without double counting.
  */
-export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: number } = {}): Gateway {
+export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: number; ingest?: IngestOptions } = {}): Gateway {
   // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
   wss.on("error", (err) => deps.log("warn", "device socket server error", { error: err.message }));
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
   let closed = false;
+  // Usage and locations from every phone here are written in group commits, each acknowledged after its commit.
+  const ingest = createIngestBatcher(deps, opts.ingest);
 
   const send = (c: Conn, frame: ServerFrame) => {
     if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(frame));
@@ -128,7 +131,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       return;
     }
     try {
-      await handleDeviceMessage(deps, c.device, msg);
+      await handleDeviceMessage(deps, c.device, msg, ingest);
       send(c, { event: "ack", id: msg.id, data: { event: msg.event } });
       if (msg.event === "child_status" && !c.statusSeen) {
         c.statusSeen = true;
@@ -261,6 +264,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       const ids = [...conns.keys()];
       for (const c of all) c.ws.close(1001, "Server shutting down");
       await Promise.allSettled([...all].map((c) => c.chain ?? Promise.resolve()));
+      await ingest.close();
       for (let i = 0; i < ids.length; i += 500) {
         const q = deps.db.updateTable("device_status").set({ online: 0, online_process: null }).where("device_id", "in", ids.slice(i, i + 500));
         await (deps.processId ? q.where("online_process", "=", deps.processId) : q.where("online_process", "is", null)).execute().catch(() => {});

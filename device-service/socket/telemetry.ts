@@ -13,6 +13,7 @@ import { recordAppState } from "./app-state";
 import { firstTime } from "./receipts";
 import { recordKidRating } from "../ratings";
 import type { DeviceMessage } from "./messages";
+import type { IngestBatcher } from "./ingest-batch";
 
 export interface DeviceRef {
   id: string;
@@ -94,7 +95,7 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
   return rows.length;
 }
 
-function checkUsageWindow(buckets: { hour: string }[], bounds: UsageBounds): void {
+export function checkUsageWindow(buckets: { hour: string }[], bounds: UsageBounds): void {
   const now = (bounds.now ?? new Date()).getTime();
   const from = Math.floor((Date.parse(bounds.enrolledAt) - USAGE_WINDOW_SLACK_MS) / 3_600_000) * 3_600_000;
   const to = now + USAGE_WINDOW_SLACK_MS;
@@ -149,8 +150,12 @@ export async function setOffline(db: DB, deviceId: string, processId: string | n
   await (processId ? q.where("online_process", "=", processId) : q.where("online_process", "is", null)).execute();
 }
 
-/** Applies one validated message from a phone. Resolves once its effect is committed. */
-export async function handleDeviceMessage(deps: DeviceServiceDeps, device: DeviceRef, msg: DeviceMessage): Promise<void> {
+/**
+ * Applies one validated message from a phone. Resolves once its effect is committed. With `ingest` (the
+ * gateway's group commit, socket/ingest-batch.ts), usage and locations are written with other phones' in one
+ * transaction, and this resolves after that transaction commits.
+ */
+export async function handleDeviceMessage(deps: DeviceServiceDeps, device: DeviceRef, msg: DeviceMessage, ingest?: IngestBatcher): Promise<void> {
   const { db } = deps;
   const ts = nowIso();
   switch (msg.event) {
@@ -185,9 +190,11 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       return;
     }
     case "usage":
+      if (ingest) return ingest.usage(device, msg.id, msg.data.buckets);
       await ingestUsage(db, device.id, msg.data.buckets, { enrolledAt: device.enrolled_at });
       return;
     case "location": {
+      if (ingest) return ingest.location(device, msg.id, msg.data);
       await db.transaction().execute(async (trx) => {
         if (!(await firstTime(trx, device.id, msg.id))) return;
         await trx.insertInto("device_locations").values({ id: newId(), device_id: device.id, latitude: msg.data.latitude, longitude: msg.data.longitude, device_time: new Date(msg.data.deviceTime).toISOString(), received_at: ts }).execute();

@@ -1,0 +1,253 @@
+import { sql, type Transaction } from "kysely";
+import type { Database } from "../../db/schema";
+import { newId, nowIso } from "../../core/ids.server";
+import type { DeviceServiceDeps } from "../context";
+import { notifyParents } from "../notify";
+import { checkUsageWindow, hourBucket, MAX_MINUTES_PER_HOUR, ProtocolError, type DeviceRef } from "./telemetry";
+
+/**
+ * Group commit for telemetry (issue 22 item 3). Usage uploads and locations from many phones that arrive within
+ * a few milliseconds are written in ONE transaction; each phone's frame is acknowledged only after that
+ * transaction commits (the submit promise resolves then), so a crash before the commit means no ack and the
+ * phone resends. Idempotent as before: usage buckets carry absolute minutes (a resend rewrites the same values)
+ * and a location is stored once per (phone, message id) through device_message_receipts, in the same
+ * transaction as the row.
+ *
+ * A batch whose transaction fails (one upload over 60 minutes in an hour, a deadlock, the database gone) is
+ * retried item by item, each in its own transaction: the good ones commit and are acknowledged, the bad one
+ * gets its own error, and when the database is gone every item fails and none is acknowledged.
+ *
+ * One batch is written at a time per process; uploads arriving meanwhile wait for the next one. A batch is
+ * flushed `windowMs` after its first item, or at once when it holds `maxRows` rows.
+ */
+
+type Bucket = { packageName: string; hour: string; minutes: number };
+type Location = { latitude: number; longitude: number; deviceTime: string };
+type Work = { device: DeviceRef; id: string } & ({ kind: "usage"; buckets: Bucket[] } | { kind: "location"; data: Location });
+type Item = Work & { resolve: () => void; reject: (err: unknown) => void };
+type Tx = Transaction<Database>;
+
+export interface IngestOptions {
+  /** How long the first item of a batch waits for others (default 2 ms). */
+  windowMs?: number;
+  /** A batch is flushed at once when it holds this many rows (usage buckets + locations; default 2,000). */
+  maxRows?: number;
+  /** Tests: runs inside every batch transaction just before its commit (throw to make the commit fail). */
+  beforeCommit?: (info: { items: number; retry: boolean }) => Promise<void> | void;
+}
+
+export interface IngestBatcher {
+  /** Resolves once the upload is committed (then acknowledge it); rejects with ProtocolError or a storage error. */
+  usage(device: DeviceRef, messageId: string, buckets: Bucket[]): Promise<void>;
+  location(device: DeviceRef, messageId: string, data: Location): Promise<void>;
+  /** Writes whatever is queued now. */
+  flush(): Promise<void>;
+  /** Flushes and refuses further items. */
+  close(): Promise<void>;
+  /** Batches written and items in them (the group transactions; retries item by item not counted). */
+  stats(): { batches: number; items: number; retried: number };
+}
+
+const CHUNK = 500;
+const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+
+export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">, opts: IngestOptions = {}): IngestBatcher {
+  const windowMs = opts.windowMs ?? 2;
+  const maxRows = opts.maxRows ?? 2_000;
+  let queue: Item[] = [];
+  let queuedRows = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> | null = null;
+  let closed = false;
+  const counts = { batches: 0, items: 0, retried: 0 };
+
+  function schedule() {
+    if (writing) return; // the running batch takes the next one when it ends
+    if (queuedRows >= maxRows) {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      void run();
+    } else if (!timer) timer = setTimeout(() => ((timer = null), void run()), windowMs);
+  }
+
+  async function run(): Promise<void> {
+    if (writing || queue.length === 0) return writing ?? undefined;
+    const batch = queue;
+    queue = [];
+    queuedRows = 0;
+    writing = writeBatch(batch).finally(() => {
+      writing = null;
+      if (queue.length) schedule();
+    });
+    return writing;
+  }
+
+  async function writeBatch(batch: Item[]): Promise<void> {
+    counts.batches++;
+    counts.items += batch.length;
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        await writeItems(trx, batch);
+        await opts.beforeCommit?.({ items: batch.length, retry: false });
+      });
+      for (const it of batch) it.resolve();
+      await afterCommit(batch);
+      return;
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0].reject(err);
+        return;
+      }
+    }
+    // The group failed: each item on its own, so one bad upload does not cost the others their ack.
+    const ok: Item[] = [];
+    for (const it of batch) {
+      counts.retried++;
+      try {
+        await deps.db.transaction().execute(async (trx) => {
+          await writeItems(trx, [it]);
+          await opts.beforeCommit?.({ items: 1, retry: true });
+        });
+        it.resolve();
+        ok.push(it);
+      } catch (err) {
+        it.reject(err);
+      }
+    }
+    await afterCommit(ok);
+  }
+
+  /** Parents' open dashboards are told once per kid and batch (locations; usage is picked up by view_rev). */
+  async function afterCommit(items: Item[]) {
+    const kids = new Set(items.filter((i) => i.kind === "location").map((i) => i.device.profile_id));
+    for (const profileId of kids) await notifyParents(deps, profileId, "device.location");
+  }
+
+  function submit(item: Work, rows: number): Promise<void> {
+    if (closed) return Promise.reject(new Error("ingest closed"));
+    return new Promise<void>((resolve, reject) => {
+      queue.push({ ...item, resolve, reject });
+      queuedRows += rows;
+      schedule();
+    });
+  }
+
+  return {
+    usage(device, messageId, buckets) {
+      try {
+        checkUsageWindow(buckets, { enrolledAt: device.enrolled_at });
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return submit({ kind: "usage", device, id: messageId, buckets }, buckets.length);
+    },
+    location: (device, messageId, data) => submit({ kind: "location", device, id: messageId, data }, 1),
+    async flush() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      while (writing || queue.length) await (writing ?? run());
+    },
+    async close() {
+      closed = true;
+      await this.flush();
+    },
+    stats: () => ({ ...counts }),
+  };
+}
+
+/** Every item's effect, in arrival order, in the caller's transaction. Throws if any upload is refused. */
+async function writeItems(trx: Tx, items: Item[]): Promise<void> {
+  const usage = items.filter((i): i is Extract<Item, { kind: "usage" }> => i.kind === "usage");
+  const locations = items.filter((i): i is Extract<Item, { kind: "location" }> => i.kind === "location");
+  if (usage.length) await writeUsage(trx, usage);
+  if (locations.length) await writeLocations(trx, locations);
+}
+
+async function writeUsage(trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
+  // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other.
+  const byKey = new Map<string, { device_id: string; package_name: string; hour: string; minutes: number }>();
+  for (const it of items) {
+    for (const b of it.buckets) {
+      const hour = hourBucket(b.hour);
+      byKey.set(`${it.device.id}|${hour}|${b.packageName}`, { device_id: it.device.id, package_name: b.packageName, hour, minutes: b.minutes });
+    }
+  }
+  const rows = [...byKey.values()].sort((a, b) => (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0));
+  if (!rows.length) return;
+  for (const part of chunks(rows)) {
+    await trx
+      .insertInto("app_usage_hourly")
+      .values(part)
+      .onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
+      .execute();
+  }
+  const devices = [...new Set(rows.map((r) => r.device_id))];
+  const hours = [...new Set(rows.map((r) => r.hour))];
+  const pkgs = [...new Set(rows.map((r) => r.package_name))];
+  const touchedHours = new Set(rows.map((r) => `${r.device_id}|${r.hour}`));
+  const touchedDays = new Set(rows.map((r) => `${r.device_id}|${r.hour.slice(0, 10)}|${r.package_name}`));
+  // Usage is physical: no hour of a phone over 60 minutes (the whole batch is refused, then retried item by item).
+  for (const devs of chunks(devices)) {
+    for (const hs of chunks(hours)) {
+      const over = await trx
+        .selectFrom("app_usage_hourly")
+        .select(["device_id", "hour", sql<number>`sum(minutes)`.as("minutes")])
+        .where("device_id", "in", devs)
+        .where("hour", "in", hs)
+        .groupBy(["device_id", "hour"])
+        .having(sql`sum(minutes)`, ">", MAX_MINUTES_PER_HOUR)
+        .execute();
+      const bad = over.find((o) => touchedHours.has(`${o.device_id}|${o.hour}`));
+      if (bad) {
+        throw new ProtocolError("TOO_MANY_MINUTES", `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${bad.hour} would have ${Number(bad.minutes)}.`);
+      }
+    }
+  }
+  // The daily rollup, recomputed from the hours for the affected (phone, day, app) only.
+  const days = [...new Set(rows.map((r) => r.hour.slice(0, 10)))].sort();
+  const from = `${days[0]}T00:00:00.000Z`;
+  const to = new Date(Date.parse(`${days[days.length - 1]}T00:00:00.000Z`) + 86_400_000).toISOString();
+  const sums: { device_id: string; package_name: string; day: string; minutes: number }[] = [];
+  for (const devs of chunks(devices)) {
+    for (const ps of chunks(pkgs)) {
+      const part = await trx
+        .selectFrom("app_usage_hourly")
+        .select(["device_id", "package_name", sql<string>`substr(hour, 1, 10)`.as("day"), sql<number>`sum(minutes)`.as("minutes")])
+        .where("device_id", "in", devs)
+        .where("package_name", "in", ps)
+        .where("hour", ">=", from)
+        .where("hour", "<", to)
+        .groupBy(["device_id", "package_name", sql`substr(hour, 1, 10)`])
+        .execute();
+      for (const s of part) if (touchedDays.has(`${s.device_id}|${s.day}|${s.package_name}`)) sums.push({ ...s, minutes: Number(s.minutes) });
+    }
+  }
+  for (const part of chunks(sums)) {
+    await trx
+      .insertInto("app_usage_daily")
+      .values(part)
+      .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
+      .execute();
+  }
+}
+
+async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; data: Location }[]): Promise<void> {
+  // The same message twice in one batch: the first one counts (as one transaction after the other would).
+  const first = new Map<string, (typeof items)[number]>();
+  for (const it of items) if (!first.has(`${it.device.id}|${it.id}`)) first.set(`${it.device.id}|${it.id}`, it);
+  const ts = nowIso();
+  const fresh = new Set<string>();
+  for (const part of chunks([...first.values()])) {
+    const inserted = await trx
+      .insertInto("device_message_receipts")
+      .values(part.map((it) => ({ device_id: it.device.id, message_id: it.id, received_at: ts })))
+      .onConflict((oc) => oc.columns(["device_id", "message_id"]).doNothing())
+      .returning(["device_id", "message_id"])
+      .execute();
+    for (const r of inserted) fresh.add(`${r.device_id}|${r.message_id}`);
+  }
+  const rows = [...first.entries()]
+    .filter(([k]) => fresh.has(k))
+    .map(([, it]) => ({ id: newId(), device_id: it.device.id, latitude: it.data.latitude, longitude: it.data.longitude, device_time: new Date(it.data.deviceTime).toISOString(), received_at: ts }));
+  for (const part of chunks(rows)) await trx.insertInto("device_locations").values(part).execute();
+}
