@@ -2,4 +2,5 @@
 export const BENCHES: { name: string; script: string; args: string[]; smoke: string[] }[] = [
   { name: "device-fleet", script: "bench/device-fleet.ts", args: ["--phones", "50000", "--processes", "4"], smoke: ["--phones", "60", "--processes", "2", "--rtt", "5"] },
   { name: "kids-device", script: "bench/kids-device.ts", args: [], smoke: ["--smoke"] },
+  { name: "reports", script: "bench/reports.ts", args: [], smoke: ["--smoke"] },
 ];

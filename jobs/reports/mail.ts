@@ -98,22 +98,28 @@ ${to.unsubscribe ? `<p style="color:#6b7280;font-size:12px">You get this mail be
 export async function mailPendingReports(deps: { db: DB; mailer: ReportMailer; publicUrl?: string; secret?: string; log?: Log }, now: Date): Promise<number> {
   const origin = deps.publicUrl ?? "http://localhost:3000";
   let mailed = 0;
-  for (const id of await reportsToMail(deps.db, now)) {
-    if (!(await claimReportMail(deps.db, id, now))) continue;
-    const row = await findReport(deps.db, id);
-    if (!row) continue;
-    const view = reportView(row);
-    const charts = await reportPngs(deps.db, row);
-    let sent = 0;
-    const recipients = await reportRecipients(deps.db, row.profile_id);
-    for (const to of recipients) {
-      const unsubscribe = to.parentId && deps.secret ? unsubscribeUrl(origin, deps.secret, to.parentId) : null;
-      if (await deps.mailer(composeReportMail(view, charts, { ...to, unsubscribe }, origin))) sent++;
+  const ids = (await reportsToMail(deps.db, now))[Symbol.iterator]();
+  // Two reports at a time: one's PNG charts render in libuv's thread pool while the other is composed and sent.
+  const worker = async () => {
+    for (let next = ids.next(); !next.done; next = ids.next()) {
+      const id = next.value;
+      if (!(await claimReportMail(deps.db, id, now))) continue;
+      const row = await findReport(deps.db, id);
+      if (!row) continue;
+      const view = reportView(row);
+      const charts = await reportPngs(deps.db, row);
+      let sent = 0;
+      const recipients = await reportRecipients(deps.db, row.profile_id);
+      for (const to of recipients) {
+        const unsubscribe = to.parentId && deps.secret ? unsubscribeUrl(origin, deps.secret, to.parentId) : null;
+        if (await deps.mailer(composeReportMail(view, charts, { ...to, unsubscribe }, origin))) sent++;
+      }
+      await setReportMailState(deps.db, id, sent > 0 || recipients.length === 0 ? "sent" : "pending");
+      if (sent > 0) mailed++;
+      else if (recipients.length) deps.log?.("warn", "report mail not sent", { report: id });
     }
-    await setReportMailState(deps.db, id, sent > 0 || recipients.length === 0 ? "sent" : "pending");
-    if (sent > 0) mailed++;
-    else if (recipients.length) deps.log?.("warn", "report mail not sent", { report: id });
-  }
+  };
+  await Promise.all([worker(), worker()]);
   return mailed;
 }
 

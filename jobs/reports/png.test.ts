@@ -6,11 +6,11 @@ import { chartPng, PNG_SIGNATURE } from "./png";
 const size = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
 
 describe("report charts as PNG", () => {
-  it("renders a chart's SVG to a PNG at twice its size", async () => {
+  it("renders a chart's SVG to a PNG at 1.5 × its size", async () => {
     const svg = renderDailyBarSvg(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((label, i) => ({ label, minutes: i * 30 })), "Daily screen time");
     const png = await chartPng(svg);
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
-    expect(size(png)).toEqual({ width: BAR_SIZE.width * 2, height: BAR_SIZE.height * 2 });
+    expect(size(png)).toEqual({ width: BAR_SIZE.width * 1.5, height: BAR_SIZE.height * 1.5 });
   });
 
   it("draws the text with the font shipped in the dependencies (no system font needed)", async () => {

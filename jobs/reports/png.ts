@@ -4,7 +4,8 @@ import { renderAsync } from "@resvg/resvg-js";
 /**
  * A report chart's SVG (jobs/reports/charts.ts) as a PNG for mail: Gmail and Outlook show no SVG images. resvg
  * (Rust, prebuilt per platform through npm, no network at run time) rasterises off the event loop (libuv's
- * thread pool), at twice the SVG's size for sharp text on high-density screens. The text uses one font that
+ * thread pool), at 1.5 × the SVG's size (sharp enough on high-density screens; 2 × costs half as much again per report,
+ * see docs/performance.md). The text uses one font that
  * ships with the dependencies (Inter, SIL OFL 1.1): no system font is needed, and every machine draws the
  * same pixels.
  */
@@ -14,7 +15,7 @@ export const CHART_FONT_FILE = require.resolve("@expo-google-fonts/inter/400Regu
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export async function chartPng(svg: string, scale = 2): Promise<Buffer> {
+export async function chartPng(svg: string, scale = 1.5): Promise<Buffer> {
   const image = await renderAsync(svg, {
     fitTo: { mode: "zoom", value: scale },
     background: "#ffffff",
