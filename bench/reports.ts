@@ -112,8 +112,8 @@ async function seed(db: DB, dialect: "sqlite" | "postgres"): Promise<number> {
   const t0 = performance.now();
   const joined = `${START}T00:00:00.000Z`;
   await withoutTriggers(db, dialect, async () => {
-    for (let from = 0; from < KIDS; from += 1000) {
-      const ids = Array.from({ length: Math.min(1000, KIDS - from) }, (_, j) => from + j);
+    for (let from = 0; from < KIDS; from += 200) {
+      const ids = Array.from({ length: Math.min(200, KIDS - from) }, (_, j) => from + j);
       await db
         .insertInto("parents")
         .values(ids.map((i) => ({ id: `bp${pad(i)}`, email: `bench-${i}@example.com`, name: `Parent ${i}`, password_hash: null, role: "parent", use_default_password: 0, email_verified_at: joined, created_at: joined, updated_at: joined, kids_report_type: "Weekly", time_zone: ZONES[i % ZONES.length] })))
