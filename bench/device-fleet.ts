@@ -185,10 +185,13 @@ function commander(db: DB, bus: Bus) {
     /** One command, timed from issue to its acknowledgement stored. */
     async roundTrip(i: number): Promise<number> {
       const t0 = performance.now();
+      // An acknowledgement can arrive before this command is issued (an earlier command's, another process's):
+      // it wakes nothing until the id is known.
+      let id: string | null = null;
       const acked = new Promise<void>((resolve) => {
-        wake = () => void statusOf(id).then((s) => s === "acknowledged" && resolve());
+        wake = () => void (id && statusOf(id).then((s) => s === "acknowledged" && resolve()));
       });
-      const id = await this.issue(i);
+      id = await this.issue(i);
       if ((await statusOf(id)) !== "acknowledged") await acked;
       wake = null;
       return performance.now() - t0;
