@@ -5,4 +5,5 @@ export const BENCHES: { name: string; script: string; args: string[]; smoke: str
   { name: "mixed-load", script: "bench/mixed-load.ts", args: [], smoke: ["--smoke"] },
   { name: "kids-device", script: "bench/kids-device.ts", args: [], smoke: ["--smoke"] },
   { name: "apps-pages", script: "bench/apps-pages.ts", args: [], smoke: ["--smoke"] },
+  { name: "reports", script: "bench/reports.ts", args: [], smoke: ["--smoke"] },
 ];

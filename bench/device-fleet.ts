@@ -185,10 +185,11 @@ function commander(db: DB, bus: Bus) {
     /** One command, timed from issue to its acknowledgement stored. */
     async roundTrip(i: number): Promise<number> {
       const t0 = performance.now();
-      // An acknowledgement of an earlier command may be heard before this one is issued: nothing to check yet.
+      // An acknowledgement can arrive before this command is issued (an earlier command's, another process's):
+      // it wakes nothing until the id is known.
       let id: string | null = null;
       const acked = new Promise<void>((resolve) => {
-        wake = () => void (id ? statusOf(id).then((s) => s === "acknowledged" && resolve()) : undefined);
+        wake = () => void (id && statusOf(id).then((s) => s === "acknowledged" && resolve()));
       });
       id = await this.issue(i);
       if ((await statusOf(id)) !== "acknowledged") await acked;

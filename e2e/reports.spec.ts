@@ -1,5 +1,7 @@
-import { expect, test } from "@playwright/test";
-import { signInDemo } from "./helpers/dashboard";
+import { DEMO } from "./helpers/auth";
+import { openKid, signInDemo } from "./helpers/dashboard";
+import { expect, test } from "./helpers/mail";
+import { mailReportAgain } from "./helpers/phone-control";
 
 // Runs in the `js` and the `no-js` projects. The demo family's reports were built at start-up by the report job
 // over the seeded usage (not inserted by hand); the demo parent's time zone is UTC.
@@ -70,4 +72,33 @@ test("reports: a report id the parent may not read (unknown, or another family's
   await signInDemo(page);
   const res = await page.goto("/report?id=000000000000000000000000");
   expect(res!.status()).toBe(404);
+});
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+test("reports: the report job's mail reaches the parent over SMTP with the charts as inline PNG images, and its link opens the report", async ({ page, mailbox }) => {
+  await signInDemo(page);
+  const { profileId } = await openKid(page, "Mia");
+  const before = mailbox.mails.length;
+  // The report job (queued as the hourly tick queues it) mails Mia's newest report to the local SMTP peer.
+  const report = await mailReportAgain(profileId);
+  const mail = await mailbox.waitFor(DEMO.email, report.title, { after: before, timeoutMs: 30_000 });
+  expect(mail.subject).toBe(report.title);
+
+  // The numbers are in the text part (and the HTML tables); the charts are PNG images referenced by cid, with alt texts.
+  expect(mail.text).toContain("Total screen time: ");
+  expect(mail.text).toContain("Daily use:\n  Monday: ");
+  expect(mail.images.map((i) => i.contentType)).toEqual(["image/png", "image/png"]);
+  for (const img of mail.images) {
+    expect(img.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(img.bytes.length).toBeGreaterThan(2_000);
+    expect(mail.html).toMatch(new RegExp(`<img src="cid:${img.cid.replace(/[.@]/g, "\\$&")}" alt="(Bar|Pie) chart of [^"]+"`));
+  }
+  expect(mail.text).toMatch(/To stop these reports, open: http:\/\/localhost:\d+\/reports\/unsubscribe\?/);
+
+  // The mail's link opens the same report.
+  const link = mail.text.match(/Read the whole report: (\S+)/)![1];
+  expect(link).toMatch(new RegExp(`/report\\?id=${report.id}$`));
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: report.title })).toBeVisible();
 });

@@ -21,7 +21,7 @@ const stop = () => started.close().then(() => process.exit(0));
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
 
-// ---- simulator control for the journeys (issue 15): make a demo phone open a web address ----
+// ---- simulator control for the journeys (issue 15): make a demo phone open a web address; report mail (issue 16) ----
 // A loopback-only server on an ephemeral port, written to a file the specs read (e2e/helpers/phone-control.ts).
 // `POST /visit?serialNumber=…&url=…&expectBlocked=1` waits until the phone's applied policy blocks the address
 // (the phone acts 3 s after a command arrives, see SIMULATOR_ACK_DELAY_MS), then visits it and answers
@@ -31,9 +31,25 @@ process.once("SIGINT", stop);
   const { writeFileSync } = await import("node:fs");
   const { isBlocked } = await import("../device-service/policy/urls");
   const { controlFile } = await import("./helpers/phone-control");
+  // `POST /report-mail?profileId=…` (issue 16): the kid's newest report is owed its mail again, and the report job
+  // is queued as the hourly tick queues it; the job sends the mail to the SMTP peer of the journeys. The demo's
+  // reports were back-filled at start-up (no mail), so this is the one way a journey sees a report mail.
+  const mailReportAgain = async (profileId: string) => {
+    const { db } = started.services;
+    const report = await db.selectFrom("reports").select(["id", "title"]).where("profile_id", "=", profileId).orderBy("period_start", "desc").executeTakeFirst();
+    if (!report) throw new Error(`no report for kid ${profileId}`);
+    await db.updateTable("reports").set({ mail_state: "pending", mail_claimed_at: null }).where("id", "=", report.id).execute();
+    await started.services.deviceRuntime.deps.jobs!.enqueue("reports", {});
+    return report;
+  };
   const control = createServer((req, res) => {
     void (async () => {
-      const q = new URL(req.url ?? "/", "http://x").searchParams;
+      const u = new URL(req.url ?? "/", "http://x");
+      if (req.method === "POST" && u.pathname === "/report-mail") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(await mailReportAgain(u.searchParams.get("profileId") ?? "")));
+        return;
+      }
+      const q = u.searchParams;
       const phone = started.demo?.phones.find((p) => p.serialNumber === q.get("serialNumber"));
       const url = q.get("url") ?? "";
       if (req.method !== "POST" || !phone || !url) {

@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { hhmm, wallClock } from "../core/zoned-time";
 import type { PolicyDocument } from "../device-service/policy/build";
 import type { SimulatedPhone } from "../device-service/simulator/phone";
+import { uniqueEmail } from "./helpers/auth";
 import { eventually, expectToast } from "./helpers/dashboard";
 import { familyWithPhone } from "./helpers/family";
 
@@ -81,7 +82,7 @@ test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonu
 
 test("a session limit set on /application reaches the phone, which puts the app on a break; the portal says until about when", async ({ page, baseURL }, info) => {
   const js = info.project.name === "js";
-  const phone = await familyWithPhone(page, baseURL!, info.project.name);
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "session", apps: [KIDS_APP, KHAN.pkg], usedToday: { [KHAN.pkg]: 10 } });
   try {
     await page.goto("/kids-device");
     const khan = page.getByTestId("apps-list").getByRole("listitem").filter({ hasText: KHAN.title });

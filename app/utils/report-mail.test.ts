@@ -6,6 +6,7 @@ import { createTestDb, type TestDb } from "#db/testing";
 import { buildDueReports } from "#jobs/reports/build";
 import { addUsage, makeFamily } from "#jobs/reports/testing";
 import { parseEnv } from "#core/env.server";
+import { PNG_SIGNATURE } from "#jobs/reports/png";
 import { sendMail } from "./mail.server";
 
 /** One MIME part's decoded body (7bit, quoted-printable or base64), found by its content type. */
@@ -19,6 +20,21 @@ function part(raw: string, contentType: string): { headers: string; body: string
   if (/content-transfer-encoding: quoted-printable/i.test(headers)) body = Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
   else if (/content-transfer-encoding: base64/i.test(headers)) body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   return { headers, body };
+}
+
+/** Every inline image part: its Content-ID and decoded bytes. */
+function imageParts(raw: string): { contentType: string; cid: string; bytes: Buffer }[] {
+  const boundaries = [...raw.matchAll(/boundary="?([^"\r\n;]+)"?/gi)].map((m) => m[1]);
+  const parts = boundaries.flatMap((b) => raw.split(`--${b}`)).filter((p) => /^\r\ncontent-type: image\//i.test(p));
+  return parts.map((p) => {
+    const split = p.indexOf("\r\n\r\n");
+    const head = p.slice(0, split).replace(/\r\n[ \t]+/g, " ");
+    return {
+      contentType: /content-type: ([^;\r\n]+)/i.exec(head)![1],
+      cid: /content-id: <([^>]+)>/i.exec(head)?.[1] ?? "",
+      bytes: Buffer.from(p.slice(split + 4).replace(/\s+/g, ""), "base64"),
+    };
+  });
 }
 
 // Report mails through the real adapter (nodemailer, SMTP_URL) to a real local SMTP server.
@@ -87,13 +103,17 @@ describe("report mail over SMTP", () => {
       expect(text.body).toContain(`Read the whole report: https://portal.example/report?id=${report.id}`);
       expect(text.body).toMatch(/To stop these reports, open: https:\/\/portal\.example\/reports\/unsubscribe\?parent=\w+&sig=[\w-]+/);
       const html = part(mail.raw, "text/html")!;
-      expect(html.body).toContain('src="cid:bar@report"');
-      expect(html.body).toContain('src="cid:pie@report"');
-      for (const cid of ["bar@report", "pie@report"]) {
-        expect(mail.raw).toContain(`Content-ID: <${cid}>`);
+      // The charts: PNG images (mail clients show no SVG) referenced by Content-ID, with alt texts.
+      const images = imageParts(mail.raw);
+      expect(images.map((i) => [i.contentType, i.cid])).toEqual([
+        ["image/png", "daily-use@report"],
+        ["image/png", "categories@report"],
+      ]);
+      for (const img of images) {
+        expect(img.bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+        expect(html.body).toMatch(new RegExp(`<img src="cid:${img.cid}" alt="[^"]*chart[^"]*"`));
       }
-      const svg = part(mail.raw, "image/svg+xml")!;
-      expect(svg.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(mail.raw).not.toContain("image/svg+xml");
     }
 
     // A second run mails nothing again.

@@ -201,6 +201,11 @@ export async function setReportMailState(db: DB, id: string, state: ReportMailSt
   await db.updateTable("reports").set({ mail_state: state }).where("id", "=", id).execute();
 }
 
+/** Stores the PNG renderings of a report's charts, once (a report's images never change after the fact). */
+export async function storeReportPngs(db: DB, id: string, bar: Buffer, pie: Buffer): Promise<void> {
+  await db.updateTable("reports").set({ bar_png: bar, pie_png: pie }).where("id", "=", id).where("bar_png", "is", null).execute();
+}
+
 /** Who gets a kid's report by mail: the kid's parent and every accepted delegate of the kid (but those who turned reports Off). */
 export async function reportRecipients(db: DB, profileId: string): Promise<{ email: string; name: string; parentId: string | null }[]> {
   const owner = await db

@@ -9,28 +9,79 @@ import { accountPeerPorts } from "./mail-env";
 
 export { expect };
 
+export interface MailImage {
+  contentType: string;
+  /** Content-ID without the angle brackets */
+  cid: string;
+  bytes: Buffer;
+}
+
 export interface ReceivedMail {
   to: string[];
   subject: string;
+  /** The plain-text part (the whole body of a one-part mail) */
   text: string;
+  /** The HTML part, when there is one */
+  html: string;
+  /** Inline images (report charts) */
+  images: MailImage[];
 }
 
-/** Just enough MIME for nodemailer's text mails: unfolded headers, 7bit / quoted-printable / base64 bodies. */
-export function parseMail(raw: string, to: string[]): ReceivedMail {
+type Part = { head: string; body: string };
+
+function header(head: string, name: string): string {
+  return head.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim() ?? "";
+}
+
+function splitPart(raw: string): Part {
   const split = raw.indexOf("\r\n\r\n");
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
-  let body = raw.slice(split + 4);
-  const header = (name: string) => head.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim() ?? "";
-  const enc = header("Content-Transfer-Encoding").toLowerCase();
-  if (enc === "quoted-printable") {
-    body = Buffer.from(
-      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
-      "latin1",
-    ).toString("utf8");
-  } else if (enc === "base64") {
-    body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
-  }
-  return { to, subject: header("Subject"), text: body.replace(/\r\n/g, "\n") };
+  return { head: raw.slice(0, split).replace(/\r\n[ \t]+/g, " "), body: raw.slice(split + 4) };
+}
+
+function decodeBody(p: Part): Buffer {
+  const enc = header(p.head, "Content-Transfer-Encoding").toLowerCase();
+  if (enc === "quoted-printable") return Buffer.from(p.body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1");
+  if (enc === "base64") return Buffer.from(p.body.replace(/\s+/g, ""), "base64");
+  return Buffer.from(p.body, "utf8");
+}
+
+/** The leaf parts of a (nested) multipart body. */
+function leaves(p: Part): Part[] {
+  const boundary = /boundary="?([^";]+)"?/i.exec(header(p.head, "Content-Type"))?.[1];
+  if (!boundary) return [p];
+  return p.body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((chunk) => splitPart(chunk.replace(/^\r\n/, "").replace(/\r\n$/, "")))
+    .flatMap(leaves);
+}
+
+/** RFC 2047 encoded words (a subject with a dash or an accent). */
+function decodeWords(s: string): string {
+  return s.replace(/=\?utf-8\?([qb])\?([^?]*)\?=(?:\s+(?==\?))?/gi, (_m, kind: string, data: string) =>
+    kind.toLowerCase() === "b"
+      ? Buffer.from(data, "base64").toString("utf8")
+      : Buffer.from(data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
+  );
+}
+
+/** Just enough MIME for nodemailer's mails: unfolded headers, 7bit / quoted-printable / base64 bodies, multipart text + HTML + inline images. */
+export function parseMail(raw: string, to: string[]): ReceivedMail {
+  const top = splitPart(raw);
+  const parts = leaves(top);
+  const type = (p: Part) => header(p.head, "Content-Type").toLowerCase();
+  const text = parts.find((p) => type(p) === "" || type(p).startsWith("text/plain"));
+  const html = parts.find((p) => type(p).startsWith("text/html"));
+  const images = parts
+    .filter((p) => type(p).startsWith("image/"))
+    .map((p) => ({ contentType: type(p).split(";")[0], cid: header(p.head, "Content-ID").replace(/^<|>$/g, ""), bytes: decodeBody(p) }));
+  return {
+    to,
+    subject: decodeWords(header(top.head, "Subject")),
+    text: text ? decodeBody(text).toString("utf8").replace(/\r\n/g, "\n") : "",
+    html: html ? decodeBody(html).toString("utf8").replace(/\r\n/g, "\n") : "",
+    images,
+  };
 }
 
 export class Mailbox {

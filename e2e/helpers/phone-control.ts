@@ -18,3 +18,14 @@ export async function visitOnPhone(serialNumber: string, url: string, opts: { ex
   if (!res.ok) throw new Error(`phone control answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { blocked: boolean };
 }
+
+/**
+ * Makes the report job mail a kid's newest report again (through the e2e server's control server): the mail
+ * goes to the journeys' SMTP peer (e2e/helpers/mail.ts). Resolves with the report's id and title.
+ */
+export async function mailReportAgain(profileId: string): Promise<{ id: string; title: string }> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const res = await fetch(`http://127.0.0.1:${port}/report-mail?${new URLSearchParams({ profileId })}`, { method: "POST" });
+  if (!res.ok) throw new Error(`report control answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { id: string; title: string };
+}
