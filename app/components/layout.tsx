@@ -60,9 +60,12 @@ export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?
                 {item.label}
               </NavLink>
               {item.label === "Request" && requests > 0 ? (
-                <span className="menu-count" data-testid="request-count" aria-label={`${requests} pending`}>
-                  {requests}
-                </span>
+                <>
+                  <span className="menu-count" data-testid="request-count" aria-hidden="true">
+                    {requests}
+                  </span>
+                  <span className="sr-only">{`${requests} pending`}</span>
+                </>
               ) : null}
             </li>
           ))}
