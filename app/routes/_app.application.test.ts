@@ -1,37 +1,26 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitDay } from "#db/queries/usage-today";
 import { rateApp } from "#device-service/simulator/ratings";
-import { startHarness, type Harness } from "#device-service/testing";
-import { parseEnv } from "#core/env.server";
-import { readToast } from "~/utils/toast.server";
+import type { Harness } from "#device-service/testing";
+import { startRouteHarness, type RouteHarness } from "~/route-harness";
 import * as application from "./_app.application";
 import * as apps from "./_app.apps";
 import * as category from "./_app.category";
-
-process.env.SESSION_SECRET ??= "t".repeat(40);
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "application-route-test-"));
 
 const MIA = "DEMO-MIA-0001";
 
 /** /application, /category and /apps through their loaders and actions, as a signed-in parent. */
 describe("app, category and apps pages", () => {
   let h: Harness;
-  let context: AppLoadContext;
+  let rh: RouteHarness;
   let token: string;
   let otherToken: string;
   let mia: { profileId: string; deviceId: string };
   let pkg: string;
   let cat: string;
   beforeAll(async () => {
-    h = await startHarness();
-    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
-    context = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
-    token = await h.sessionFor(h.demo.id);
-    otherToken = await h.sessionFor(h.other.id);
+    rh = await startRouteHarness();
+    ({ h, token, otherToken } = rh);
     mia = await h.kid(MIA);
     const row = await h.tdb.db
       .selectFrom("profile_apps as pa")
@@ -46,24 +35,11 @@ describe("app, category and apps pages", () => {
     cat = row.play_store_category;
   }, 60_000);
   afterAll(async () => {
-    await h?.close();
+    await rh?.close();
   });
 
-  const req = (url: string, tok: string, form?: Record<string, string>) =>
-    new Request(`http://localhost${url}`, {
-      method: form ? "POST" : "GET",
-      headers: { Authorization: `Bearer ${tok}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
-      body: form ? new URLSearchParams(form) : undefined,
-    });
-  const call = async (fn: (a: { request: Request; context: AppLoadContext; params: object }) => Promise<unknown>, url: string, tok = token, form?: Record<string, string>) => {
-    try {
-      return (await fn({ request: req(url, tok, form), context: { ...context }, params: {} })) as Response;
-    } catch (thrown) {
-      if (thrown instanceof Response) return thrown;
-      throw thrown;
-    }
-  };
-  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const call = (fn: unknown, url: string, tok = token, form?: Record<string, string>) => rh.call(fn, url, { token: tok, form });
+  const toastOf = (res: Response) => rh.toastOf(res);
   const appUrl = (extra = "", who = mia.profileId, p = pkg) => `/application?package_name=${p}&profile_id=${who}&serialNumber=${MIA}${extra}`;
   const catUrl = (extra = "", id = cat) => `/category?id=${id}&profileId=${mia.profileId}&serialNumber=${MIA}${extra}`;
 

@@ -1,16 +1,8 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "#device-service/testing";
-import { parseEnv } from "#core/env.server";
-import { readToast } from "~/utils/toast.server";
+import type { Harness } from "#device-service/testing";
+import { startRouteHarness, type RouteHarness } from "~/route-harness";
 import * as store from "./_app.play-store";
 import * as application from "./_app.application";
-
-process.env.SESSION_SECRET ??= "t".repeat(40);
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "play-store-route-test-"));
 
 const MIA = "DEMO-MIA-0001";
 
@@ -19,38 +11,22 @@ type Page = { tab: string; label: string | null; items: { appId: string; title: 
 /** /play-store through its loader and action, as a signed-in parent. */
 describe("the play store page", () => {
   let h: Harness;
-  let context: AppLoadContext;
+  let rh: RouteHarness;
   let token: string;
   let otherToken: string;
   let mia: { profileId: string; deviceId: string };
   beforeAll(async () => {
-    h = await startHarness();
-    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
-    context = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
-    token = await h.sessionFor(h.demo.id);
-    otherToken = await h.sessionFor(h.other.id);
+    rh = await startRouteHarness();
+    ({ h, token, otherToken } = rh);
     mia = await h.kid(MIA);
   }, 60_000);
   afterAll(async () => {
-    await h?.close();
+    await rh?.close();
   });
 
-  const req = (url: string, tok: string, form?: Record<string, string>) =>
-    new Request(`http://localhost${url}`, {
-      method: form ? "POST" : "GET",
-      headers: { Authorization: `Bearer ${tok}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
-      body: form ? new URLSearchParams(form) : undefined,
-    });
-  const call = async (fn: unknown, url: string, tok = token, form?: Record<string, string>) => {
-    try {
-      return (await (fn as (a: unknown) => Promise<Response>)({ request: req(url, tok, form), context: { ...context }, params: {} })) as Response;
-    } catch (thrown) {
-      if (thrown instanceof Response) return thrown;
-      throw thrown;
-    }
-  };
+  const call = (fn: unknown, url: string, tok = token, form?: Record<string, string>) => rh.call(fn, url, { token: tok, form });
   const page = async (qs: string) => (await (await call(store.loader, `/play-store?profileId=${mia.profileId}&serialNumber=${MIA}${qs}`)).json()) as Page;
-  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const toastOf = (res: Response) => rh.toastOf(res);
 
   it("header with the kid's name and the phone's brand and model; Installed by default, Search Result with a filter and its label", async () => {
     const installed = await page("");

@@ -1,34 +1,23 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "#core/ids.server";
-import { startHarness, type Harness } from "#device-service/testing";
-import { parseEnv } from "#core/env.server";
-import { readToast } from "~/utils/toast.server";
+import type { Harness } from "#device-service/testing";
+import { startRouteHarness, type RouteHarness } from "~/route-harness";
 import * as layout from "./_app";
 import * as requests from "./_app.requests";
-
-process.env.SESSION_SECRET ??= "t".repeat(40);
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "requests-route-test-"));
 
 const MIA = "DEMO-MIA-0001";
 
 /** /requests through its loader and action as a signed-in parent (issue 14), and the side menu's count. */
 describe("requests page", () => {
   let h: Harness;
-  let context: AppLoadContext;
+  let rh: RouteHarness;
   let token: string;
   let otherToken: string;
   let mia: { profileId: string; deviceId: string };
   let app: { package_name: string; play_store_category: string };
   beforeAll(async () => {
-    h = await startHarness();
-    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
-    context = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
-    token = await h.sessionFor(h.demo.id);
-    otherToken = await h.sessionFor(h.other.id);
+    rh = await startRouteHarness();
+    ({ h, token, otherToken } = rh);
     mia = await h.kid(MIA);
     app = await h.tdb.db
       .selectFrom("profile_apps")
@@ -40,24 +29,11 @@ describe("requests page", () => {
       .executeTakeFirstOrThrow();
   }, 60_000);
   afterAll(async () => {
-    await h?.close();
+    await rh?.close();
   });
 
-  const req = (url: string, tok: string, form?: Record<string, string>) =>
-    new Request(`http://localhost${url}`, {
-      method: form ? "POST" : "GET",
-      headers: { Authorization: `Bearer ${tok}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
-      body: form ? new URLSearchParams(form) : undefined,
-    });
-  const call = async (fn: (a: never) => Promise<unknown>, url: string, tok = token, form?: Record<string, string>) => {
-    try {
-      return (await (fn as (a: unknown) => Promise<unknown>)({ request: req(url, tok, form), context: { ...context }, params: {} })) as Response;
-    } catch (thrown) {
-      if (thrown instanceof Response) return thrown;
-      throw thrown;
-    }
-  };
-  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const call = (fn: unknown, url: string, tok = token, form?: Record<string, string>) => rh.call(fn, url, { token: tok, form });
+  const toastOf = (res: Response) => rh.toastOf(res);
   const pageUrl = (extra = "") => `/requests?profileId=${mia.profileId}&serialNumber=${MIA}${extra}`;
   const addRequest = async (type: "App Install" | "App Uninstall" | "Extend Time", pkg: string, minutes = 0) => {
     const id = newId();

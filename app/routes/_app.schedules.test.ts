@@ -1,18 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCHEDULE_NAME_REQUIRED, SCHEDULE_NO_DAY, SCHEDULE_NOTHING_BLOCKED, SCHEDULE_SAME_TIMES } from "#core/time-values";
 import { createSchedule, listSchedules } from "#db/queries/time-rules/schedules";
 import { listTimeRules } from "#db/queries/time-rules/rules";
-import { startHarness, type Harness } from "#device-service/testing";
-import { parseEnv } from "#core/env.server";
-import { readToast } from "~/utils/toast.server";
+import type { Harness } from "#device-service/testing";
+import { startRouteHarness, type RouteHarness } from "~/route-harness";
 import * as schedules from "./_app.schedules";
-
-process.env.SESSION_SECRET ??= "t".repeat(40);
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "schedules-route-test-"));
 
 const MIA = "DEMO-MIA-0001";
 type Page = { schedules: { id: string; name: string; days: string; time: string; blocks: string }[]; draft: { name: string; days: number[]; start: string; end: string; blocks: string } | null; confirm: { id: string; name: string } | null; apps: { packageName: string; alwaysAllowed: boolean }[] };
@@ -20,38 +12,23 @@ type Page = { schedules: { id: string; name: string; days: string; time: string;
 /** /schedules through its loader and action, as a signed-in parent (issue 21 item 2). */
 describe("the schedules page", () => {
   let h: Harness;
-  let context: AppLoadContext;
-  let token: string;
+  let rh: RouteHarness;
   let mia: { profileId: string; deviceId: string };
   let othersSchedule: string;
   beforeAll(async () => {
-    h = await startHarness();
-    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
-    context = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
-    token = await h.sessionFor(h.demo.id);
+    rh = await startRouteHarness();
+    ({ h } = rh);
     mia = await h.kid(MIA);
     othersSchedule = await createSchedule(h.tdb.db, h.other.profileId, { name: "Their bedtime", days: [0], start: 1260, end: 420, blocksAll: true, categories: [], apps: [] });
   }, 60_000);
   afterAll(async () => {
-    await h?.close();
+    await rh?.close();
   });
 
   const base = () => `/schedules?profileId=${mia.profileId}&serialNumber=${MIA}`;
-  const call = async (fn: unknown, url: string, form?: URLSearchParams) => {
-    const request = new Request(`http://localhost${url}`, {
-      method: form ? "POST" : "GET",
-      headers: { Authorization: `Bearer ${token}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
-      body: form,
-    });
-    try {
-      return (await (fn as (a: unknown) => Promise<Response>)({ request, context: { ...context }, params: {} })) as Response;
-    } catch (thrown) {
-      if (thrown instanceof Response) return thrown;
-      throw thrown;
-    }
-  };
+  const call = (fn: unknown, url: string, form?: URLSearchParams) => rh.call(fn, url, { form });
   const page = async (qs = "") => (await (await call(schedules.loader, `${base()}${qs}`)).json()) as Page;
-  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const toastOf = (res: Response) => rh.toastOf(res);
   const form = (fields: Record<string, string | string[]>) => {
     const f = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) f.append(k, x);

@@ -1,23 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hhmm, wallClock } from "#core/zoned-time";
-import { parseEnv } from "#core/env.server";
 import { getTimeRule } from "#db/queries/time-rules/rules";
 import { BONUS_MESSAGE } from "#device-service/bonus";
 import { latestPolicy } from "#device-service/policy/store";
 import { SESSION_BREAK_MESSAGE, SESSION_MINUTES_MESSAGE } from "#core/time-values";
-import { startHarness, type Harness } from "#device-service/testing";
-import { readToast } from "~/utils/toast.server";
+import type { Harness } from "#device-service/testing";
+import { startRouteHarness, type RouteHarness } from "~/route-harness";
 import * as application from "./_app.application";
 import * as category from "./_app.category";
 import * as dashboard from "./_app.kids-device";
 import * as settings from "./_app.global-settings";
-
-process.env.SESSION_SECRET ??= "t".repeat(40);
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "time-controls-test-"));
 
 const MIA = "DEMO-MIA-0001";
 type Explained = { text: string; tone: string } | null;
@@ -25,18 +17,16 @@ type Explained = { text: string; tone: string } | null;
 /** Issue 21's controls on existing pages: Customise by day, Bonus time, and the decision's words. */
 describe("time rules on the dashboard, Global Settings, /application and /category", () => {
   let h: Harness;
-  let context: AppLoadContext;
+  let rh: RouteHarness;
   let until: Date[];
-  let token: string;
   let mia: { profileId: string; deviceId: string };
   let pkg: string;
   let cat: string;
   beforeAll(async () => {
-    h = await startHarness();
-    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
+    rh = await startRouteHarness();
+    ({ h } = rh);
     until = [];
-    context = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n", pageCacheUntil: (at: Date) => until.push(at) } as unknown as AppLoadContext;
-    token = await h.sessionFor(h.demo.id);
+    rh.extra = { pageCacheUntil: (at: Date) => until.push(at) } as never;
     mia = await h.kid(MIA);
     const app = await h.tdb.db
       .selectFrom("profile_apps")
@@ -52,24 +42,12 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     await h.caller(h.demo).categories.update({ serialNumber: MIA, category: cat, enableDailyLimit: true, dailyLimitTime: 120, isCategoryEnabled: true });
   }, 60_000);
   afterAll(async () => {
-    await h?.close();
+    await rh?.close();
   });
 
-  const call = async (fn: unknown, url: string, form?: Record<string, string>) => {
-    const request = new Request(`http://localhost${url}`, {
-      method: form ? "POST" : "GET",
-      headers: { Authorization: `Bearer ${token}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
-      body: form ? new URLSearchParams(form) : undefined,
-    });
-    try {
-      return (await (fn as (a: unknown) => Promise<Response>)({ request, context: { ...context }, params: {} })) as Response;
-    } catch (thrown) {
-      if (thrown instanceof Response) return thrown;
-      throw thrown;
-    }
-  };
+  const call = (fn: unknown, url: string, form?: Record<string, string>) => rh.call(fn, url, { form });
   const json = async <T>(res: Response) => (await res.json()) as T;
-  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const toastOf = (res: Response) => rh.toastOf(res);
   const kidQs = () => `profileId=${mia.profileId}&serialNumber=${MIA}`;
   const appUrl = () => `/application?profile_id=${mia.profileId}&serialNumber=${MIA}&package_name=${pkg}&tab=usage`;
   const days = (v: number[]) => Object.fromEntries(v.map((m, i) => [`day${i}`, String(m)]));
