@@ -3,6 +3,14 @@
  * no I/O, safe in the browser bundle.
  */
 
+/** Package name of our own on-device kids app: never listed in the store, never uninstalled, always allowed. */
+export const KIDS_APP_PACKAGE = "com.kidsportal.kidsapp";
+
+/** An app's name for people: the catalogue's title; our kids app by its name; anything else by its package name. */
+export function appTitle(title: string | null | undefined, packageName: string): string {
+  return title ?? (packageName === KIDS_APP_PACKAGE ? "Kids Portal app" : packageName);
+}
+
 export const AGE_RANGES = ["AGE_RANGE1", "AGE_RANGE2", "AGE_RANGE3", "AGE_RANGE_ALL"] as const;
 export type AgeRange = (typeof AGE_RANGES)[number];
 /** Apps made for the group: their youngest age (catalog_apps.min_age) falls in it. */

@@ -87,7 +87,7 @@ test("search by text and category; install with a limit and with Skip & Install;
     await expect(item(page, DUOLINGO)).toHaveCount(0);
 
     // The kids app and a system app stay, with the spec's messages.
-    await page.getByRole("button", { name: `Uninstall ${KIDS_APP}` }).click();
+    await page.getByRole("button", { name: "Uninstall Kids Portal app" }).click();
     await expectToast(page, "error", "You don't have permission to uninstall this app");
     await expect(item(page, "Google Chrome: Fast & Secure")).toContainText("This is a system app and cannot be uninstalled.");
   } finally {

@@ -1,3 +1,4 @@
+import { appTitle } from "../../core/store";
 import type { DB } from "../index";
 import type { UsagePeriod } from "./dashboard/usage";
 import { limitDay } from "./usage-today";
@@ -97,7 +98,7 @@ export async function listKidApps(db: DB, deviceId: string, opts: { q?: string; 
   return rows
     .map((r) => ({
       packageName: r.package_name,
-      title: r.title ?? r.package_name,
+      title: appTitle(r.title, r.package_name),
       icon: r.icon,
       category: r.play_store_category,
       categoryName: r.play_store_category === "Others" ? "Others" : (r.categoryName ?? r.play_store_category),

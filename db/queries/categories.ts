@@ -1,3 +1,4 @@
+import { appTitle } from "../../core/store";
 import type { DB } from "../index";
 import type { UsagePeriod } from "./dashboard/usage";
 import { limitDay } from "./usage-today";
@@ -52,7 +53,7 @@ export async function getCategoryDetail(db: DB, profileId: string, deviceId: str
   const appList = apps
     .map((a) => ({
       packageName: a.package_name,
-      title: a.title ?? a.package_name,
+      title: appTitle(a.title, a.package_name),
       icon: a.icon,
       timeInMinute: perApp.get(a.package_name) ?? 0,
       enableDailyLimit: a.enable_daily_limit === 1,

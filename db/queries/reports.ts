@@ -1,3 +1,4 @@
+import { appTitle } from "../../core/store";
 import { sql } from "kysely";
 import type { DB } from "../index";
 import type { ReportApp, ReportCategory, ReportDay, ReportLimitHit, ReportMailState, ReportRequest, ReportRow, ReportsTable } from "../schema-reports";
@@ -132,7 +133,7 @@ export async function kidLimits(db: DB, profileId: string): Promise<KidLimits> {
   for (const a of apps) {
     const category = a.play_store_category || "Others";
     appMap.set(a.package_name, {
-      name: a.title ?? a.package_name,
+      name: appTitle(a.title, a.package_name),
       icon: a.icon ?? null,
       category,
       categoryName: categoryLabel(category, categoryNames),
@@ -158,7 +159,7 @@ export async function answeredRequests(db: DB, profileId: string, from: string, 
     .where("r.updated_at", "<", to)
     .orderBy("r.updated_at")
     .execute();
-  return rows.map((r) => ({ packageName: r.package_name, name: r.title ?? r.package_name, type: r.request_type, status: r.status, at: r.updated_at }));
+  return rows.map((r) => ({ packageName: r.package_name, name: appTitle(r.title, r.package_name), type: r.request_type, status: r.status, at: r.updated_at }));
 }
 
 export type NewReport = Omit<ReportsTable, "mail_claimed_at">;

@@ -11,8 +11,7 @@ export interface StoreCategorySeed {
   name: string;
 }
 
-/** Package name of our own on-device kids app; never listed in the catalog. */
-export const KIDS_APP_PACKAGE = "com.kidsportal.kidsapp";
+export { KIDS_APP_PACKAGE } from "../../core/store";
 
 const CATEGORY_DEFS = [
   // Apps (32)

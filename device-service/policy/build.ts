@@ -1,3 +1,4 @@
+import { KIDS_APP_PACKAGE } from "../../core/store";
 import { normaliseUrl } from "./urls";
 import { buildTimeRules, NO_TIME_RULES, type PolicyBonus, type PolicySchedule, type SessionRule, type TimeRulesInput, type WeekMinutes } from "./time-rules";
 
@@ -6,7 +7,7 @@ import { buildTimeRules, NO_TIME_RULES, type PolicyBonus, type PolicySchedule, t
  * assigned by storage (policy/store.ts) when the document changes; this module has no I/O.
  */
 
-export const KIDS_APP_PACKAGE_DEFAULT = "com.kidsportal.kidsapp";
+export const KIDS_APP_PACKAGE_DEFAULT = KIDS_APP_PACKAGE;
 
 export interface PolicyAppInput {
   packageName: string;

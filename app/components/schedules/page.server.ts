@@ -1,5 +1,6 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
+import { KIDS_APP_PACKAGE } from "#core/store";
 import { hhmm } from "#core/zoned-time";
 import { listKidApps } from "#db/queries/apps";
 import type { Parent } from "#db/schema";
@@ -42,7 +43,7 @@ export async function schedulesPage(db: Db, kid: { id: string }, deviceId: strin
       blocks: s.blocksAll ? "The whole phone" : [...s.categories.map((c) => catName.get(c) ?? c), ...s.apps.map((a) => appName.get(a) ?? a)].join(", "),
     })),
     apps: apps
-      .filter((a) => a.packageName !== "com.kidsportal.kidsapp")
+      .filter((a) => a.packageName !== KIDS_APP_PACKAGE)
       .map((a) => ({ packageName: a.packageName, title: a.title, alwaysAllowed: allowed.has(a.packageName) }))
       .sort((a, b) => a.title.localeCompare(b.title)),
     categories,

@@ -1,6 +1,8 @@
 import type { DB } from "../../index";
 
-export const KIDS_APP_PACKAGE = "com.kidsportal.kidsapp";
+import { KIDS_APP_PACKAGE, appTitle } from "../../../core/store";
+
+export { KIDS_APP_PACKAGE };
 
 // ---------------------------------------------------------------- usage
 
@@ -122,7 +124,7 @@ export async function getUsage(db: DB, profileId: string, deviceId: string, peri
       const category = (r.category as string | null) ?? "Others";
       return {
         packageName: r.package_name,
-        title: (r.title as string | null) ?? r.package_name,
+        title: appTitle(r.title as string | null, r.package_name),
         icon: (r.icon as string | null) ?? null,
         playStoreCategory: category,
         categoryName: categoryLabel(category, nameOf),

@@ -3,7 +3,7 @@ import { appIcon } from "../../../core/app-icon";
 import { env } from "../../../core/env.server";
 import { dbDialect, type DB } from "../../index";
 import type { ExpertRating } from "../../schema";
-import { AGE_BOUNDS, type StoreFilter } from "../../../core/store";
+import { AGE_BOUNDS, KIDS_APP_PACKAGE, type StoreFilter } from "../../../core/store";
 
 export { AGE_BOUNDS, AGE_RANGES, EXPERT_FILTERS, type AgeRange, type ExpertFilter, type StoreFilter } from "../../../core/store";
 
@@ -18,7 +18,7 @@ export { AGE_BOUNDS, AGE_RANGES, EXPERT_FILTERS, type AgeRange, type ExpertFilte
 export const STORE_PAGE = 60;
 const MAX_TOKENS = 8;
 /** Our own kids app is never offered in the store. */
-const KIDS_APP = "com.kidsportal.kidsapp";
+const KIDS_APP = KIDS_APP_PACKAGE;
 
 /** Words of a query, accent-folded and lower-cased: only letters and digits reach the full-text syntax. */
 export function ftsTokens(text: string): string[] {

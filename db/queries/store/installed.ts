@@ -1,3 +1,4 @@
+import { appTitle } from "../../../core/store";
 import { appIcon } from "../../../core/app-icon";
 import { env } from "../../../core/env.server";
 import type { DB } from "../../index";
@@ -71,9 +72,9 @@ export async function listStoreInstalled(db: DB, deviceId: string): Promise<Inst
   const items = rows.map(
     (r): InstalledItem => ({
       appId: r.package_name,
-      title: r.title ?? r.package_name,
+      title: appTitle(r.title, r.package_name),
       // Apps outside the catalogue (sideloaded, the kids app) have no store icon: theirs is drawn.
-      icon: appIcon(r.package_name, r.title ?? r.package_name, r.icon, r.title === null ? "" : env().CATALOG_ICON_BASE_URL),
+      icon: appIcon(r.package_name, appTitle(r.title, r.package_name), r.icon, r.title === null ? "" : env().CATALOG_ICON_BASE_URL),
       expertRating: r.expert_rating ?? null,
       scoreText: r.score_text ?? null,
       price: Number(r.price ?? 0),
@@ -151,8 +152,8 @@ export async function listDashboardInstalls(db: DB, deviceId: string): Promise<D
     .execute();
   return rows.map((r) => ({
     packageName: r.package_name,
-    title: r.title ?? r.package_name,
-    icon: appIcon(r.package_name, r.title ?? r.package_name, r.icon, r.title === null ? "" : env().CATALOG_ICON_BASE_URL),
+    title: appTitle(r.title, r.package_name),
+    icon: appIcon(r.package_name, appTitle(r.title, r.package_name), r.icon, r.title === null ? "" : env().CATALOG_ICON_BASE_URL),
     // IN_PROGRESS is the phone saying it is still at it: shown as installing (spec 2 §8).
     state: r.install_state === "installing" || r.installation_failure_reason === "IN_PROGRESS" ? "installing" : "failed",
     failureReason: r.install_state === "installing" ? null : r.installation_failure_reason,
