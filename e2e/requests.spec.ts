@@ -119,15 +119,19 @@ test("install with a limit installs the app; uninstall removes it; a rejection r
     const no = await phone.requests.ask("install", "com.roblox.client", { remarks: "Everyone has it" });
     await page.goto(requests);
     const roblox = await waitForRequest(page, js, "Roblox");
-    // The same parent's other window: the answer given here makes the request leave it too (live with JavaScript).
-    const other = await page.context().newPage();
+    // The same parent on another device (its own cookie jar, the same session): the answer given here makes the
+    // request leave it too (live with JavaScript). Not a second tab of this browser: a tab that refreshes while
+    // this one's redirect loads can read the action's toast cookie first (one cookie jar).
+    const otherDevice = await page.context().browser()!.newContext({ javaScriptEnabled: js, baseURL });
+    await otherDevice.addCookies((await page.context().cookies()).filter((c) => !c.name.includes("toast")));
+    const other = await otherDevice.newPage();
     await other.goto(requests);
     await expect(other.getByTestId("request").filter({ hasText: "Roblox" })).toBeVisible();
     await roblox.getByRole("button", { name: /^Reject Roblox/ }).click();
     await expectToast(page, "success", "Request rejected");
     await expect(page.getByText("No data found.")).toBeVisible();
     await eventually(other, js, async () => expect(other.getByTestId("request").filter({ hasText: "Roblox" })).toHaveCount(0, { timeout: 1_000 }));
-    await other.close();
+    await otherDevice.close();
     expect(await phone.requests.waitForAnswer(no, 10_000)).toMatchObject({ status: "Rejected" });
     expect(phone.requests.notifications.at(-1)).toMatchObject({ title: "Request rejected" });
   } finally {
