@@ -29,6 +29,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
 import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, sessionDraft, sessionIntent, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
+import { appTitle } from "#core/store";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -49,32 +50,37 @@ export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber, packageName } = ids(args.request);
   const { parent, device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const db = args.context.services.db;
-  const detail = await getAppDetail(db, device.id, packageName);
-  if (!detail) throw new Response("App not found.", { status: 404 });
   const q = (k: string) => url.searchParams.get(k);
   const tab = q("tab") === "usage" ? ("usage" as const) : ("info" as const);
-  const title = detail.catalog?.title ?? packageName;
-  // Back: to the store with its filters when a serial number exists (it always does here), else the dashboard.
-  const back = new URLSearchParams({ profileId: kid.id, serialNumber: device.serial_number });
-  for (const k of STORE_FILTERS) if (q(k)) back.set(k, q(k)!);
-  let usage = null;
-  if (tab === "usage") {
-    const period = resolvePeriod({ filter: q("filter"), date: q("date"), week: q("week") }, new Date());
-    const [chart, ack] = await Promise.all([getAppUsageChart(db, device.id, packageName, period), getItemAck(db, device.id, { app: packageName })]);
-    const chartTitle = `${title} screen time, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
-    usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: renderCategoryChart(chart.chart, chartTitle), ack };
-  }
   const now = new Date();
-  const [install, explained, byDay, bonusGiven, session, actor] = await Promise.all([
+  const period = tab === "usage" ? resolvePeriod({ filter: q("filter"), date: q("date"), week: q("week") }, now) : null;
+  // Every read needs only the phone and the package: all go at once (one round trip of waiting on PostgreSQL,
+  // not four); "who changed it" waits for the detail, which says whether the app is still there.
+  const detailing = getAppDetail(db, device.id, packageName);
+  const [detail, charted, install, explained, byDay, bonusGiven, session, actor, ratings] = await Promise.all([
+    detailing,
+    period ? Promise.all([getAppUsageChart(db, device.id, packageName, period), getItemAck(db, device.id, { app: packageName })]) : null,
     appInstallState(db, device.id, packageName),
     explainDevice(db, device.id, now),
     savedWeekdays(db, kid.id, "app", packageName),
     bonusToday(db, kid.id, "app", packageName, now),
     sessionDraft(db, url, kid.id, "app", packageName),
     // Who last changed it (issue 18): its limit, state or install; once uninstalled, who uninstalled it.
-    detail.appExist ? appChangedBy(db, device.id, packageName) : uninstalledBy(db, device.id, packageName),
+    detailing.then((d) => (d?.appExist ? appChangedBy(db, device.id, packageName) : uninstalledBy(db, device.id, packageName))),
+    tab === "info" ? Promise.all([getKidRatings(db, packageName), getParentRatings(db, packageName)]) : null,
   ]);
-  const [kidRatings, parentRatings] = tab === "info" ? await Promise.all([getKidRatings(db, packageName), getParentRatings(db, packageName)]) : [null, null];
+  if (!detail) throw new Response("App not found.", { status: 404 });
+  const title = appTitle(detail.catalog?.title, packageName);
+  // Back: to the store with its filters when a serial number exists (it always does here), else the dashboard.
+  const back = new URLSearchParams({ profileId: kid.id, serialNumber: device.serial_number });
+  for (const k of STORE_FILTERS) if (q(k)) back.set(k, q(k)!);
+  let usage = null;
+  if (period && charted) {
+    const [chart, ack] = charted;
+    const chartTitle = `${title} screen time, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
+    usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: renderCategoryChart(chart.chart, chartTitle), ack };
+  }
+  const [kidRatings, parentRatings] = ratings ?? [null, null];
   return json({
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,

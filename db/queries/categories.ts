@@ -11,10 +11,11 @@ const CHART_APPS = 5;
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 export async function getCategoryDetail(db: DB, profileId: string, deviceId: string, category: string, period: UsagePeriod) {
-  const known = category === "Others" ? { name: "Others" } : await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst();
-  if (!known) return null;
+  // The category's name is read beside the rest (one wait, not two); an unknown id still answers null.
+  const naming = category === "Others" ? Promise.resolve({ name: "Others" }) : db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst();
   const appsInCat = db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId).where("play_store_category", "=", category);
-  const [limit, apps, usage, today] = await Promise.all([
+  const [known, limit, apps, usage, today] = await Promise.all([
+    naming,
     db.selectFrom("category_limits").selectAll().where("profile_id", "=", profileId).where("category", "=", category).executeTakeFirst(),
     db
       .selectFrom("profile_apps as pa")
@@ -48,6 +49,7 @@ export async function getCategoryDetail(db: DB, profileId: string, deviceId: str
       .where("day", "=", limitDay())
       .executeTakeFirst(),
   ]);
+  if (!known) return null;
   const perApp = new Map<string, number>();
   for (const u of usage) perApp.set(u.package_name, (perApp.get(u.package_name) ?? 0) + Number(u.minutes));
   const appList = apps

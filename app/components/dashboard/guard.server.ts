@@ -9,10 +9,15 @@ import { requireKidAccess, requireParent } from "~/utils/auth.server";
  */
 export async function requireKidDevice(args: { request: Request; context: AppLoadContext }, profileId: string | null, serialNumber: string | null) {
   if (profileId === null && serialNumber === null && args.request.method === "GET") await redirectToFirstKid(args);
-  const auth = await requireKidAccess(args, profileId);
-  const device = serialNumber ? await findKidDevice(args.context.services.db, profileId!, serialNumber) : undefined;
-  if (!device) throw new Response("Device not found.", { status: 404 });
-  const kid = await args.context.services.db.selectFrom("kid_profiles").select(["id", "name", "sleep_mode"]).where("id", "=", profileId!).executeTakeFirstOrThrow();
+  const db = args.context.services.db;
+  // The phone and the kid are read beside the access check (one wait, not three); nothing read is returned or
+  // looked at unless the check passed, and a refusal is the same 404 whatever they found.
+  const [auth, device, kid] = await Promise.all([
+    requireKidAccess(args, profileId),
+    profileId && serialNumber ? findKidDevice(db, profileId, serialNumber) : undefined,
+    profileId ? db.selectFrom("kid_profiles").select(["id", "name", "sleep_mode"]).where("id", "=", profileId).executeTakeFirst() : undefined,
+  ]);
+  if (!device || !kid) throw new Response("Device not found.", { status: 404 });
   return { ...auth, device, kid };
 }
 
