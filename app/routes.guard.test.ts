@@ -23,7 +23,8 @@ function exportedFunctionBody(source: string, name: "loader" | "action"): string
 describe("route guard", () => {
   it("requireKidDevice (kid pages' guard) goes through requireKidAccess", () => {
     const source = readFileSync(path.resolve("app/components/dashboard/guard.server.ts"), "utf8");
-    expect(source).toMatch(/export async function requireKidDevice[\s\S]*?await requireKidAccess\(args, profileId\)/);
+    // Awaited with the phone and kid reads beside it (Promise.all), before anything read is returned.
+    expect(source).toMatch(/export async function requireKidDevice[\s\S]*?await Promise\.all\(\[\s*requireKidAccess\(args, profileId\)/);
   });
 
   it("webhook routes (called by a provider, not a parent) have no loader and verify the provider's signature", () => {
