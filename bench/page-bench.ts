@@ -5,7 +5,8 @@
  * its `RESULT {…}` line.
  *
  * The big data set: SQLite in $BENCH_DATA_DIR (default /tmp/kids-portal-bench), PostgreSQL in the database
- * `kids_portal_bench` on $BENCH_PG (default postgres://postgres@127.0.0.1:5432); `--smoke` uses the demo family
+ * $BENCH_PG_DB (default `kids_portal_bench`) on $BENCH_PG (default postgres://postgres@127.0.0.1:5432), with a
+ * year of the kids' weekly reports built by the report job itself; `--smoke` uses the demo family
  * in a fresh temporary SQLite directory instead (it checks the code path; its figures are no measurement).
  */
 import { spawnSync } from "node:child_process";
@@ -25,7 +26,9 @@ export interface Latency {
 }
 
 export const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
-export const PG_DB = "kids_portal_bench";
+/** The big set's PostgreSQL database: $BENCH_PG_DB, default kids_portal_bench (a second copy lets two people measure at once). */
+export const PG_DB = process.env.BENCH_PG_DB ?? "kids_portal_bench";
+if (!/^[a-z_][a-z0-9_]*$/.test(PG_DB)) throw new Error(`BENCH_PG_DB: not a plain database name: ${PG_DB}`);
 
 export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -96,6 +99,7 @@ export async function openBenchServer(dialect: Dialect, opts: { smoke: boolean; 
   const { startServer } = await import("../server");
   const { seedBig, seedDemo, BENCH_LOGIN, DEMO_LOGIN } = await import("../db/seed/index");
   const { createSession } = await import("../db/queries/sessions");
+  const { buildDueReports } = await import("../jobs/reports/build");
   const { sessionCookie } = await import("../core/session-cookie.server");
   const login = opts.smoke ? DEMO_LOGIN : BENCH_LOGIN;
   const server = await startServer({ port: 0, quiet: true });
@@ -103,12 +107,14 @@ export async function openBenchServer(dialect: Dialect, opts: { smoke: boolean; 
     const db = server.services.db;
     let seedSeconds: number | null = null;
     const present = await db.selectFrom("parents").select("id").where("email", "=", login.email).executeTakeFirst();
-    if (!present) {
-      const t0 = performance.now();
-      if (opts.smoke) await seedDemo(db);
-      else await seedBig(db, new Date(), () => undefined);
-      seedSeconds = (performance.now() - t0) / 1000;
-    }
+    const t0 = performance.now();
+    if (!present && opts.smoke) await seedDemo(db);
+    // Seeds the whole set when missing, else adds what an older set lacks (its requests and schedules).
+    else if (!opts.smoke) await seedBig(db, new Date(), () => undefined);
+    // A year of weekly reports (the parent's setting), built by the report job over the seeded usage as the
+    // demo's are; only the missing ones, so this is a few reads once they are there.
+    if (!opts.smoke) await buildDueReports({ db }, { since: new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10) });
+    if (!present) seedSeconds = (performance.now() - t0) / 1000;
     // Planner statistics, as autovacuum keeps them on a real server (it is off on some development machines,
     // and without statistics PostgreSQL plans every query for one-row tables).
     if (dialect === "postgres") await sql`ANALYZE`.execute(db);

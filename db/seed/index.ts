@@ -5,6 +5,7 @@ import { newId, nowIso } from "../../core/ids.server";
 import { normalizeEmail } from "../queries/parents";
 import { KIDS_APP_PACKAGE, STORE_CATEGORIES, type CatalogAppSeed } from "./catalog";
 import { CATALOG_APPS, DEMO_CATALOG_APPS } from "./catalog-all";
+import { seedBigExtras } from "./big-extras";
 import { seedDemoPayments } from "./payments";
 import { seedDemoKidRatings } from "./ratings";
 
@@ -341,7 +342,7 @@ export async function seedDemo(db: DB, now: Date = new Date()): Promise<typeof D
 
 export const BENCH_LOGIN = { email: "bench@kids-portal.test", password: "bench-parent-2026" } as const;
 
-/** The benchmark data set: 5 kids × 80 apps × 365 days of hourly usage. */
+/** The benchmark data set: 5 kids × 80 apps × 365 days of hourly usage, pending requests and schedules (big-extras.ts). */
 export async function seedBig(db: DB, now: Date = new Date(), log: (m: string) => void = console.log): Promise<typeof BENCH_LOGIN> {
   const extra: CatalogAppSeed[] = Array.from({ length: 40 }, (_, i) => ({
     ...CATALOG_APPS[i % CATALOG_APPS.length],
@@ -352,7 +353,7 @@ export async function seedBig(db: DB, now: Date = new Date(), log: (m: string) =
   await seedCatalog(db, extra);
   const existing = await db.selectFrom("parents").select("id").where("email", "=", BENCH_LOGIN.email).executeTakeFirst();
   if (existing) {
-    log("bench family already present");
+    log(`bench family already present${(await seedBigExtras(db, existing.id, now)) ? "; its requests and schedules added" : ""}`);
     return BENCH_LOGIN;
   }
   const ts = nowIso(now);
@@ -384,6 +385,7 @@ export async function seedBig(db: DB, now: Date = new Date(), log: (m: string) =
     now,
     notificationsPerKid: 100,
   });
+  await seedBigExtras(db, parentId, now);
   log(`bench family seeded in ${((Date.now() - started) / 1000).toFixed(1)} s (${dbDialect(db)})`);
   return BENCH_LOGIN;
 }
