@@ -83,7 +83,7 @@ async function child(dialect: Dialect): Promise<Result> {
       const categories = [...new Set(most.map((m) => m.play_store_category))].slice(0, PER_KID);
       for (const c of categories) urls.category.push(`${base}/category?${new URLSearchParams({ id: c, ...kid })}`);
       // The store: the Installed tab (every app on the phone), a text search and one of the kid's categories.
-      const store: Record<string, string>[] = [{}, { playstoreText: "draw" }, { filterCategory: categories[0] ?? "EDUCATION" }];
+      const store: Record<string, string>[] = [{}, { playstoreText: "draw" }, { filterCategory: categories.find((c) => c !== "Others") ?? "EDUCATION" }];
       for (const extra of store) urls.playStore.push(`${base}/play-store?${new URLSearchParams({ ...kid, ...extra })}`);
       urls.requests.push(`${base}/requests?${new URLSearchParams(kid)}`);
       // This month's reports, and the latest ones themselves.

@@ -86,7 +86,7 @@ export async function loader(args: LoaderFunctionArgs) {
     listPendingRatings(db, device.id, 6),
     modal === "notifications" ? listNotifications(db, profile.id, notificationPages * NOTIFICATIONS_PAGE) : null,
     sleepModeChangedBy(db, profile.id),
-    listDashboardInstalls(db, device.id),
+    listDashboardInstalls(db, device.id, { iconBase: args.context.services.env.CATALOG_ICON_BASE_URL }),
     tab === "usage" ? explainDevice(db, device.id, now) : null,
     bonusToday(db, profile.id, "phone", "", now),
   ]);

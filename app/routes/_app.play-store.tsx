@@ -35,15 +35,15 @@ function ids(request: Request) {
 export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber } = ids(args.request);
   const { parent, device, kid } = await requireKidDevice(args, profileId, serialNumber);
-  const db = args.context.services.db;
-  const page = await storePage(db, url, device, kid, parent.id);
+  const { db, env } = args.context.services;
+  const page = await storePage(db, url, device, kid, parent.id, { iconBase: env.CATALOG_ICON_BASE_URL });
   let install = null;
   if (page.modal === "install" && page.appId) {
     const listing = pkg.safeParse(page.appId).success ? await db.selectFrom("catalog_apps").select(["title"]).where("package_name", "=", page.appId).executeTakeFirst() : undefined;
     if (!listing) return redirectWithToast(hrefWith(args.request, { modal: null, appId: null }), { type: "error", message: STORE_DETAIL_UNAVAILABLE });
     install = { title: listing.title, draft: installDraft(url) };
   }
-  return json({ ...page, install, maxAttempts: args.context.services.env.INSTALL_RETRY_MAX_ATTEMPTS });
+  return json({ ...page, install, maxAttempts: env.INSTALL_RETRY_MAX_ATTEMPTS });
 }
 
 const Intent = z.enum(["install", "uninstall"]);

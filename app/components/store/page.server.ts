@@ -1,5 +1,5 @@
 import { KIDS_APP_PACKAGE } from "#db/seed/catalog";
-import { listStoreCategories, searchCatalog } from "#db/queries/store/catalog";
+import { listStoreCategories, searchCatalog, type IconOptions } from "#db/queries/store/catalog";
 import { hasInstallsInProgress, listStoreInstalled } from "#db/queries/store/installed";
 import type { DB } from "#db/index";
 import { changedByLabel } from "~/rules/delegation";
@@ -12,16 +12,24 @@ export const MODALS = ["age", "category", "expert", "install", "failure"] as con
 export type StoreModal = (typeof MODALS)[number];
 
 /** Everything /play-store shows for one phone (spec 2 §2): the tab's list, the filter, the popups' data; `viewerId` reads "changed by you". */
-export async function storePage(db: DB, url: URL, device: { id: string; serial_number: string; brand: string | null; model: string | null }, kid: { id: string; name: string }, viewerId: string) {
+export async function storePage(db: DB, url: URL, device: { id: string; serial_number: string; brand: string | null; model: string | null }, kid: { id: string; name: string }, viewerId: string, icons: IconOptions) {
   const q = (k: string) => url.searchParams.get(k);
   const filter = parseStoreFilter(url.searchParams);
   const tab = q("tab") === "installed" || (q("tab") !== "search" && filter.kind === "none") ? ("installed" as const) : ("search" as const);
-  const [rows, categories, installing] = await Promise.all([listStoreInstalled(db, device.id), listStoreCategories(db), hasInstallsInProgress(db, device.id)]);
+  const modalParam = q("modal");
+  const modal = (MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as StoreModal) : null;
+  // One wait for every read: the search needs nothing the others return. The categories are read only when
+  // something shows them (the category popup, a category's label).
+  const [rows, categories, installing, found] = await Promise.all([
+    listStoreInstalled(db, device.id, icons),
+    modal === "category" || filter.kind === "category" ? listStoreCategories(db) : [],
+    hasInstallsInProgress(db, device.id),
+    tab === "search" ? searchCatalog(db, device.id, filter, icons) : null,
+  ]);
   const installed = rows.map(({ actor, ...i }) => ({ ...i, changedBy: changedByLabel(actor, viewerId) }));
   const byApp = new Map(installed.map((i) => [i.appId, i]));
   let items: StoreItem[] = installed;
-  if (tab === "search") {
-    const found = await searchCatalog(db, device.id, filter);
+  if (found) {
     // Search results carry the phone's install state (installing, failed and why, its limit).
     items = found.map((a) => {
       const i = byApp.get(a.appId);
@@ -29,8 +37,6 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
     });
   }
   const categoryName = filter.kind === "category" ? (categories.find((c) => c.id === filter.category)?.name ?? filter.category) : null;
-  const modalParam = q("modal");
-  const modal = (MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as StoreModal) : null;
   const appId = q("appId");
   const filters = Object.fromEntries(FILTER_PARAMS.filter((k) => q(k)).map((k) => [k, q(k)!]));
   return {
@@ -41,7 +47,7 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
     filters,
     label: resultLabel(filter, categoryName),
     items,
-    categories,
+    categories: modal === "category" ? categories : [],
     modal,
     appId,
     kidsAppPackage: KIDS_APP_PACKAGE,

@@ -1,6 +1,5 @@
 import { sql } from "kysely";
-import { appIcon } from "../../../core/app-icon";
-import { env } from "../../../core/env.server";
+import { appIconHref } from "../../../core/app-icon";
 import { dbDialect, type DB } from "../../index";
 import type { ExpertRating } from "../../schema";
 import { AGE_BOUNDS, KIDS_APP_PACKAGE, type StoreFilter } from "../../../core/store";
@@ -71,8 +70,13 @@ async function textMatches(db: DB, text: string, limit: number): Promise<string[
   return rows.rows.map((r) => r.package_name);
 }
 
+/** How list items show icons: `iconBase` is CATALOG_ICON_BASE_URL as the caller has it (empty: drawn by us). */
+export interface IconOptions {
+  iconBase?: string;
+}
+
 /** The list items of the filter for this phone (installed flags from its profile applications). */
-export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilter, limit = STORE_PAGE): Promise<StoreListItem[]> {
+export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilter, { iconBase = "", limit = STORE_PAGE }: IconOptions & { limit?: number } = {}): Promise<StoreListItem[]> {
   let order: string[] | null = null;
   let lead = "";
   let q = db
@@ -115,13 +119,13 @@ export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilte
     const leads = (title: string) => ((ftsTokens(title)[0] ?? "").startsWith(lead) ? 0 : 1);
     rows.sort((a, b) => leads(a.title) - leads(b.title) || rank.get(a.package_name)! - rank.get(b.package_name)!);
   }
-  return decorate(db, deviceId, rows);
+  return decorate(db, deviceId, rows, iconBase);
 }
 
 type Row = { package_name: string; title: string; icon: string | null; expert_rating: ExpertRating; score_text: string | null; price: number; free: number; is_system_app: number; genre_id: string | null; min_age: number; developer: string | null };
 
 /** Ratings and the phone's installed flag for a page of apps (three small grouped reads). */
-async function decorate(db: DB, deviceId: string, rows: Row[]): Promise<StoreListItem[]> {
+async function decorate(db: DB, deviceId: string, rows: Row[], iconBase: string): Promise<StoreListItem[]> {
   if (rows.length === 0) return [];
   const pkgs = rows.map((r) => r.package_name);
   const [kids, parents, onPhone] = await Promise.all([
@@ -145,7 +149,7 @@ async function decorate(db: DB, deviceId: string, rows: Row[]): Promise<StoreLis
     return {
       appId: r.package_name,
       title: r.title,
-      icon: appIcon(r.package_name, r.title, r.icon, env().CATALOG_ICON_BASE_URL),
+      icon: appIconHref(r.package_name, r.title, r.icon, iconBase),
       expertRating: r.expert_rating,
       scoreText: r.score_text,
       kidsRating: k ? one(k.avg) : null,

@@ -1,9 +1,9 @@
 import { appTitle } from "../../../core/store";
-import { appIcon } from "../../../core/app-icon";
-import { env } from "../../../core/env.server";
+import { appIconHref } from "../../../core/app-icon";
 import type { DB } from "../../index";
 import type { ExpertRating, InstallState } from "../../schema";
 import type { Actor } from "../parent-profile";
+import type { IconOptions } from "./catalog";
 
 /**
  * The store's Installed tab (spec 2 §2 /play-store) and the install state of single apps: what is on the phone,
@@ -39,7 +39,7 @@ export interface InstalledItem {
 const actorOf = (r: { actor_id: string | null; actor_name: string | null; actor_email: string | null }): Actor | null =>
   r.actor_id ? { id: r.actor_id, name: r.actor_name ?? "", email: r.actor_email ?? "" } : null;
 
-export async function listStoreInstalled(db: DB, deviceId: string): Promise<InstalledItem[]> {
+export async function listStoreInstalled(db: DB, deviceId: string, { iconBase = "" }: IconOptions = {}): Promise<InstalledItem[]> {
   const rows = await db
     .selectFrom("profile_apps as pa")
     .leftJoin("catalog_apps as c", "c.package_name", "pa.package_name")
@@ -74,7 +74,7 @@ export async function listStoreInstalled(db: DB, deviceId: string): Promise<Inst
       appId: r.package_name,
       title: appTitle(r.title, r.package_name),
       // Apps outside the catalogue (sideloaded, the kids app) have no store icon: theirs is drawn.
-      icon: appIcon(r.package_name, appTitle(r.title, r.package_name), r.icon, r.title === null ? "" : env().CATALOG_ICON_BASE_URL),
+      icon: appIconHref(r.package_name, appTitle(r.title, r.package_name), r.icon, r.title === null ? "" : iconBase),
       expertRating: r.expert_rating ?? null,
       scoreText: r.score_text ?? null,
       price: Number(r.price ?? 0),
@@ -137,7 +137,7 @@ export interface DashboardInstall {
  * Reads profile_apps and catalog_apps (both move the kid's view_rev, so the page cache's key changes with every
  * step; retry attempts and next tries are on the app's own page), and the parent who sent the install.
  */
-export async function listDashboardInstalls(db: DB, deviceId: string): Promise<DashboardInstall[]> {
+export async function listDashboardInstalls(db: DB, deviceId: string, { iconBase = "" }: IconOptions = {}): Promise<DashboardInstall[]> {
   const rows = await db
     .selectFrom("profile_apps as pa")
     .leftJoin("catalog_apps as c", "c.package_name", "pa.package_name")
@@ -153,7 +153,7 @@ export async function listDashboardInstalls(db: DB, deviceId: string): Promise<D
   return rows.map((r) => ({
     packageName: r.package_name,
     title: appTitle(r.title, r.package_name),
-    icon: appIcon(r.package_name, appTitle(r.title, r.package_name), r.icon, r.title === null ? "" : env().CATALOG_ICON_BASE_URL),
+    icon: appIconHref(r.package_name, appTitle(r.title, r.package_name), r.icon, r.title === null ? "" : iconBase),
     // IN_PROGRESS is the phone saying it is still at it: shown as installing (spec 2 §8).
     state: r.install_state === "installing" || r.installation_failure_reason === "IN_PROGRESS" ? "installing" : "failed",
     failureReason: r.install_state === "installing" ? null : r.installation_failure_reason,
