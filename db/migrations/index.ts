@@ -14,6 +14,7 @@ import * as timeRules from "./2026-11-23T07-time-rules";
 import * as requests from "./2026-11-23T09-requests";
 import * as devicePresence from "./2026-11-23T11-device-presence";
 import * as usageStatementTriggers from "./2026-11-23T13-usage-statement-triggers";
+import * as storeOrder from "./2026-11-23T16-store-order";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T09-requests": requests,
   "2026-11-23T11-device-presence": devicePresence,
   "2026-11-23T13-usage-statement-triggers": usageStatementTriggers,
+  "2026-11-23T16-store-order": storeOrder,
 };
