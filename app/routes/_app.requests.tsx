@@ -32,7 +32,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber } = ids(args.request);
   const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const db = args.context.services.db;
-  const pending = await listPendingRequests(db, device.id);
+  const pending = await listPendingRequests(db, device.id, new Date(), kid.id);
   const q = (k: string) => url.searchParams.get(k);
   const list = pending.map((r) => {
     const button = requestButton(r.requestType);

@@ -41,6 +41,9 @@ describe.each(DIALECTS)("request queries on %s", (dialect) => {
     expect(list[0]!.icon).toBe(store.icon);
     expect(list[1]).toMatchObject({ requestType: "Extend Time", extendedTime: 30, dailyLimitTime: 45, extraToday: 30 });
     expect(list[2]).toMatchObject({ title: null, icon: null, dailyLimitTime: null });
+    // With the kid named, the bonus is read beside the list: the same answer; a wrong kid is not used.
+    expect(await listPendingRequests(f.t.db, f.mia.deviceId, NOW, f.mia.profileId)).toEqual(list);
+    expect(await listPendingRequests(f.t.db, f.mia.deviceId, NOW, f.leo.profileId)).toEqual(list);
     expect(await findPendingRequest(f.t.db, f.mia.deviceId, install)).toMatchObject({ id: install });
     expect(await findPendingRequest(f.t.db, f.leo.deviceId, install)).toBeNull();
   });
