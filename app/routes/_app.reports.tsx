@@ -18,9 +18,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const profileId = url.searchParams.get("profileId");
   const serialNumber = url.searchParams.get("serialNumber");
-  const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const filter = reportFilter(url.searchParams);
-  const rows = await listReports(args.context.services.db, kid.id, filter.year, filter.month);
+  // The month's reports are read beside the guard (one wait); nothing is returned unless it passed.
+  const [{ device, kid }, rows] = await Promise.all([requireKidDevice(args, profileId, serialNumber), profileId ? listReports(args.context.services.db, profileId, filter.year, filter.month) : []]);
   return json({
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,
