@@ -58,9 +58,11 @@ function lat(xs: number[]): Latency {
   return { p50: at(50), p95: at(95) };
 }
 
-async function timeEach(n: number, run: (i: number) => Promise<unknown>): Promise<Latency> {
+/** `before(i)` runs untimed ahead of each timed `run(i)`. */
+async function timeEach(n: number, run: (i: number) => Promise<unknown>, before?: (i: number) => Promise<unknown>): Promise<Latency> {
   const xs: number[] = [];
   for (let i = 0; i < n; i++) {
+    await before?.(i);
     const t = performance.now();
     await run(i);
     xs.push(performance.now() - t);
@@ -111,9 +113,11 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     const search = (text: string) => searchCatalog(db, device.id, { kind: "text", text });
     const qs = (extra: Record<string, string>) => new URLSearchParams({ profileId: device.profile_id, serialNumber: device.serial_number, ...extra }).toString();
     const pages = [qs({}), qs({ playstoreText: "minecraft" }), qs({ playstoreText: "draw" }), qs({ filterCategory: "EDUCATION" }), qs({ ageFilter: "AGE_RANGE2" }), qs({ expertRatingFilter: "EXPERT_RECOMMENDATION" })];
+    // A full render every time: the kid's view_rev moves first, as a phone's upload would (no cached answer
+    // could be used, should /play-store ever be page-cached; today only /kids-device is). Not timed: it is the
+    // bench's write, not the page's.
+    const moveViewRev = () => db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", device.profile_id).execute();
     const render = async (i: number) => {
-      // A full render every time: the kid's view_rev moves first, as a phone's upload would (no cached answer).
-      await db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", device.profile_id).execute();
       const r = await fetch(`${base}/play-store?${pages[i % pages.length]}`, { headers });
       const body = await r.text();
       if (!r.ok || !body.includes("Installed")) throw new Error(`/play-store answered ${r.status}`);
@@ -127,11 +131,11 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
 
     await analyze();
     for (const q of QUERIES) await Promise.all([search(q), like(q)]); // warm up (plans, page cache, JIT)
-    for (let i = 0; i < 10; i++) await render(i);
+    for (let i = 0; i < 10; i++) await moveViewRev().then(() => render(i));
     const search300 = await timeEach(SAMPLES, (i) => search(QUERIES[i % QUERIES.length]));
     const like300 = await timeEach(SAMPLES, (i) => like(QUERIES[i % QUERIES.length]));
     const bareLat = await timeEach(SAMPLES, bare);
-    const renderLat = await timeEach(SAMPLES, render);
+    const renderLat = await timeEach(SAMPLES, render, moveViewRev);
 
     // Synthetic apps: real listings' fields under new names made of common words, so searches find many.
     const extra = Array.from({ length: SYNTHETIC }, (_, i) => {
@@ -150,7 +154,7 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     for (const q of QUERIES) await Promise.all([search(q), like(q)]);
     const searchBig = await timeEach(SAMPLES, (i) => search(QUERIES[i % QUERIES.length]));
     const likeBig = await timeEach(SAMPLES, (i) => like(QUERIES[i % QUERIES.length]));
-    const renderBig = await timeEach(SAMPLES, render);
+    const renderBig = await timeEach(SAMPLES, render, moveViewRev);
     const apps = Number((await db.selectFrom("catalog_apps").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
     console.error(`${dialect}: ${apps} apps (${SYNTHETIC} synthetic added in ${seedSeconds.toFixed(1)} s)`);
     return { dialect, apps, synthetic: SYNTHETIC, search300, like300, searchBig, likeBig, render: renderLat, renderBig, bare: bareLat };
