@@ -50,26 +50,29 @@ export interface StoreListItem {
   developer: string | null;
 }
 
-/** Package names matching the text, best first (ranked in the database). */
-async function textMatches(db: DB, text: string, limit: number): Promise<string[]> {
+/** The list item's columns of catalog_apps (alias c). */
+const ROW = sql.raw("c.package_name, c.title, c.icon, c.expert_rating, c.score_text, c.price, c.free, c.is_system_app, c.genre_id, c.min_age, c.developer");
+
+/** The apps matching the text, best first (ranked in the database), with their list items' columns: one read. */
+async function textMatches(db: DB, text: string, limit: number): Promise<Row[]> {
   const tokens = ftsTokens(text);
   if (tokens.length === 0) return [];
   if (dbDialect(db) === "postgres") {
     const query = tokens.map((t) => `${t}:*`).join(" & ");
-    const rows = await sql<{ package_name: string }>`
-      SELECT package_name FROM catalog_apps
-      WHERE search_vector @@ to_tsquery('simple', kp_fold(${query})) AND package_name <> ${KIDS_APP}
-      ORDER BY ts_rank(search_vector, to_tsquery('simple', kp_fold(${query}))) DESC, reviews DESC, title
+    const rows = await sql<Row>`
+      SELECT ${ROW} FROM catalog_apps c
+      WHERE c.search_vector @@ to_tsquery('simple', kp_fold(${query})) AND c.package_name <> ${KIDS_APP}
+      ORDER BY ts_rank(c.search_vector, to_tsquery('simple', kp_fold(${query}))) DESC, c.reviews DESC, c.title
       LIMIT ${limit}`.execute(db);
-    return rows.rows.map((r) => r.package_name);
+    return rows.rows;
   }
   const match = tokens.map((t) => `"${t}"*`).join(" ");
-  const rows = await sql<{ package_name: string }>`
-    SELECT f.package_name FROM catalog_apps_fts f JOIN catalog_apps c ON c.package_name = f.package_name
+  const rows = await sql<Row>`
+    SELECT ${ROW} FROM catalog_apps_fts f JOIN catalog_apps c ON c.package_name = f.package_name
     WHERE catalog_apps_fts MATCH ${match} AND f.package_name <> ${KIDS_APP}
     ORDER BY bm25(catalog_apps_fts, 0.0, 10.0, 4.0, 1.0), c.reviews DESC, c.title
     LIMIT ${limit}`.execute(db);
-  return rows.rows.map((r) => r.package_name);
+  return rows.rows;
 }
 
 /** How list items show icons: `iconBase` is CATALOG_ICON_BASE_URL as the caller has it (empty: drawn by us). */
@@ -79,19 +82,21 @@ export interface IconOptions {
 
 /** The list items of the filter for this phone (installed flags from its profile applications). */
 export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilter, { iconBase = "", limit = STORE_PAGE }: IconOptions & { limit?: number } = {}): Promise<StoreListItem[]> {
-  let order: string[] | null = null;
-  let lead = "";
+  if (filter.kind === "text") {
+    const rows = await textMatches(db, filter.text, limit);
+    // Titles that begin with what was typed come first ("duol" → Duolingo before "Learn to Read - Duolingo ABC"),
+    // then the full-text rank (the order the rows came in; the sort is stable).
+    const lead = ftsTokens(filter.text)[0] ?? "";
+    const leads = (title: string) => ((ftsTokens(title)[0] ?? "").startsWith(lead) ? 0 : 1);
+    const ranked = rows.map((r) => ({ r, first: leads(r.title) }));
+    ranked.sort((a, b) => a.first - b.first);
+    return decorate(db, deviceId, ranked.map((x) => x.r), iconBase);
+  }
   let q = db
     .selectFrom("catalog_apps as c")
     .select(["c.package_name", "c.title", "c.icon", "c.expert_rating", "c.score_text", "c.price", "c.free", "c.is_system_app", "c.genre_id", "c.min_age", "c.developer"])
     .where("c.package_name", "<>", KIDS_APP);
   switch (filter.kind) {
-    case "text":
-      order = await textMatches(db, filter.text, limit);
-      lead = ftsTokens(filter.text)[0] ?? "";
-      if (order.length === 0) return [];
-      q = q.where("c.package_name", "in", order);
-      break;
     case "age": {
       const [lo, hi] = AGE_BOUNDS[filter.age];
       q = q.where("c.min_age", ">=", lo).where("c.min_age", "<=", hi);
@@ -106,21 +111,11 @@ export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilte
     case "none":
       break;
   }
-  if (!order) {
-    // Recommended first, then by reviews and title, read in the order of an index (migration 2026-11-23T16):
-    // within one expert rating the first key is the same for every row, so it is left out there.
-    if (filter.kind !== "expert") q = q.orderBy(RECOMMENDED_FIRST);
-    q = q.orderBy("c.reviews", "desc").orderBy("c.title").limit(limit);
-  }
-  const rows = await q.execute();
-  if (order) {
-    // Titles that begin with what was typed come first ("duol" → Duolingo before "Learn to Read - Duolingo ABC"),
-    // then the full-text rank.
-    const rank = new Map(order.map((p, i) => [p, i]));
-    const leads = (title: string) => ((ftsTokens(title)[0] ?? "").startsWith(lead) ? 0 : 1);
-    rows.sort((a, b) => leads(a.title) - leads(b.title) || rank.get(a.package_name)! - rank.get(b.package_name)!);
-  }
-  return decorate(db, deviceId, rows, iconBase);
+  // Recommended first, then by reviews and title, read in the order of an index (migration 2026-11-23T16):
+  // within one expert rating the first key is the same for every row, so it is left out there.
+  if (filter.kind !== "expert") q = q.orderBy(RECOMMENDED_FIRST);
+  q = q.orderBy("c.reviews", "desc").orderBy("c.title").limit(limit);
+  return decorate(db, deviceId, await q.execute(), iconBase);
 }
 
 type Row = { package_name: string; title: string; icon: string | null; expert_rating: ExpertRating; score_text: string | null; price: number; free: number; is_system_app: number; genre_id: string | null; min_age: number; developer: string | null };
