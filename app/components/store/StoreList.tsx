@@ -32,16 +32,22 @@ type To = (changes: Record<string, string | number | null>) => string;
 
 /** Play store list items (spec 2 §3): icon, title, expert badge, score, kid and overall rating, price, the install button. */
 export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, label }: { items: StoreItem[]; to: To; appHref: (appId: string) => string; kidsAppPackage: string; maxAttempts: number; label: string }) {
+  const busy = useIsSubmitting({ intent: "uninstall" });
+  // One form for every Uninstall button: the pressed button sends its app (name/value), with JavaScript or
+  // without. A form per row cost a third of each row's render (80 rows on a full phone; docs/performance.md).
   return (
-    <ul className="store-list" aria-label={label}>
-      {items.map((a) => (
-        <StoreRow key={a.appId} a={a} to={to} href={appHref(a.appId)} kidsAppPackage={kidsAppPackage} maxAttempts={maxAttempts} />
-      ))}
-    </ul>
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value="uninstall" />
+      <ul className="store-list" aria-label={label}>
+        {items.map((a) => (
+          <StoreRow key={a.appId} a={a} to={to} href={appHref(a.appId)} kidsAppPackage={kidsAppPackage} maxAttempts={maxAttempts} busy={busy} />
+        ))}
+      </ul>
+    </Form>
   );
 }
 
-function StoreRow({ a, to, href, kidsAppPackage, maxAttempts }: { a: StoreItem; to: To; href: string; kidsAppPackage: string; maxAttempts: number }) {
+function StoreRow({ a, to, href, kidsAppPackage, maxAttempts, busy }: { a: StoreItem; to: To; href: string; kidsAppPackage: string; maxAttempts: number; busy: boolean }) {
   const badge = expertBadge(a.expertRating);
   const button = installButton(a, kidsAppPackage);
   const failed = a.installState === "failed" && a.failureReason;
@@ -77,14 +83,13 @@ function StoreRow({ a, to, href, kidsAppPackage, maxAttempts }: { a: StoreItem; 
         {a.retry && (failed || button === "installing") ? <RetryLine retry={a.retry} maxAttempts={maxAttempts} /> : null}
       </div>
       <div className="store-action">
-        <ActionButton a={a} button={button} to={to} />
+        <ActionButton a={a} button={button} to={to} busy={busy} />
       </div>
     </li>
   );
 }
 
-function ActionButton({ a, button, to }: { a: StoreItem; button: ReturnType<typeof installButton>; to: To }) {
-  const busy = useIsSubmitting({ intent: "uninstall" });
+function ActionButton({ a, button, to, busy }: { a: StoreItem; button: ReturnType<typeof installButton>; to: To; busy: boolean }) {
   switch (button) {
     case "install":
       return (
@@ -99,13 +104,9 @@ function ActionButton({ a, button, to }: { a: StoreItem; button: ReturnType<type
     case "uninstall":
     case "kids-app": // the button is there; the server refuses with the spec's message (KIDS_APP_MESSAGE)
       return (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="uninstall" />
-          <input type="hidden" name="packageName" value={a.appId} />
-          <button type="submit" className="btn btn-small btn-danger-outline" disabled={busy} aria-label={`Uninstall ${a.title}`}>
-            Uninstall
-          </button>
-        </Form>
+        <button type="submit" name="packageName" value={a.appId} className="btn btn-small btn-danger-outline" disabled={busy} aria-label={`Uninstall ${a.title}`}>
+          Uninstall
+        </button>
       );
     case "system-app":
       return <p className="store-note">{SYSTEM_APP_MESSAGE}</p>;
