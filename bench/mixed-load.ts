@@ -26,7 +26,9 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { sql } from "kysely";
 import pg from "pg";
 import { createDb, migrateToLatest } from "../db/index";
 import { MiniPhone } from "../device-service/simulator/fleet";
@@ -39,8 +41,8 @@ import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 const OPTIONS = {
   phones: { type: "string", default: "50000", smoke: "40", help: "fleet phones connected and uploading (beside the parents' own)" },
   parents: { type: "string", default: "100", smoke: "4", help: "signed-in parents clicking at once" },
-  seconds: { type: "string", default: "30", smoke: "2", help: "length of each parents' loop (without, then with the fleet)" },
-  "think-ms": { type: "string", default: "5000", smoke: "100", help: "a parent's mean pause between clicks (uniform 0.5–1.5×); 1000 is the earlier, machine-gun setting" },
+  seconds: { type: "string", default: "60", smoke: "2", help: "length of each parents' loop (without, then with the fleet)" },
+  "think-ms": { type: "string", default: "7000", smoke: "100", help: "a parent's mean pause between clicks (uniform 0.5–1.5×); 1000 is the earlier, machine-gun setting" },
   "report-ms": { type: "string", default: "30000", smoke: "500", help: "each fleet phone uploads usage this often (jittered)" },
   buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
@@ -83,11 +85,47 @@ const REDIS = process.env.BENCH_REDIS ?? "redis://127.0.0.1:6379";
 const SECRET = "mixed-bench-secret-mixed-bench-secret-0123";
 const SERVICE_KEY = "mixed-bench-device-service-key-0123456789";
 const ENROLLED_AT = new Date(Date.now() - 2 * 86_400_000).toISOString();
+const WARM_UP_S = SMOKE ? 1 : 10;
 const TARGET_PAGE_P95_MS = 30;
 const TARGET_COMMAND_P99_MS = 20;
 
 /** A web process: the real server (server.ts) in this child; tells the bench its address. */
 async function serverMain() {
+  // What a web process waits on: the database pool (a connection to be free) and its own event loop.
+  const waits: number[] = [];
+  const connect = pg.Pool.prototype.connect;
+  pg.Pool.prototype.connect = function (this: pg.Pool, ...args: unknown[]) {
+    const t0 = performance.now();
+    const p = (connect as (...a: unknown[]) => Promise<pg.PoolClient>).apply(this, args);
+    void p?.then(() => waits.push(performance.now() - t0), () => {});
+    return p;
+  } as typeof connect;
+  const bySql = new Map<string, { n: number; ms: number }>();
+  if (process.env.MIXED_QUERY_TIMES) {
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const t0 = performance.now();
+      const text = (typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "?").replace(/\$\d+(, )?/g, "").slice(0, 90);
+      const p = (query as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown> | undefined;
+      void p?.then?.(() => {
+        const e = bySql.get(text) ?? { n: 0, ms: 0 };
+        e.n++;
+        e.ms += performance.now() - t0;
+        bySql.set(text, e);
+      }, () => {});
+      return p;
+    } as typeof query;
+  }
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  process.on("message", (m: { cmd?: string }) => {
+    if (m.cmd !== "waits") return;
+    process.send?.({ waits: { poolWaitP95Ms: pct(waits, 95), poolWaitMaxMs: Math.max(0, ...waits), acquisitions: waits.length, loopDelayP99Ms: loop.percentile(99) / 1e6 } });
+    if (bySql.size) process.stderr.write(`${[...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15).map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)}× ${(v.ms / v.n).toFixed(2)} ms  ${k}`).join("\n")}\n`);
+    bySql.clear();
+    waits.length = 0;
+    loop.reset();
+  });
   const { startServer } = await import("../server");
   const s = await startServer({ port: 0, quiet: true });
   process.send?.({ ready: true, url: s.url.replace("localhost", "127.0.0.1"), pid: process.pid });
@@ -149,7 +187,10 @@ async function main() {
   try {
     const fam = await phase("provision", 60_000 + PHONES * 10, async () => {
       await migrateToLatest(db);
-      return provisionFamilies(db, PARENTS, PHONES, ENROLLED_AT);
+      const f = await provisionFamilies(db, PARENTS, PHONES, ENROLLED_AT);
+      // Planner statistics, as autovacuum keeps them on a real server (it is off on some development machines).
+      await sql`ANALYZE`.execute(db);
+      return f;
     });
     const { createSession } = await import("../db/queries/sessions");
     const { sessionCookie } = await import("../core/session-cookie.server");
@@ -181,20 +222,20 @@ async function main() {
       phones.forEach((p) => p.connect());
       await Promise.all(ready);
     });
-    // Warm-up: every page once on every web process.
-    await phase("warm-up", 60_000, async () => {
-      for (const p of parents.slice(0, Math.min(parents.length, 5 * WEB_PROCESSES)))
-        for (const u of [`/kids-device?profileId=${p.kidId}`, `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`]) await (await fetch(`${p.base}${u}`, { headers: { Cookie: p.cookie } })).arrayBuffer();
-    });
+    // Warm-up: the parents' loop for a while, unmeasured (compiled code, connection pools, PostgreSQL's caches).
+    await phase("warm-up", WARM_UP_S * 1000 + 30_000, () => parentsLoop(parents, { seconds: WARM_UP_S, thinkMs: THINK_MS }));
 
     // Where the CPU goes, per loop.
     const clients: ChildProcess[] = [];
     const pids = (ps: ChildProcess[]) => ps.map((p) => p.pid!).filter(Boolean);
     const meter = cpuMeter({ web: () => pids(web), device: () => processGroup(device.pid!), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => pids(clients), bench: () => [process.pid] });
     const loop = async (name: string) => {
+      await Promise.all(web.map((p) => ask(p, { cmd: "waits" }, "waits")));
       meter.start();
       const r = await phase(name, SECONDS * 1000 + 30_000, () => parentsLoop(parents, { seconds: SECONDS, thinkMs: THINK_MS }));
-      return { r, cpu: meter.stop() };
+      const cpu = meter.stop();
+      for (const [i, p] of web.entries()) out.say(`  web process ${i + 1} during "${name}": ${JSON.stringify((await ask<{ waits: object }>(p, { cmd: "waits" }, "waits")).waits)}`);
+      return { r, cpu };
     };
     const describe = (r: Round, cpu: Record<string, number>) => {
       const byPage = (k: string) => pct(r.pages.filter((x) => x.page === k).map((x) => x.ms), 95).toFixed(1);
@@ -216,6 +257,8 @@ async function main() {
     const t0 = performance.now();
     await phase("connect-fleet", 120_000 + PHONES * 4, () => all({ cmd: "connect" }, "connected"));
     out.say(`fleet: ${PHONES} phones connected in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // The fleet's status rows are new: statistics again, as autovacuum would within a minute.
+    await sql`ANALYZE`.execute(db);
     await all({ cmd: "report", everyMs: REPORT_MS, buckets: BUCKETS }, "reporting");
     // Half a report interval first (each phone's first upload is spread over one), so uploads are under way.
     await sleep(Math.min(REPORT_MS / 2, 15_000));
