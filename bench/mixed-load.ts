@@ -143,9 +143,12 @@ function nodeChild(args: string[], env: NodeJS.ProcessEnv, o: { group?: boolean;
   return children.add(proc, o.group);
 }
 
+/** `--cpu-prof <dir>`: node's flags writing a CPU profile of each process there when it exits (cluster workers inherit them). */
+const profileFlags = () => (CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(CPU_PROF)] : []);
+
 /** The device service as deployed: `device-service/server.ts` with DEVICE_PROCESSES, ready once it says it listens. */
 async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const proc = nodeChild(["--import", "tsx", path.resolve("device-service/server.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
+  const proc = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("device-service/server.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
   await new Promise<void>((resolve, reject) => {
     proc.once("exit", (code, sig) => reject(new Error(`the device service exited (${sig ?? `exit ${code}`}) before listening`)));
     createInterface({ input: proc.stdout! }).on("line", (line) => {
@@ -184,6 +187,7 @@ async function main() {
   process.env.PUBLIC_URL ??= "http://localhost";
   const phones: MiniPhone[] = [];
   const web: ChildProcess[] = [];
+  let device: ChildProcess | undefined;
   try {
     const fam = await phase("provision", 60_000 + PHONES * 10, async () => {
       await migrateToLatest(db);
@@ -195,14 +199,13 @@ async function main() {
     const { createSession } = await import("../db/queries/sessions");
     const { sessionCookie } = await import("../core/session-cookie.server");
     const env = { ...process.env, DATABASE_URL: url, REDIS_URL: REDIS, DEVICE_SERVICE_KEY: SERVICE_KEY, SEED_DEMO: "false", SIMULATE_DEMO_DEVICES: "false", LOG_LEVEL: "error" };
-    const devicePort = await freePort();
-    const device = await phase("start-device", 120_000, () => startDeviceService(env, devicePort));
     if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
-    const prof = CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(CPU_PROF)] : [];
+    const devicePort = await freePort();
+    device = await phase("start-device", 120_000, () => startDeviceService(env, devicePort));
     const bases = await phase("start-web", 120_000, () =>
       Promise.all(
         Array.from({ length: WEB_PROCESSES }, async () => {
-          const p = nodeChild([...prof, "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` });
+          const p = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` });
           web.push(p);
           return (await ask<{ url: string }>(p, null, "ready")).url;
         }),
@@ -228,7 +231,7 @@ async function main() {
     // Where the CPU goes, per loop.
     const clients: ChildProcess[] = [];
     const pids = (ps: ChildProcess[]) => ps.map((p) => p.pid!).filter(Boolean);
-    const meter = cpuMeter({ web: () => pids(web), device: () => processGroup(device.pid!), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => pids(clients), bench: () => [process.pid] });
+    const meter = cpuMeter({ web: () => pids(web), device: () => processGroup(device!.pid!), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => pids(clients), bench: () => [process.pid] });
     const loop = async (name: string) => {
       await Promise.all(web.map((p) => ask(p, { cmd: "waits" }, "waits")));
       meter.start();
@@ -260,10 +263,9 @@ async function main() {
     // The fleet's status rows are new: statistics again, as autovacuum would within a minute.
     await sql`ANALYZE`.execute(db);
     await all({ cmd: "report", everyMs: REPORT_MS, buckets: BUCKETS }, "reporting");
-    // Half a report interval first (each phone's first upload is spread over one), so uploads are under way.
-    await sleep(Math.min(REPORT_MS / 2, 15_000));
-    const startedReports = (await all<{ reported: number }>({ cmd: "stop-report" }, "reported")).reduce((n, x) => n + x.reported, 0);
-    await all({ cmd: "report", everyMs: REPORT_MS, buckets: BUCKETS }, "reporting");
+    // One report interval first (each phone's first upload falls somewhere in it), so uploads run at their steady rate.
+    await sleep(Math.min(REPORT_MS, 30_000));
+    const startedReports = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0);
     const tLoad = performance.now();
     const loaded = await loop("loaded");
     const reported = (await all<{ reported: number }>({ cmd: "stop-report" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
@@ -305,6 +307,12 @@ async function main() {
           return Promise.race([exited, sleep(10_000)]);
         }),
     );
+    // The device service stops as on a deploy (SIGTERM: its workers close and exit, writing their profiles).
+    if (CPU_PROF && device?.exitCode === null) {
+      const exited = new Promise((r) => device!.once("exit", r));
+      device.kill("SIGTERM");
+      await Promise.race([exited, sleep(20_000)]);
+    }
     children.killAll();
     await db.destroy();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
