@@ -15,28 +15,42 @@ export interface Family {
   serial: string;
 }
 
-/** Parent i has kid i and phone i (fleetDeviceId(i)); phones `parents`… belong to one more family (the fleet). */
+/**
+ * Parent i has kid i and phone i (fleetDeviceId(i)). The fleet's phones (`parents`…) belong to families of their
+ * own, as real phones do: one kid per phone, two kids per parent. (All in one family, every phone's status and
+ * usage writes moved that one kid's `view_rev`: one row every device process waited on, which no real fleet has.)
+ */
 export async function provisionFamilies(db: DB, parents: number, phones: number, enrolledAt: string): Promise<Family[]> {
   const ts = nowIso();
-  const fam = Array.from({ length: parents + 1 }, (_, i) => ({ parentId: `mixp${i}`, kidId: `mixk${i}` }));
-  for (let i = 0; i < fam.length; i += 400) {
-    const part = fam.slice(i, i + 400);
-    await db.insertInto("parents").values(part.map((f) => ({ id: f.parentId, email: `${f.parentId}@bench.test`, name: "Parent", password_hash: null, role: "parent" as const, created_at: ts, updated_at: ts }))).execute();
-    await db.insertInto("kid_profiles").values(part.map((f) => ({ id: f.kidId, parent_id: f.parentId, name: "Kid", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts }))).execute();
-  }
+  const parentRow = (id: string) => ({ id, email: `${id}@bench.test`, name: "Parent", password_hash: null, role: "parent" as const, created_at: ts, updated_at: ts });
+  const kidRow = (id: string, parentId: string) => ({ id, parent_id: parentId, name: "Kid", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts });
+  const kidOf = (i: number) => (i < parents ? `mixk${i}` : `mixf${i}`);
+  const parentOf = (i: number) => (i < parents ? `mixp${i}` : `mixq${Math.floor((i - parents) / 2)}`);
   const total = parents + phones;
   for (let i = 0; i < total; i += 500) {
-    const rows = Array.from({ length: Math.min(500, total - i) }, (_, k) => ({
-      id: fleetDeviceId(i + k),
-      profile_id: i + k < parents ? `mixk${i + k}` : `mixk${parents}`,
-      serial_number: `FLEET-${i + k}`,
-      credential_hash: createHash("sha256").update(fleetCredential(i + k)).digest("hex"),
-      created_at: enrolledAt,
-      updated_at: ts,
-    }));
-    await db.insertInto("devices").values(rows).execute();
+    const idx = Array.from({ length: Math.min(500, total - i) }, (_, k) => i + k);
+    const newParents = idx.filter((j) => j < parents || (j - parents) % 2 === 0 || j === i);
+    await db
+      .insertInto("parents")
+      .values([...new Set(newParents.map(parentOf))].map(parentRow))
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+    await db.insertInto("kid_profiles").values(idx.map((j) => kidRow(kidOf(j), parentOf(j)))).execute();
+    await db
+      .insertInto("devices")
+      .values(
+        idx.map((j) => ({
+          id: fleetDeviceId(j),
+          profile_id: kidOf(j),
+          serial_number: `FLEET-${j}`,
+          credential_hash: createHash("sha256").update(fleetCredential(j)).digest("hex"),
+          created_at: enrolledAt,
+          updated_at: ts,
+        })),
+      )
+      .execute();
   }
-  return fam.slice(0, parents).map((f, i) => ({ ...f, serial: `FLEET-${i}` }));
+  return Array.from({ length: parents }, (_, i) => ({ parentId: `mixp${i}`, kidId: `mixk${i}`, serial: `FLEET-${i}` }));
 }
 
 export interface Parent extends Family {
