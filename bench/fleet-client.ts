@@ -5,7 +5,8 @@
  *   {cmd:"connect"} → {connected, ms}   {cmd:"ready"} → {ready: n} once every phone is connected again
  *   {cmd:"echo", n} → {echo: ms[]}      {cmd:"disconnects"} → {disconnects}   {cmd:"stats"} → {executed, duplicates}   {cmd:"close"} → {closed}
  *   {cmd:"report", everyMs, buckets} → {reporting}: every phone uploads usage every `everyMs` (jittered), waiting
- *   for each acknowledgement; {cmd:"stop-report"} → {reported: acknowledged uploads} (bench/mixed-load.ts)
+ *   for each acknowledgement (a new "report" replaces the loops of the last one); {cmd:"reported"} → {reported:
+ *   acknowledged uploads so far}; {cmd:"stop-report"} → {reported} and the uploads stop (bench/mixed-load.ts)
  */
 import { MiniPhone } from "../device-service/simulator/fleet";
 
@@ -18,13 +19,15 @@ for (let i = from; i < to; i++) phones.push(new MiniPhone(i, { url, bare: mode =
 
 const reply = (m: object) => process.send?.(m);
 let reporting = false;
+/** Each "report" starts a generation; a phone's loop ends when its generation is no longer the current one. */
+let generation = 0;
 let reported = 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One phone's usage uploads: the current hour, `buckets` apps, absolute minutes (≤ 60 for the hour). */
-async function report(p: MiniPhone, everyMs: number, buckets: number) {
+async function report(p: MiniPhone, everyMs: number, buckets: number, gen: number) {
   await sleep(Math.random() * everyMs);
-  for (let k = 1; reporting; k++) {
+  for (let k = 1; reporting && gen === generation; k++) {
     const hour = new Date().toISOString();
     await p.send("usage", { buckets: Array.from({ length: buckets }, (_, b) => ({ packageName: `com.mixed.app${b}`, hour, minutes: 1 + (k % Math.max(1, Math.floor(60 / buckets) - 1)) })) });
     reported++;
@@ -62,8 +65,11 @@ process.on("message", async (m: { cmd: string; n?: number }) => {
   } else if (m.cmd === "report") {
     const r = m as unknown as { everyMs: number; buckets: number };
     reporting = true;
-    for (const p of phones) void report(p, r.everyMs, r.buckets);
+    const gen = ++generation;
+    for (const p of phones) void report(p, r.everyMs, r.buckets, gen);
     reply({ reporting: phones.length });
+  } else if (m.cmd === "reported") {
+    reply({ reported });
   } else if (m.cmd === "stop-report") {
     reporting = false;
     reply({ reported });

@@ -1,214 +1,228 @@
 /**
- * Parents and phones at once (issue 22 item 5). The real server (`npm start` shape: web and device service in
- * one process, `server.ts`, production build) on a fresh PostgreSQL database, and:
+ * Parents and phones at once (issue 22 item 5), in the production shape, on one PostgreSQL and one Redis:
  *
- *   parents  `--parents` signed-in parents, each with one kid and one connected phone (held by this process),
- *            each clicking in a loop with a think time: the dashboard (/kids-device), the settings page
- *            (/global-settings), and Lock now (POST /device-info, confirmed) — the command's time is from the
- *            post until the kid's phone receives the LOCK frame;
- *   fleet    `--phones` more phones (in client processes, bench/fleet-client.ts), connected and each uploading
- *            usage every `--report-ms` (jittered), every upload waiting for its acknowledgement.
+ *   device service  `device-service/server.ts` with DEVICE_PROCESSES=`--device-processes` behind one port
+ *                   (Node's cluster, decision 005), as deployed;
+ *   web tier        `--web-processes` copies of server.ts (production build) with DEVICE_SERVICE_URL and
+ *                   DEVICE_SERVICE_KEY pointing at it; each parent talks to one of them (a load balancer's
+ *                   choice), the page cache and sessions work across them (database), live updates through Redis;
+ *   parents         `--parents` signed-in parents, each with one kid whose phone (held by this process) is
+ *                   connected to the device service, clicking in a loop (bench/mixed-parents.ts): the dashboard,
+ *                   the settings page, Lock now — the command timed end to end, from the post on the web tier
+ *                   through the device service and Redis to the LOCK frame at the phone;
+ *   fleet           `--phones` more phones in client processes (bench/fleet-client.ts), planned over processes
+ *                   and 127.0.0.x source addresses by bench/fleet-limits.ts, connected to the device service and
+ *                   each uploading usage every `--report-ms` (jittered), every upload waiting for its ack.
  *
- * The parents' loop runs twice for `--seconds`: first with only their own phones connected (the baseline), then
- * with the whole fleet connected and reporting. Printed: page p95 and command p99 in both, the fleet's
- * acknowledged uploads per second, and failures (any page not 200, any command not delivered).
- *
- *   npx remix build && npx tsx bench/mixed-load.ts [--phones 10000] [--parents 100] [--seconds 20] [--think-ms 1000]
- *                                                  [--report-ms 30000] [--buckets 5] [--json] [--smoke]
- *
- * Default 10,000 phones: what one server process holds under the 20,000 open-file limit (the `npm start`
- * shape). 50,000 needs the web tier in front of a device-service cluster (DEVICE_PROCESSES, decision 005),
- * which this bench does not start yet. Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms under load, no
- * failures. Ends with one JSON line (bench/report.ts).
+ * The parents' loop runs twice for `--seconds`: with only their own phones (the baseline), then with the whole
+ * fleet connected and reporting. Printed: page p95 (and per page), command p99, the fleet's acknowledged
+ * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes,
+ * PostgreSQL, Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms
+ * under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { sql } from "kysely";
 import pg from "pg";
-import { nowIso } from "../core/ids.server";
-import { createDb, migrateToLatest, type DB } from "../db/index";
-import { fleetCredential, fleetDeviceId, MiniPhone } from "../device-service/simulator/fleet";
-import { Children, phase, PhaseTimeout } from "./phases";
-import { sourceAddress } from "./fleet-limits";
+import { createDb, migrateToLatest } from "../db/index";
+import { MiniPhone } from "../device-service/simulator/fleet";
+import { planFleet, probeLimits, unusableAddresses } from "./fleet-limits";
+import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
+import { ask, Children, freePort, phase, PhaseTimeout } from "./phases";
+import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
+
+const OPTIONS = {
+  phones: { type: "string", default: "50000", smoke: "40", help: "fleet phones connected and uploading (beside the parents' own)" },
+  parents: { type: "string", default: "100", smoke: "4", help: "signed-in parents clicking at once" },
+  seconds: { type: "string", default: "60", smoke: "2", help: "length of each parents' loop (without, then with the fleet)" },
+  "think-ms": { type: "string", default: "7000", smoke: "100", help: "a parent's mean pause between clicks (uniform 0.5–1.5×); 1000 is the earlier, machine-gun setting" },
+  "report-ms": { type: "string", default: "30000", smoke: "500", help: "each fleet phone uploads usage this often (jittered)" },
+  buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
+  "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
+  "web-processes": { type: "string", default: "2", smoke: "1", help: "server.ts processes of the web tier" },
+  "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
+  server: { type: "boolean", default: false, help: "(internal) run as a web process" },
+  json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
+  smoke: { type: "boolean", default: false, help: "tiny sizes: checks the bench runs; no measurement" },
+  help: { type: "boolean", short: "h", default: false, help: "print this help and exit" },
+} as const;
+type Opt = keyof typeof OPTIONS;
 
 const { values } = (() => {
   try {
-    return parseArgs({
-      options: {
-        phones: { type: "string" },
-        parents: { type: "string" },
-        seconds: { type: "string" },
-        "think-ms": { type: "string" },
-        "report-ms": { type: "string" },
-        buckets: { type: "string" },
-        server: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-        smoke: { type: "boolean", default: false },
-      },
-    });
+    return parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...("short" in o ? { short: o.short } : {}) }])) });
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\nRun with --help to see the flags.\n`);
     process.exit(EXIT_USAGE);
   }
 })();
-const SMOKE = values.smoke!;
-const PHONES = Number(values.phones ?? (SMOKE ? 40 : 10_000));
-const PARENTS = Number(values.parents ?? (SMOKE ? 4 : 100));
-const SECONDS = Number(values.seconds ?? (SMOKE ? 2 : 20));
-const THINK_MS = Number(values["think-ms"] ?? (SMOKE ? 100 : 1000));
-const REPORT_MS = Number(values["report-ms"] ?? (SMOKE ? 500 : 30_000));
-const BUCKETS = Number(values.buckets ?? 5);
-const PHONES_PER_CLIENT = 10_000;
+if (values.help) {
+  const flags = Object.entries(OPTIONS).map(([k, o]) => `  --${k}${o.type === "string" ? " <v>" : ""}`.padEnd(26) + o.help + (o.type === "string" && o.default ? ` (default ${o.default}; smoke ${o.smoke})` : ""));
+  process.stdout.write(`Usage: npx remix build && npx tsx bench/mixed-load.ts [flags]\n\nNeeds PostgreSQL ($BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis ($BENCH_REDIS, default redis://127.0.0.1:6379).\n\n${flags.join("\n")}\n`);
+  process.exit(0);
+}
+const SMOKE = values.smoke === true;
+const str = (k: Opt) => (values[k] as string | undefined) ?? (SMOKE ? (OPTIONS[k] as { smoke: string }).smoke : (OPTIONS[k] as { default: string }).default);
+const num = (k: Opt) => Number(str(k));
+const PHONES = num("phones");
+const PARENTS = num("parents");
+const SECONDS = num("seconds");
+const THINK_MS = num("think-ms");
+const REPORT_MS = num("report-ms");
+const BUCKETS = num("buckets");
+const DEVICE_PROCESSES = num("device-processes");
+const WEB_PROCESSES = num("web-processes");
+const CPU_PROF = str("cpu-prof");
 const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
+const REDIS = process.env.BENCH_REDIS ?? "redis://127.0.0.1:6379";
 const SECRET = "mixed-bench-secret-mixed-bench-secret-0123";
-const ENROLLED_AT = new Date(Date.now() - 2 * 86_400_000).toISOString();
+const SERVICE_KEY = "mixed-bench-device-service-key-0123456789";
+// Enrolled at the start of this hour: the fleet's usage hours are accepted (none before enrolment), and no
+// weekly or monthly report is due for a kid whose phone came after the last period closed. (Two days back, the
+// device processes built last week's report for every fleet kid at start-up, ~0.7 cores during the baseline.)
+const ENROLLED_AT = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
+const WARM_UP_S = SMOKE ? 1 : 10;
 const TARGET_PAGE_P95_MS = 30;
 const TARGET_COMMAND_P99_MS = 20;
 
-/** Server mode: the real server in this child process; tells the bench its port. */
+/** A web process: the real server (server.ts) in this child; tells the bench its address. */
 async function serverMain() {
+  // What a web process waits on: the database pool (a connection to be free) and its own event loop.
+  const waits: number[] = [];
+  const connect = pg.Pool.prototype.connect;
+  pg.Pool.prototype.connect = function (this: pg.Pool, ...args: unknown[]) {
+    const t0 = performance.now();
+    const p = (connect as (...a: unknown[]) => Promise<pg.PoolClient>).apply(this, args);
+    void p?.then(() => waits.push(performance.now() - t0), () => {});
+    return p;
+  } as typeof connect;
+  const bySql = new Map<string, { n: number; ms: number }>();
+  if (process.env.MIXED_QUERY_TIMES) {
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const t0 = performance.now();
+      const text = (typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "?").replace(/\$\d+(, )?/g, "").slice(0, 90);
+      const p = (query as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown> | undefined;
+      void p?.then?.(() => {
+        const e = bySql.get(text) ?? { n: 0, ms: 0 };
+        e.n++;
+        e.ms += performance.now() - t0;
+        bySql.set(text, e);
+      }, () => {});
+      return p;
+    } as typeof query;
+  }
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  process.on("message", (m: { cmd?: string }) => {
+    if (m.cmd !== "waits") return;
+    process.send?.({ waits: { poolWaitP95Ms: pct(waits, 95), poolWaitMaxMs: Math.max(0, ...waits), acquisitions: waits.length, loopDelayP99Ms: loop.percentile(99) / 1e6 } });
+    if (bySql.size) process.stderr.write(`${[...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15).map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)}× ${(v.ms / v.n).toFixed(2)} ms  ${k}`).join("\n")}\n`);
+    bySql.clear();
+    waits.length = 0;
+    loop.reset();
+  });
   const { startServer } = await import("../server");
   const s = await startServer({ port: 0, quiet: true });
-  process.send?.({ ready: true, url: s.url.replace("0.0.0.0", "127.0.0.1") });
-  process.on("disconnect", () => process.exit(0));
+  process.send?.({ ready: true, url: s.url.replace("localhost", "127.0.0.1"), pid: process.pid });
+  // A clean exit (so --cpu-prof writes its profile) when the bench lets go of us.
+  process.on("disconnect", () => void s.close().finally(() => process.exit(0)));
 }
 
 const children = new Children();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : Number.NaN;
-};
 
-function child(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+/** A node child with its soft open-files limit raised to the hard one, and IPC. */
+function nodeChild(args: string[], env: NodeJS.ProcessEnv, o: { group?: boolean; stdout?: "pipe" } = {}): ChildProcess {
   const cmd = `ulimit -n $(ulimit -Hn) && exec "$0" "$@"`;
-  return children.add(spawn("sh", ["-c", cmd, process.execPath, "--import", "tsx", ...args], { stdio: ["ignore", process.stderr, "inherit", "ipc"], env }));
+  const proc = spawn("sh", ["-c", cmd, process.execPath, ...args], { stdio: ["ignore", o.stdout ?? process.stderr, "inherit", "ipc"], env, detached: o.group });
+  return children.add(proc, o.group);
 }
 
-function ask<T>(proc: ChildProcess, msg: object | null, key: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, sig: string | null) => reject(new Error(`a bench child exited (${sig ?? `exit ${code}`}) while waiting for '${key}'`));
-    const on = (r: Record<string, unknown>) => {
-      if (key in r) {
-        proc.off("message", on);
-        proc.off("exit", onExit);
-        resolve(r as T);
-      }
-    };
-    proc.on("message", on);
-    proc.once("exit", onExit);
-    if (msg) proc.send(msg);
+/** `--cpu-prof <dir>`: node's flags writing a CPU profile of each process there when it exits (cluster workers inherit them). */
+const profileFlags = () => (CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(CPU_PROF)] : []);
+
+/** The device service as deployed: `device-service/server.ts` with DEVICE_PROCESSES, ready once it says it listens. */
+async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const proc = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("device-service/server.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
+  await new Promise<void>((resolve, reject) => {
+    proc.once("exit", (code, sig) => reject(new Error(`the device service exited (${sig ?? `exit ${code}`}) before listening`)));
+    createInterface({ input: proc.stdout! }).on("line", (line) => {
+      if (line.startsWith("device service listening")) resolve();
+      else process.stderr.write(`${line}\n`);
+    });
   });
-}
-
-/** Parent i has kid i and phone i (fleetDeviceId(i)); phones PARENTS… belong to one more family (the fleet). */
-async function provision(db: DB): Promise<{ parentId: string; kidId: string; serial: string }[]> {
-  const ts = nowIso();
-  const fam = Array.from({ length: PARENTS + 1 }, (_, i) => ({ parentId: `mixp${i}`, kidId: `mixk${i}` }));
-  for (let i = 0; i < fam.length; i += 400) {
-    const part = fam.slice(i, i + 400);
-    await db.insertInto("parents").values(part.map((f) => ({ id: f.parentId, email: `${f.parentId}@bench.test`, name: "Parent", password_hash: null, role: "parent" as const, created_at: ts, updated_at: ts }))).execute();
-    await db.insertInto("kid_profiles").values(part.map((f) => ({ id: f.kidId, parent_id: f.parentId, name: "Kid", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts }))).execute();
-  }
-  const total = PARENTS + PHONES;
-  for (let i = 0; i < total; i += 500) {
-    const rows = Array.from({ length: Math.min(500, total - i) }, (_, k) => ({
-      id: fleetDeviceId(i + k),
-      profile_id: i + k < PARENTS ? `mixk${i + k}` : `mixk${PARENTS}`,
-      serial_number: `FLEET-${i + k}`,
-      credential_hash: createHash("sha256").update(fleetCredential(i + k)).digest("hex"),
-      created_at: ENROLLED_AT,
-      updated_at: ts,
-    }));
-    await db.insertInto("devices").values(rows).execute();
-  }
-  return fam.slice(0, PARENTS).map((f, i) => ({ ...f, serial: `FLEET-${i}` }));
-}
-
-interface Round {
-  pages: number[];
-  commands: number[];
-  failures: string[];
-}
-
-/** Every parent clicks for `SECONDS`: dashboard, settings, Lock now (post → the phone receives the LOCK). */
-async function parentsLoop(base: string, parents: { kidId: string; serial: string; cookie: string; phone: MiniPhone }[]): Promise<Round> {
-  const r: Round = { pages: [], commands: [], failures: [] };
-  const until = performance.now() + SECONDS * 1000;
-  const page = async (url: string, cookie: string) => {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers: { Cookie: cookie, Accept: "text/html" }, redirect: "manual" });
-    await res.arrayBuffer();
-    r.pages.push(performance.now() - t0);
-    if (res.status !== 200) r.failures.push(`${res.status} ${new URL(url).pathname}`);
-  };
-  await Promise.all(
-    parents.map(async (p) => {
-      await sleep(Math.random() * THINK_MS);
-      while (performance.now() < until) {
-        await page(`${base}/kids-device?profileId=${p.kidId}`, p.cookie);
-        await sleep(THINK_MS * (0.5 + Math.random()));
-        await page(`${base}/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`, p.cookie);
-        await sleep(THINK_MS * (0.5 + Math.random()));
-        const where = `/device-info?profile_id=${p.kidId}&serialNumber=${p.serial}`;
-        const received = new Promise<void>((resolve) => (p.phone.onCommand = () => resolve()));
-        const t0 = performance.now();
-        const res = await fetch(`${base}${where}&confirm=lock`, {
-          method: "POST",
-          headers: { Cookie: p.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ intent: "lock", confirmed: "yes" }),
-          redirect: "manual",
-        });
-        await res.arrayBuffer();
-        if (res.status !== 302 && res.status !== 303) r.failures.push(`${res.status} POST /device-info`);
-        else if (await Promise.race([received.then(() => true), sleep(10_000).then(() => false)])) r.commands.push(performance.now() - t0);
-        else r.failures.push("LOCK not received within 10 s");
-        await sleep(THINK_MS * (0.5 + Math.random()));
-      }
-    }),
-  );
-  return r;
+  return proc;
 }
 
 async function main() {
-  const out = reporter(values.json!);
-  if (![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS].every((n) => Number.isFinite(n) && n > 0) || BUCKETS > 20) {
-    process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms and --buckets (≤ 20) are positive numbers.\n");
-    process.exit(EXIT_USAGE);
+  const out = reporter(values.json === true);
+  if (![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS, DEVICE_PROCESSES, WEB_PROCESSES].every((n) => Number.isFinite(n) && n > 0) || BUCKETS > 20) {
+    process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers.\n");
+    return EXIT_USAGE;
   }
-  out.say(`# mixed load: ${PARENTS} parents (think ${THINK_MS} ms) for ${SECONDS} s, without and with ${PHONES} phones uploading every ${REPORT_MS} ms · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`);
+  // Every limit before anything starts: the fleet's client processes and source addresses, the device processes' files.
+  const limits = probeLimits();
+  const { plan, problems } = planFleet({ phones: PHONES + PARENTS, serverProcesses: DEVICE_PROCESSES, clientProcesses: null }, limits);
+  problems.push(...(await unusableAddresses(plan.sourceAddresses)).map((a) => `source address ${a} cannot be bound on this machine`));
+  if (problems.length) {
+    process.stderr.write(`The mixed-load bench cannot run with these sizes on this machine:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
+    return EXIT_FAILED;
+  }
+  out.say(
+    `# mixed load: ${PARENTS} parents (think ${THINK_MS} ms) for ${SECONDS} s, without and with ${PHONES} phones uploading every ${REPORT_MS} ms · web tier ${WEB_PROCESSES} process(es), device service ${DEVICE_PROCESSES} processes, ${plan.clientProcesses} client processes, ${plan.sourceAddresses.length} source addresses · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`,
+  );
   const dbName = `mixed_bench_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
   const url = `${PG_BASE}/${dbName}`;
   const db = createDb({ url });
-  // The bench signs session cookies with the server's secret (its own env, never the worktree's data/).
+  // The bench signs session cookies with the servers' secret (its own env, never the worktree's data/).
   Object.assign(process.env, { SESSION_SECRET: SECRET, NODE_ENV: "production", KIDS_APP_API_KEY: "mixed-bench-kids-app-key", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "mixed-")) });
   process.env.PUBLIC_URL ??= "http://localhost";
   const phones: MiniPhone[] = [];
+  const web: ChildProcess[] = [];
+  let device: ChildProcess | undefined;
   try {
+    const tProvision = performance.now();
     const fam = await phase("provision", 60_000 + PHONES * 10, async () => {
       await migrateToLatest(db);
-      return provision(db);
+      const f = await provisionFamilies(db, PARENTS, PHONES, ENROLLED_AT);
+      // Planner statistics, as autovacuum keeps them on a real server (it is off on some development machines).
+      await sql`ANALYZE`.execute(db);
+      return f;
     });
+    out.say(`provisioned ${PARENTS} parents' families and ${PHONES} fleet phones (one kid each) in ${((performance.now() - tProvision) / 1000).toFixed(1)} s`);
     const { createSession } = await import("../db/queries/sessions");
     const { sessionCookie } = await import("../core/session-cookie.server");
-    const env = { ...process.env, DATABASE_URL: url, REDIS_URL: "", SEED_DEMO: "false", SIMULATE_DEMO_DEVICES: "false", LOG_LEVEL: "error" };
-    const server = child([path.resolve("bench/mixed-load.ts"), "--server"], env);
-    const { url: base } = await phase("start", 60_000, () => ask<{ url: string }>(server, null, "ready"));
-    const wsUrl = base.replace("http", "ws");
-    const parents = await Promise.all(
+    const env = { ...process.env, DATABASE_URL: url, REDIS_URL: REDIS, DEVICE_SERVICE_KEY: SERVICE_KEY, SEED_DEMO: "false", SIMULATE_DEMO_DEVICES: "false", LOG_LEVEL: "error" };
+    if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
+    const devicePort = await freePort();
+    device = await phase("start-device", 120_000, () => startDeviceService(env, devicePort));
+    const bases = await phase("start-web", 120_000, () =>
+      Promise.all(
+        Array.from({ length: WEB_PROCESSES }, async () => {
+          const p = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` });
+          web.push(p);
+          return (await ask<{ url: string }>(p, null, "ready")).url;
+        }),
+      ),
+    );
+    const wsUrl = `ws://127.0.0.1:${devicePort}`;
+    const parents: Parent[] = await Promise.all(
       fam.map(async (f, i) => {
         const phone = new MiniPhone(i, { url: wsUrl });
         phones.push(phone);
         const token = await createSession(db, f.parentId, { idleMinutes: 720, absoluteDays: 7 });
-        return { ...f, phone, cookie: (await sessionCookie().serialize(token)).split(";")[0] };
+        return { ...f, base: bases[i % bases.length], phone, cookie: (await sessionCookie().serialize(token)).split(";")[0] };
       }),
     );
     await phase("connect-parents", 60_000, async () => {
@@ -216,63 +230,109 @@ async function main() {
       phones.forEach((p) => p.connect());
       await Promise.all(ready);
     });
-    // Warm-up: every page once.
-    await phase("warm-up", 60_000, async () => {
-      for (const p of parents.slice(0, 5)) for (const u of [`/kids-device?profileId=${p.kidId}`, `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`]) await (await fetch(`${base}${u}`, { headers: { Cookie: p.cookie } })).arrayBuffer();
-    });
-    const roundMs = SECONDS * 1000 + 30_000;
-    const quiet = await phase("baseline", roundMs, () => parentsLoop(base, parents));
-    out.say(`without the fleet: page p95 ${pct(quiet.pages, 95).toFixed(1)} ms (${quiet.pages.length} pages), command p99 ${pct(quiet.commands, 99).toFixed(1)} ms (${quiet.commands.length}), failures ${quiet.failures.length}`);
+    // Warm-up: the parents' loop for a while, unmeasured (compiled code, connection pools, PostgreSQL's caches).
+    await phase("warm-up", WARM_UP_S * 1000 + 30_000, () => parentsLoop(parents, { seconds: WARM_UP_S, thinkMs: THINK_MS }));
 
+    // Where the CPU goes, per loop.
     const clients: ChildProcess[] = [];
-    for (let c = 0, from = PARENTS; from < PARENTS + PHONES; c++, from += PHONES_PER_CLIENT) {
-      const p = child([path.resolve("bench/fleet-client.ts"), "device", wsUrl, String(from), String(Math.min(PARENTS + PHONES, from + PHONES_PER_CLIENT)), sourceAddress(c)], process.env);
+    const pids = (ps: ChildProcess[]) => ps.map((p) => p.pid!).filter(Boolean);
+    const meter = cpuMeter({ web: () => pids(web), device: () => processGroup(device!.pid!), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => pids(clients), bench: () => [process.pid] });
+    const loop = async (name: string) => {
+      await Promise.all(web.map((p) => ask(p, { cmd: "waits" }, "waits")));
+      meter.start();
+      const r = await phase(name, SECONDS * 1000 + 30_000, () => parentsLoop(parents, { seconds: SECONDS, thinkMs: THINK_MS }));
+      const cpu = meter.stop();
+      for (const [i, p] of web.entries()) out.say(`  web process ${i + 1} during "${name}": ${JSON.stringify((await ask<{ waits: object }>(p, { cmd: "waits" }, "waits")).waits)}`);
+      return { r, cpu };
+    };
+    const describe = (r: Round, cpu: Record<string, number>) => {
+      const byPage = (k: string) => pct(r.pages.filter((x) => x.page === k).map((x) => x.ms), 95).toFixed(1);
+      const cores = Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
+      return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (${r.commands.length}; the post alone p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
+    };
+    const quiet = await loop("baseline");
+    out.say(`without the fleet: ${describe(quiet.r, quiet.cpu)}`);
+
+    // The fleet: phones PARENTS… over the planned client processes and source addresses.
+    const per = Math.ceil(PHONES / plan.clientProcesses);
+    for (let c = 0; c * per < PHONES; c++) {
+      const from = PARENTS + c * per;
+      const p = nodeChild(["--import", "tsx", path.resolve("bench/fleet-client.ts"), "device", wsUrl, String(from), String(Math.min(PARENTS + PHONES, from + per)), plan.sourceAddresses.join(",")], process.env);
       await ask(p, null, "started");
       clients.push(p);
     }
     const all = <T>(msg: object, key: string) => Promise.all(clients.map((p) => ask<T>(p, msg, key)));
     const t0 = performance.now();
-    await phase("connect-fleet", 120_000 + PHONES * 20, () => all({ cmd: "connect" }, "connected"));
+    await phase("connect-fleet", 120_000 + PHONES * 4, () => all({ cmd: "connect" }, "connected"));
     out.say(`fleet: ${PHONES} phones connected in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // The fleet's status rows are new: statistics again, as autovacuum would within a minute.
+    await sql`ANALYZE`.execute(db);
     await all({ cmd: "report", everyMs: REPORT_MS, buckets: BUCKETS }, "reporting");
-    // One report interval first, so the uploads run at their steady rate when the parents start.
-    await sleep(Math.min(REPORT_MS, 10_000));
-    const startedReports = (await all<{ reported: number }>({ cmd: "stop-report" }, "reported")).reduce((n, x) => n + x.reported, 0);
-    await all({ cmd: "report", everyMs: REPORT_MS, buckets: BUCKETS }, "reporting");
+    // One report interval first (each phone's first upload falls somewhere in it), so uploads run at their steady rate.
+    await sleep(Math.min(REPORT_MS, 30_000));
+    const startedReports = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0);
     const tLoad = performance.now();
-    const loaded = await phase("loaded", roundMs, () => parentsLoop(base, parents));
+    const loaded = await loop("loaded");
     const reported = (await all<{ reported: number }>({ cmd: "stop-report" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
     const uploadsPerS = reported / ((performance.now() - tLoad) / 1000);
-    out.say(`with the fleet: page p95 ${pct(loaded.pages, 95).toFixed(1)} ms (${loaded.pages.length} pages), command p99 ${pct(loaded.commands, 99).toFixed(1)} ms (${loaded.commands.length}), failures ${loaded.failures.length}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s`);
-    for (const f of [...new Set([...quiet.failures, ...loaded.failures])].slice(0, 5)) out.say(`  failure: ${f}`);
+    out.say(`with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s`);
+    for (const f of [...new Set([...quiet.r.failures, ...loaded.r.failures])].slice(0, 8)) out.say(`  failure: ${f}`);
     await all({ cmd: "close" }, "closed");
 
-    const figures = {
+    const pages = (r: Round) => r.pages.map((x) => x.ms);
+    const figures: Record<string, number> = {
       phones: PHONES,
       parents: PARENTS,
-      "loaded.pageP50Ms": pct(loaded.pages, 50),
-      "loaded.pageP95Ms": pct(loaded.pages, 95),
-      "loaded.commandP99Ms": pct(loaded.commands, 99),
+      thinkMs: THINK_MS,
+      webProcesses: WEB_PROCESSES,
+      deviceProcesses: DEVICE_PROCESSES,
+      "loaded.pageP50Ms": pct(pages(loaded.r), 50),
+      "loaded.pageP95Ms": pct(pages(loaded.r), 95),
+      "loaded.commandP99Ms": pct(loaded.r.commands, 99),
+      "loaded.pagesPerS": loaded.r.pages.length / SECONDS,
       "loaded.uploadsPerS": uploadsPerS,
-      failures: quiet.failures.length + loaded.failures.length,
+      failures: quiet.r.failures.length + loaded.r.failures.length,
+      halfDoneCommands: quiet.r.halfDone + loaded.r.halfDone,
+      ...Object.fromEntries(Object.entries(quiet.cpu).map(([k, v]) => [`quiet.cores.${k}`, v])),
+      ...Object.fromEntries(Object.entries(loaded.cpu).map(([k, v]) => [`loaded.cores.${k}`, v])),
     };
-    const baselines = { "quiet.pageP95Ms": pct(quiet.pages, 95), "quiet.commandP99Ms": pct(quiet.commands, 99) };
+    const baselines = { "quiet.pageP95Ms": pct(pages(quiet.r), 95), "quiet.commandP99Ms": pct(quiet.r.commands, 99) };
     const ratios = { pageP95VsQuiet: figures["loaded.pageP95Ms"] / baselines["quiet.pageP95Ms"], commandP99VsQuiet: figures["loaded.commandP99Ms"] / baselines["quiet.commandP99Ms"] };
-    const targets = { "loaded.pageP95Ms": { max: TARGET_PAGE_P95_MS }, "loaded.commandP99Ms": { max: TARGET_COMMAND_P99_MS }, failures: { max: 0 } };
+    const targets = { "loaded.pageP95Ms": { max: TARGET_PAGE_P95_MS }, "loaded.commandP99Ms": { max: TARGET_COMMAND_P99_MS }, failures: { max: 0 }, halfDoneCommands: { max: 0 } };
     return out.finish(benchResult({ bench: "mixed-load", figures, baselines, ratios, targets }));
   } finally {
     phones.forEach((p) => p.close());
+    // Web processes end cleanly first (their CPU profiles are written on exit), then everything else is killed.
+    await Promise.all(
+      web
+        .filter((p) => p.exitCode === null && p.connected)
+        .map((p) => {
+          const exited = new Promise((r) => p.once("exit", r));
+          p.disconnect();
+          return Promise.race([exited, sleep(10_000)]);
+        }),
+    );
+    // The device service stops as on a deploy (SIGTERM: its workers close and exit, writing their profiles).
+    if (CPU_PROF && device?.exitCode === null) {
+      const exited = new Promise((r) => device!.once("exit", r));
+      device.kill("SIGTERM");
+      await Promise.race([exited, sleep(20_000)]);
+    }
     children.killAll();
     await db.destroy();
-    const c = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await c.end();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    await admin.end();
   }
 }
 
 if (values.server) void serverMain();
-else
+else {
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    process.once(sig, () => {
+      children.killAll();
+      process.exit(EXIT_FAILED);
+    });
+  }
   main().then(
     (code) => process.exit(code),
     (err: unknown) => {
@@ -281,3 +341,4 @@ else
       process.exit(EXIT_FAILED);
     },
   );
+}

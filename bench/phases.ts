@@ -4,6 +4,7 @@
  * workers go too). Nothing is left running, nothing hangs.
  */
 import type { ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 
 export class PhaseTimeout extends Error {
   constructor(
@@ -62,4 +63,33 @@ export function parseDeadlines(values: string[] | undefined, known: readonly str
     out[m[1]] = Number(m[2]) * 1000;
   }
   return out;
+}
+
+/** Sends a request to a bench child (IPC) and resolves with its first answer carrying `key`; rejects if it exits first. */
+export function ask<T>(proc: ChildProcess, msg: object | null, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null, sig: string | null) => reject(new Error(`a bench child exited (${sig ?? `exit ${code}`}) while waiting for '${key}'`));
+    const on = (r: Record<string, unknown>) => {
+      if (key in r) {
+        proc.off("message", on);
+        proc.off("exit", onExit);
+        resolve(r as T);
+      }
+    };
+    proc.on("message", on);
+    proc.once("exit", onExit);
+    if (msg) proc.send(msg);
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a server that must be told its port, e.g. a cluster). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
 }

@@ -44,6 +44,13 @@ function issueTime(): Date {
  * Stores the command (the outbox row is the source of truth), schedules its expiry, then dispatches it:
  * to the socket if the phone is connected to this process, to whichever process holds it (bus), and
  * through the push transport when the phone is offline.
+ *
+ * Nothing half-done: an error before the insert commits (a saturated pool, a lost database) fails the call
+ * and nothing is stored; once it has committed, the command is issued and this never fails — a dispatch
+ * that cannot run now is logged and the outbox delivers the command anyway (the gateway retries a failed
+ * delivery while the phone is connected; a phone that connects gets everything still open). Callers read what
+ * they need to answer (e.g. whether the phone is online) before calling this, so their answer cannot fail
+ * after the command went out.
  */
 export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): Promise<DeviceCommand> {
   const now = issueTime();
@@ -71,8 +78,13 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
       deps.log("warn", "command expiry not scheduled", { commandId: row.id, error: err instanceof Error ? err.message : String(err) });
     });
   }
-  await dispatch(deps, input.deviceId, [row]);
-  return (await findCommand(deps.db, row.id)) ?? row;
+  try {
+    await dispatch(deps, input.deviceId, [row]);
+    return (await findCommand(deps.db, row.id)) ?? row;
+  } catch (err) {
+    deps.log("warn", "command stored, dispatch deferred", { commandId: row.id, deviceId: input.deviceId, error: err instanceof Error ? err.message : String(err) });
+    return row;
+  }
 }
 
 export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = []): Promise<void> {

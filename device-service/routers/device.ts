@@ -33,8 +33,9 @@ const FCM_MESSAGES: Record<string, string> = {
 
 export const deviceRouter = router({
   issueCommand: commandProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id });
+    // Read before the command is stored: once it is, the answer cannot fail (nothing half-done, commands/outbox.ts).
     const online = await isOnline(ctx.db, ctx.device.id);
+    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id });
     return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, online), commandId: cmd.id };
   }),
 
@@ -53,24 +54,26 @@ export const deviceRouter = router({
         if (!packageName) throw new TRPCError({ code: "BAD_REQUEST", message: "Please enter the package name of the app." });
         if (input.action !== "enable_app" && packageName === KIDS_APP_PACKAGE) throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to uninstall this app" });
       }
+      const online = await isOnline(ctx.db, ctx.device.id);
       const cmd = await issueCommand(ctx, {
         deviceId: ctx.device.id,
         type: FCM_ACTIONS[input.action],
         payload: { action: input.action, title: input.title ?? null, message: input.message ?? null, packageName: packageName ?? null },
         issuedBy: ctx.parent.id,
       });
-      const online = await isOnline(ctx.db, ctx.device.id);
       return { respones_msg: sentMessage(FCM_MESSAGES[input.action], ctx.kid.name, online), commandId: cmd.id };
     }),
 
   sync: commandProcedure.mutation(async ({ ctx }) => {
+    const online = await isOnline(ctx.db, ctx.device.id);
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id });
-    return { respones_msg: sentMessage("Syncing", ctx.kid.name, await isOnline(ctx.db, ctx.device.id)), commandId: cmd.id };
+    return { respones_msg: sentMessage("Syncing", ctx.kid.name, online), commandId: cmd.id };
   }),
 
   fetchLogs: commandProcedure.mutation(async ({ ctx }) => {
+    const online = await isOnline(ctx.db, ctx.device.id);
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id });
-    return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, await isOnline(ctx.db, ctx.device.id)), commandId: cmd.id };
+    return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, online), commandId: cmd.id };
   }),
 
   /** Map display flag and location tracking settings (tracking off stores interval 0). */

@@ -12,6 +12,9 @@ import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 
 export const PING_INTERVAL_MS = 30_000;
 export const DEVICE_SOCKET_PATH = "/device-socket";
+/** A failed command delivery to a connected phone is tried again after 0.5 s, 1 s, 2 s … at most every 30 s. */
+export const DELIVERY_RETRY_BASE_MS = 500;
+export const DELIVERY_RETRY_CAP_MS = 30_000;
 
 interface Conn {
   ws: WebSocket;
@@ -75,6 +78,18 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(frame));
   };
 
+  // Phones whose delivery failed (a saturated pool, a lost database) and how often in a row: retried, with
+  // backoff, while the phone stays connected here, so a stored command never waits for a reconnection.
+  const retrying = new Map<Conn, number>();
+  const retryLater = (c: Conn, includeSent: boolean) => {
+    const attempt = (retrying.get(c) ?? 0) + 1;
+    retrying.set(c, attempt);
+    setTimeout(() => {
+      if (closed || conns.get(c.device.id) !== c || c.ws.readyState !== c.ws.OPEN) retrying.delete(c);
+      else void deliverTo(c, includeSent);
+    }, Math.min(DELIVERY_RETRY_CAP_MS, DELIVERY_RETRY_BASE_MS * 2 ** (attempt - 1))).unref();
+  };
+
   async function deliverTo(c: Conn, includeSent: boolean): Promise<void> {
     if (!c.statusSeen) return;
     if (c.delivering) {
@@ -96,8 +111,10 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         if (!c.again) break;
         incl = c.againIncludeSent;
       }
+      retrying.delete(c);
     } catch (err) {
-      deps.log("error", "command delivery failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) });
+      deps.log("error", "command delivery failed; retrying", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) });
+      retryLater(c, includeSent || c.againIncludeSent);
     } finally {
       c.delivering = false;
     }

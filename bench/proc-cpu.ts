@@ -1,0 +1,100 @@
+/**
+ * Where the CPU goes during a bench (Linux /proc): user + system CPU seconds of named groups of processes,
+ * so a run can say how much of the machine's cores the web tier, the device processes, PostgreSQL (the
+ * backends of the bench's own database), Redis and the phones' clients each used. Elsewhere than Linux
+ * every figure is NaN.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** Fields of /proc/<pid>/stat after the command name (which may contain spaces): [state, ppid, pgrp, …]. */
+function statFields(pid: number): string[] | null {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return s.slice(s.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, with those of its children that ended and were
+ * waited for (PostgreSQL's backends come and go with the pools' idle timeout; the postmaster reaps them);
+ * 0 when it is gone.
+ */
+export function cpuSecondsOf(pid: number): number {
+  const f = statFields(pid);
+  // utime, stime, cutime, cstime are fields 14–17 of stat, i.e. 11–14 after the name.
+  return f ? (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / clockTicks() : 0;
+}
+
+/** Every process of a process group (a cluster primary started detached, and its workers). */
+export function processGroup(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  return entries.filter((e) => /^\d+$/.test(e) && statFields(Number(e))?.[2] === String(pgid)).map(Number);
+}
+
+/** Processes by command name (e.g. every redis-server); shared with anything else running on the machine. */
+export function processesNamed(name: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  return entries.filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try {
+      return readFileSync(`/proc/${e}/comm`, "utf8").trim() === name;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+/**
+ * A CPU meter over groups of processes: `start()` then `stop()` gives each group's CPU seconds in between
+ * as a share of one core (1.0 = one core busy all the time). Groups are re-listed at both ends (processes
+ * that come and go in between are counted from when they are first seen).
+ */
+export function cpuMeter(groups: Record<string, () => number[]>) {
+  const sample = () => Object.fromEntries(Object.entries(groups).map(([k, list]) => [k, new Map(list().map((pid) => [pid, cpuSecondsOf(pid)]))]));
+  let at = 0;
+  let first: Record<string, Map<number, number>> = {};
+  return {
+    start() {
+      if (process.platform !== "linux") return;
+      at = performance.now();
+      first = sample();
+    },
+    /** Cores used by each group since start(). */
+    stop(): Record<string, number> {
+      if (process.platform !== "linux") return Object.fromEntries(Object.keys(groups).map((k) => [k, Number.NaN]));
+      const seconds = (performance.now() - at) / 1000;
+      const last = sample();
+      return Object.fromEntries(
+        Object.entries(last).map(([k, now]) => {
+          let used = 0;
+          for (const [pid, cpu] of now) used += cpu - (first[k]?.get(pid) ?? 0);
+          return [k, used / seconds];
+        }),
+      );
+    },
+  };
+}
