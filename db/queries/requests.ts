@@ -1,9 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../index";
 import type { AppRequestType } from "../schema";
-import { localDay } from "../../core/zoned-time";
-import { bonusOnDay } from "./time-rules/bonus";
-import { kidTimeZone } from "./time-zone";
+import { bonusOnLocalToday } from "./time-rules/bonus";
 
 export interface PendingRequest {
   id: string;
@@ -51,7 +49,7 @@ export async function listPendingRequests(db: DB, deviceId: string, now: Date = 
     .limit(200)
     .execute();
   const profileId = rows[0]?.profile_id;
-  const bonus = profileId ? await bonusOnDay(db, profileId, localDay(now, await kidTimeZone(db, profileId))) : [];
+  const bonus = profileId ? await bonusOnLocalToday(db, profileId, now) : [];
   const appBonus = new Map(bonus.filter((b) => b.scope === "app").map((b) => [b.target, b.minutes]));
   return rows.map((r) => ({
     id: r.id,
