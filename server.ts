@@ -58,6 +58,10 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   app.get("/healthz", healthz(services.db));
   // Headers on everything, static files included (nosniff, CSP, HSTS in production).
   app.use(securityHeaders(e));
+  // Rendered dashboards reused while nothing on them changed (PAGE_CACHE_MB=0 turns it off). Before the static
+  // files (no file answers these paths), so a repeat view does not look for one on disk first.
+  const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
+  app.get(["/kids-device", "/kids-device.data"], dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
   app.use(sameOriginPosts());
@@ -75,10 +79,6 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
-
-  // Rendered dashboards reused while nothing on them changed (PAGE_CACHE_MB=0 turns it off).
-  const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
-  app.get(["/kids-device", "/kids-device.data"], dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } }));
 
   app.all(
     "*",

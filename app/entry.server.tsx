@@ -33,9 +33,10 @@ export default function handleRequest(
         if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", cacheControl(loadContext));
         // The database is briefly unavailable (app/utils/outage.server.ts): say when to try again.
         if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
-        const body = Buffer.from(scriptsInsideBody(withoutViewPadding(Buffer.concat(chunks).toString("utf8"))));
-        // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie).
-        loadContext.pageCacheStore?.(body.toString("utf8"), responseStatusCode, responseHeaders);
+        const html = scriptsInsideBody(withoutViewPadding(Buffer.concat(chunks).toString("utf8")));
+        // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie) and
+        // then answers with the stored form (scripts authorised by hash, gzip when the client takes it).
+        const body = loadContext.pageCacheStore?.(html, responseStatusCode, responseHeaders) ?? Buffer.from(html);
         resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
         callback();
       },

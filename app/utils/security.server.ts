@@ -53,6 +53,18 @@ export function securityHeaders(e: Env): RequestHandler {
   };
 }
 
+/**
+ * The policy of a response whose page is served from the page cache (app/utils/page-cache.server.ts): its inline
+ * scripts are authorised by their sha256 hashes (`'sha256-…'`) in place of this response's nonce, which the page
+ * no longer carries. Nothing else in the policy changes; never 'unsafe-inline'. Null when `csp` does not hold the
+ * nonce (not a policy this module wrote for this response).
+ */
+export function scriptsByHash(csp: string, nonce: string, hashes: string[]): string | null {
+  const source = ` 'nonce-${nonce}'`;
+  if (!nonce || !csp.includes(source) || hashes.some((h) => !/^'sha256-[A-Za-z0-9+/]+=*'$/.test(h))) return null;
+  return csp.replace(source, hashes.map((h) => ` ${h}`).join(""));
+}
+
 /** Paths that legitimately receive cross-site POSTs (Apple's form_post return). */
 const CROSS_SITE_POST_PATHS = new Set(["/users/apple-callback"]);
 

@@ -1,5 +1,6 @@
 import { birthMonth, birthYear, kidName } from "../../core/values";
 import type { DB } from "../index";
+import { executeCompiledOnce } from "../compiled";
 import { accessibleKidIds } from "./access";
 import { newId, nowIso } from "../../core/ids.server";
 
@@ -25,19 +26,22 @@ export type PhoneState = "none" | "online" | "offline";
  * (none, online, offline with when it was last seen) and whose kid it is. Removed phones do not count. Page size 50.
  */
 export async function listKidsForParent(db: DB, parent: { id: string; email: string }, opts: { pageSize?: number; search?: string } = {}) {
-  let q = db
-    .selectFrom("kid_profiles")
-    .leftJoin("devices", (j) => j.onRef("devices.profile_id", "=", "kid_profiles.id").on("devices.unenrolled_at", "is", null))
-    .leftJoin("device_status", "device_status.device_id", "devices.id")
-    .innerJoin("parents as owner", "owner.id", "kid_profiles.parent_id")
-    .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number", "device_status.online", "device_status.updated_at as last_seen", "owner.name as owner_name"])
-    .where("kid_profiles.id", "in", accessibleKidIds(db, parent))
-    .orderBy("kid_profiles.created_at")
-    .orderBy("kid_profiles.name")
-    .orderBy("devices.created_at")
-    .limit(opts.pageSize ?? 50);
-  if (opts.search) q = q.where("kid_profiles.name", "like", `%${opts.search.replace(/[%_]/g, "")}%`);
-  const rows = await q.execute();
+  const build = () => {
+    const q = db
+      .selectFrom("kid_profiles")
+      .leftJoin("devices", (j) => j.onRef("devices.profile_id", "=", "kid_profiles.id").on("devices.unenrolled_at", "is", null))
+      .leftJoin("device_status", "device_status.device_id", "devices.id")
+      .innerJoin("parents as owner", "owner.id", "kid_profiles.parent_id")
+      .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number", "device_status.online", "device_status.updated_at as last_seen", "owner.name as owner_name"])
+      .where("kid_profiles.id", "in", accessibleKidIds(db, parent))
+      .orderBy("kid_profiles.created_at")
+      .orderBy("kid_profiles.name")
+      .orderBy("devices.created_at")
+      .limit(opts.pageSize ?? 50);
+    return opts.search ? q.where("kid_profiles.name", "like", `%${opts.search.replace(/[%_]/g, "")}%`) : q;
+  };
+  // Built and compiled once per parent, e-mail, page size and search: every input of the query above.
+  const rows = await executeCompiledOnce(db, JSON.stringify(["kids-for-parent", parent.id, parent.email, opts.pageSize ?? 50, opts.search ?? null]), build);
   // One entry per kid (a kid with two phones lists once, with its first device).
   const seen = new Set<string>();
   return rows

@@ -1,9 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../index";
 import type { AppRequestType } from "../schema";
-import { localDay } from "../../core/zoned-time";
-import { bonusOnDay } from "./time-rules/bonus";
-import { kidTimeZone } from "./time-zone";
+import { bonusOnLocalToday } from "./time-rules/bonus";
 
 export interface PendingRequest {
   id: string;
@@ -30,7 +28,7 @@ export interface PendingRequest {
  * (one wait, not three); they are used only if the requests are that kid's, as they are unless the phone moved.
  */
 export async function listPendingRequests(db: DB, deviceId: string, now: Date = new Date(), profileId?: string): Promise<PendingRequest[]> {
-  const bonusOf = async (kid: string) => bonusOnDay(db, kid, localDay(now, await kidTimeZone(db, kid)));
+  const bonusOf = (kid: string) => bonusOnLocalToday(db, kid, now);
   const list = db
     .selectFrom("app_requests as r")
     .leftJoin("catalog_apps as c", "c.package_name", "r.package_name")

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DB } from "../index";
+import { executeCompiledOnce } from "../compiled";
 import type { Parent } from "../schema";
 import { nowIso } from "../../core/ids.server";
 
@@ -62,13 +63,16 @@ async function checkLive(db: DB, row: { id: string; revoked_at: string | null; e
 /** findLiveSession and the session's parent in one query (one round trip on every guarded page). */
 export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
   if (!token || token.length > 200) return undefined;
-  const row = await db
-    .selectFrom("sessions")
-    .innerJoin("parents", "parents.id", "sessions.parent_id")
-    .selectAll("parents")
-    .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
-    .where("sessions.id", "=", hashToken(token))
-    .executeTakeFirst();
+  const id = hashToken(token);
+  // Read on every guarded request and page-cache hit: built and compiled once per session (its id is the only input).
+  const [row] = await executeCompiledOnce(db, JSON.stringify(["live-session", id]), () =>
+    db
+      .selectFrom("sessions")
+      .innerJoin("parents", "parents.id", "sessions.parent_id")
+      .selectAll("parents")
+      .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
+      .where("sessions.id", "=", id),
+  );
   if (!row) return undefined;
   const { session_id, session_revoked_at, session_expires_at, session_last_seen_at, ...parent } = row;
   const live = await checkLive(db, { id: session_id, revoked_at: session_revoked_at, expires_at: session_expires_at, last_seen_at: session_last_seen_at }, policy, now);

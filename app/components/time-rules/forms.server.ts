@@ -1,9 +1,8 @@
 import { json, type AppLoadContext } from "@remix-run/node";
 import { SESSION_BREAK_MESSAGE, SESSION_MINUTES_MESSAGE } from "#core/time-values";
-import { localDay, WEEKDAYS } from "#core/zoned-time";
-import { bonusOnDay } from "#db/queries/time-rules/bonus";
+import { WEEKDAYS } from "#core/zoned-time";
+import { bonusOnLocalToday } from "#db/queries/time-rules/bonus";
 import { getTimeRule } from "#db/queries/time-rules/rules";
-import { kidTimeZone } from "#db/queries/time-zone";
 import type { TimeRuleScope } from "#db/schema-time-rules";
 import { BONUS_MAX, BONUS_MESSAGE, BONUS_STEP } from "#device-service/bonus";
 import type { Parent } from "#db/schema";
@@ -43,8 +42,7 @@ export async function savedWeekdays(db: Db, profileId: string, scope: TimeRuleSc
 
 /** Bonus minutes given for the kid's today to this scope and target. */
 export async function bonusToday(db: Db, profileId: string, scope: TimeRuleScope, target: string, now: Date = new Date()): Promise<number> {
-  const day = localDay(now, await kidTimeZone(db, profileId));
-  const all = await bonusOnDay(db, profileId, day);
+  const all = await bonusOnLocalToday(db, profileId, now);
   return all.filter((b) => b.scope === scope && b.target === (scope === "phone" ? "" : target)).reduce((n, b) => n + b.minutes, 0);
 }
 

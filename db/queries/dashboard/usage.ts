@@ -1,4 +1,5 @@
 import type { DB } from "../../index";
+import { executeCompiledOnce } from "../../compiled";
 
 import { KIDS_APP_PACKAGE, appTitle } from "../../../core/store";
 
@@ -63,51 +64,54 @@ export function categoryLabel(id: string, names: Map<string, string>): string {
  * rollup for totals and the hour buckets only for the Day chart (24 buckets).
  */
 export async function getUsage(db: DB, profileId: string, deviceId: string, period: UsagePeriod): Promise<Usage> {
+  // The two largest builders are built and compiled once per phone and period (their only inputs; db/compiled.ts).
+  const span = [deviceId, period.filter, period.from, period.to];
   const [perApp, names, limits, chartRaw, last] = await Promise.all([
-    db
-      .selectFrom("app_usage_daily as u")
-      .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"))
-      .leftJoin("catalog_apps as c", "c.package_name", "u.package_name")
-      .select((eb) => [
-        "u.package_name",
-        eb.fn.sum<number>("u.minutes").as("minutes"),
-        eb.fn.max("c.title").as("title"),
-        eb.fn.max("c.icon").as("icon"),
-        eb.fn.max("pa.play_store_category").as("category"),
-        eb.fn.max("pa.is_app_disabled").as("disabled"),
-        eb.fn.max("pa.daily_limit_minutes").as("limit"),
-        eb.fn.max("pa.enable_daily_limit").as("enable_limit"),
-      ])
-      .where("u.device_id", "=", deviceId)
-      .where("u.day", ">=", period.from)
-      .where("u.day", "<", period.to)
-      .groupBy("u.package_name")
-      .execute(),
+    executeCompiledOnce(db, JSON.stringify(["usage-per-app", ...span]), () =>
+      db
+        .selectFrom("app_usage_daily as u")
+        .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"))
+        .leftJoin("catalog_apps as c", "c.package_name", "u.package_name")
+        .select((eb) => [
+          "u.package_name",
+          eb.fn.sum<number>("u.minutes").as("minutes"),
+          eb.fn.max("c.title").as("title"),
+          eb.fn.max("c.icon").as("icon"),
+          eb.fn.max("pa.play_store_category").as("category"),
+          eb.fn.max("pa.is_app_disabled").as("disabled"),
+          eb.fn.max("pa.daily_limit_minutes").as("limit"),
+          eb.fn.max("pa.enable_daily_limit").as("enable_limit"),
+        ])
+        .where("u.device_id", "=", deviceId)
+        .where("u.day", ">=", period.from)
+        .where("u.day", "<", period.to)
+        .groupBy("u.package_name"),
+    ),
     db.selectFrom("store_categories").select(["id", "name"]).execute(),
     db
       .selectFrom("category_limits")
       .select(["category", "enable_daily_limit", "daily_limit_minutes", "is_category_enabled"])
       .where("profile_id", "=", profileId)
       .execute(),
-    period.filter === "day"
-      ? db
-          .selectFrom("app_usage_hourly as h")
-          .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "h.device_id").onRef("pa.package_name", "=", "h.package_name"))
-          .select((eb) => ["h.hour as slot", "pa.play_store_category as category", eb.fn.sum<number>("h.minutes").as("minutes")])
-          .where("h.device_id", "=", deviceId)
-          .where("h.hour", ">=", period.from)
-          .where("h.hour", "<", period.to)
-          .groupBy(["h.hour", "pa.play_store_category"])
-          .execute()
-      : db
-          .selectFrom("app_usage_daily as u")
-          .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"))
-          .select((eb) => ["u.day as slot", "pa.play_store_category as category", eb.fn.sum<number>("u.minutes").as("minutes")])
-          .where("u.device_id", "=", deviceId)
-          .where("u.day", ">=", period.from)
-          .where("u.day", "<", period.to)
-          .groupBy(["u.day", "pa.play_store_category"])
-          .execute(),
+    executeCompiledOnce(db, JSON.stringify(["usage-chart", ...span]), () =>
+      period.filter === "day"
+        ? db
+            .selectFrom("app_usage_hourly as h")
+            .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "h.device_id").onRef("pa.package_name", "=", "h.package_name"))
+            .select((eb) => ["h.hour as slot", "pa.play_store_category as category", eb.fn.sum<number>("h.minutes").as("minutes")])
+            .where("h.device_id", "=", deviceId)
+            .where("h.hour", ">=", period.from)
+            .where("h.hour", "<", period.to)
+            .groupBy(["h.hour", "pa.play_store_category"])
+        : db
+            .selectFrom("app_usage_daily as u")
+            .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"))
+            .select((eb) => ["u.day as slot", "pa.play_store_category as category", eb.fn.sum<number>("u.minutes").as("minutes")])
+            .where("u.device_id", "=", deviceId)
+            .where("u.day", ">=", period.from)
+            .where("u.day", "<", period.to)
+            .groupBy(["u.day", "pa.play_store_category"]),
+    ),
     db
       .selectFrom("app_usage_hourly")
       .select("hour")
