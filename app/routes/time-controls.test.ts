@@ -131,6 +131,11 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     const start = (zone.minuteOfDay + 1440 - 30) % 1440;
     const end = (zone.minuteOfDay + 90) % 1440;
     await h.caller(h.demo).time.setTimeZone({ timeZone: "UTC" });
+    // Only the schedule blocks the app here. A limit used up today ends at midnight, before a Bedtime that crosses
+    // it, and the block ending first is the one shown: late in the UTC day the demo phone's use reaches them.
+    await h.caller(h.demo).settings.setGlobalDailyLimit({ serialNumber: MIA, minutes: 0 });
+    await h.caller(h.demo).apps.setLimit({ serialNumber: MIA, packageName: pkg, enableDailyLimit: false, dailyLimitTime: 60 });
+    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: cat, enableDailyLimit: false, dailyLimitTime: 120, isCategoryEnabled: true });
     await h.caller(h.demo).time.saveSchedule({ profileId: mia.profileId, schedule: { name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start, end, blocksAll: true, categories: [], apps: [] } });
     // Mia used the app today (before the window), so it is among the most used apps.
     const hour = new Date(Math.floor((now.getTime() - 3 * 3_600_000) / 3_600_000) * 3_600_000).toISOString();
