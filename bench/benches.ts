@@ -4,6 +4,7 @@ export const BENCHES: { name: string; script: string; args: string[]; smoke: str
   { name: "ingest", script: "bench/ingest.ts", args: [], smoke: ["--smoke"] },
   { name: "mixed-load", script: "bench/mixed-load.ts", args: [], smoke: ["--smoke"] },
   { name: "kids-device", script: "bench/kids-device.ts", args: [], smoke: ["--smoke"] },
+  { name: "catalog-search", script: "bench/catalog-search.ts", args: [], smoke: ["--smoke"] },
   { name: "apps-pages", script: "bench/apps-pages.ts", args: [], smoke: ["--smoke"] },
   { name: "reports", script: "bench/reports.ts", args: [], smoke: ["--smoke"] },
 ];
