@@ -42,7 +42,20 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  sqliteHandles.set(db, sqlite);
+  return db;
+}
+
+const sqliteHandles = new WeakMap<DB, SQLite.Database>();
+
+/**
+ * The better-sqlite3 connection behind a SQLite `DB` (undefined on PostgreSQL). For hot paths that run many
+ * small prepared statements (usage ingest): use it only INSIDE a Kysely transaction of that `db`, which holds
+ * the connection, so the statements belong to that transaction and never interleave with another one.
+ */
+export function sqliteHandleOf(db: DB): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
 }
 
 /**

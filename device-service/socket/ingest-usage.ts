@@ -1,0 +1,104 @@
+import { sql, type Transaction } from "kysely";
+import type SQLite from "better-sqlite3";
+import type { Database } from "../../db/schema";
+import { sqliteHandleOf, type DB } from "../../db/index";
+import { MAX_MINUTES_PER_HOUR, ProtocolError } from "./telemetry";
+
+/**
+ * The usage half of a group commit (device-service/socket/ingest-batch.ts), inside the batch's transaction.
+ *
+ * The daily rollup is INCREMENTAL: each (phone, hour, app) row's old hourly value is read once, the new one
+ * written, and the difference added to its (phone, day, app) daily row. A resend of the same absolute minutes
+ * therefore adds 0; the same key twice in one batch is written once (the later upload wins, deduplicated by the
+ * caller). This keeps the daily rows equal to the sum of their hours as long as every writer of the hours keeps
+ * them so; the per-message path (`ingestUsage` in telemetry.ts) still re-derives the affected days from the hours
+ * in full, and so heals a daily row that drifted.
+ *
+ * Usage is physical: after the write, an hour of a phone with more than 60 minutes throws TOO_MANY_MINUTES and
+ * the caller's transaction rolls back (the batcher then retries item by item, so only the bad upload fails).
+ *
+ * SQLite: prepared single-row statements on the connection the transaction holds (no query building, no
+ * multi-row statement compiled per batch). PostgreSQL: one statement for hours + days from unnest() arrays
+ * (a data-modifying CTE: the left join reads the hours as they were before the statement), one for the check.
+ */
+
+export type UsageRow = { device_id: string; package_name: string; hour: string; minutes: number };
+type Tx = Transaction<Database>;
+
+export async function writeUsageRows(db: DB, trx: Tx, rows: UsageRow[]): Promise<void> {
+  if (!rows.length) return;
+  const handle = sqliteHandleOf(db);
+  if (handle) writeSqlite(handle, rows);
+  else await writePostgres(trx, rows);
+}
+
+const tooMany = (hour: string, minutes: number) =>
+  new ProtocolError("TOO_MANY_MINUTES", `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${hour} would have ${minutes}.`);
+
+type Statements = { old: SQLite.Statement; hour: SQLite.Statement; hourSum: SQLite.Statement; day: SQLite.Statement };
+const prepared = new WeakMap<SQLite.Database, Statements>();
+
+function statements(handle: SQLite.Database): Statements {
+  let s = prepared.get(handle);
+  if (!s) {
+    s = {
+      old: handle.prepare("SELECT minutes FROM app_usage_hourly WHERE device_id = ? AND hour = ? AND package_name = ?").pluck(),
+      hour: handle.prepare(
+        "INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes",
+      ),
+      hourSum: handle.prepare("SELECT sum(minutes) FROM app_usage_hourly WHERE device_id = ? AND hour = ?").pluck(),
+      day: handle.prepare(
+        "INSERT INTO app_usage_daily (device_id, package_name, day, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes",
+      ),
+    };
+    prepared.set(handle, s);
+  }
+  return s;
+}
+
+function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
+  const st = statements(handle);
+  const hours = new Map<string, [string, string]>();
+  const days = new Map<string, { device_id: string; package_name: string; day: string; delta: number }>();
+  for (const r of rows) {
+    const old = (st.old.get(r.device_id, r.hour, r.package_name) as number | undefined) ?? 0;
+    st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
+    hours.set(`${r.device_id}|${r.hour}`, [r.device_id, r.hour]);
+    const day = r.hour.slice(0, 10);
+    const key = `${r.device_id}|${day}|${r.package_name}`;
+    const d = days.get(key);
+    if (d) d.delta += r.minutes - old;
+    else days.set(key, { device_id: r.device_id, package_name: r.package_name, day, delta: r.minutes - old });
+  }
+  for (const [device, hour] of hours.values()) {
+    const total = Number(st.hourSum.get(device, hour) ?? 0);
+    if (total > MAX_MINUTES_PER_HOUR) throw tooMany(hour, total);
+  }
+  for (const d of days.values()) st.day.run(d.device_id, d.package_name, d.day, d.delta);
+}
+
+async function writePostgres(trx: Tx, rows: UsageRow[]): Promise<void> {
+  const col = <K extends keyof UsageRow>(k: K) => rows.map((r) => r[k]);
+  await sql`
+    WITH input AS (
+      SELECT * FROM unnest(${col("device_id")}::text[], ${col("package_name")}::text[], ${col("hour")}::text[], ${col("minutes")}::int[])
+        AS t(device_id, package_name, hour, minutes)
+    ), delta AS (
+      SELECT i.device_id, i.package_name, substr(i.hour, 1, 10) AS day, i.minutes - coalesce(h.minutes, 0) AS delta
+      FROM input i LEFT JOIN app_usage_hourly h ON h.device_id = i.device_id AND h.hour = i.hour AND h.package_name = i.package_name
+    ), hours AS (
+      INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) SELECT device_id, package_name, hour, minutes FROM input
+      ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes
+    )
+    INSERT INTO app_usage_daily (device_id, package_name, day, minutes)
+    SELECT device_id, package_name, day, sum(delta) FROM delta GROUP BY device_id, package_name, day
+    ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes`.execute(trx);
+  const touched = [...new Map(rows.map((r) => [`${r.device_id}|${r.hour}`, r])).values()];
+  const over = await sql<{ hour: string; minutes: number }>`
+    SELECT h.hour, sum(h.minutes) AS minutes
+    FROM app_usage_hourly h JOIN unnest(${touched.map((r) => r.device_id)}::text[], ${touched.map((r) => r.hour)}::text[]) AS t(device_id, hour)
+      ON h.device_id = t.device_id AND h.hour = t.hour
+    GROUP BY h.device_id, h.hour HAVING sum(h.minutes) > ${MAX_MINUTES_PER_HOUR} LIMIT 1`.execute(trx);
+  const bad = over.rows[0];
+  if (bad) throw tooMany(bad.hour, Number(bad.minutes));
+}
