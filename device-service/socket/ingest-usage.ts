@@ -35,18 +35,17 @@ export async function writeUsageRows(db: DB, trx: Tx, rows: UsageRow[]): Promise
 const tooMany = (hour: string, minutes: number) =>
   new ProtocolError("TOO_MANY_MINUTES", `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${hour} would have ${minutes}.`);
 
-type Statements = { old: SQLite.Statement; hour: SQLite.Statement; hourSum: SQLite.Statement; day: SQLite.Statement };
+type Statements = { hourRows: SQLite.Statement; hour: SQLite.Statement; day: SQLite.Statement };
 const prepared = new WeakMap<SQLite.Database, Statements>();
 
 function statements(handle: SQLite.Database): Statements {
   let s = prepared.get(handle);
   if (!s) {
     s = {
-      old: handle.prepare("SELECT minutes FROM app_usage_hourly WHERE device_id = ? AND hour = ? AND package_name = ?").pluck(),
+      hourRows: handle.prepare("SELECT package_name, minutes FROM app_usage_hourly WHERE device_id = ? AND hour = ?").raw(),
       hour: handle.prepare(
         "INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes",
       ),
-      hourSum: handle.prepare("SELECT sum(minutes) FROM app_usage_hourly WHERE device_id = ? AND hour = ?").pluck(),
       day: handle.prepare(
         "INSERT INTO app_usage_daily (device_id, package_name, day, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes",
       ),
@@ -56,24 +55,38 @@ function statements(handle: SQLite.Database): Statements {
   return s;
 }
 
+/**
+ * One read per (phone, hour) of the batch gives every app's minutes in that hour before the write: the old
+ * value of each row (for the daily delta) and the hour's total after the write (for the 60-minute check,
+ * done before anything is written).
+ */
 function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
   const st = statements(handle);
-  const hours = new Map<string, [string, string]>();
-  const days = new Map<string, { device_id: string; package_name: string; day: string; delta: number }>();
+  const byHour = new Map<string, UsageRow[]>();
   for (const r of rows) {
-    const old = (st.old.get(r.device_id, r.hour, r.package_name) as number | undefined) ?? 0;
-    st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
-    hours.set(`${r.device_id}|${r.hour}`, [r.device_id, r.hour]);
-    const day = r.hour.slice(0, 10);
-    const key = `${r.device_id}|${day}|${r.package_name}`;
-    const d = days.get(key);
-    if (d) d.delta += r.minutes - old;
-    else days.set(key, { device_id: r.device_id, package_name: r.package_name, day, delta: r.minutes - old });
+    const k = `${r.device_id}|${r.hour}`;
+    const list = byHour.get(k);
+    if (list) list.push(r);
+    else byHour.set(k, [r]);
   }
-  for (const [device, hour] of hours.values()) {
-    const total = Number(st.hourSum.get(device, hour) ?? 0);
+  const days = new Map<string, { device_id: string; package_name: string; day: string; delta: number }>();
+  for (const list of byHour.values()) {
+    const { device_id, hour } = list[0];
+    const before = new Map((st.hourRows.all(device_id, hour) as [string, number][]).map(([pkg, minutes]) => [pkg, minutes]));
+    let total = 0;
+    for (const m of before.values()) total += m;
+    for (const r of list) total += r.minutes - (before.get(r.package_name) ?? 0);
     if (total > MAX_MINUTES_PER_HOUR) throw tooMany(hour, total);
+    const day = hour.slice(0, 10);
+    for (const r of list) {
+      const key = `${device_id}|${day}|${r.package_name}`;
+      const delta = r.minutes - (before.get(r.package_name) ?? 0);
+      const d = days.get(key);
+      if (d) d.delta += delta;
+      else days.set(key, { device_id, package_name: r.package_name, day, delta });
+    }
   }
+  for (const r of rows) st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
   for (const d of days.values()) st.day.run(d.device_id, d.package_name, d.day, d.delta);
 }
 
