@@ -1,13 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import {
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  type MigrationProvider,
-} from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index";
 import type { Database } from "./schema";
@@ -30,20 +24,14 @@ export interface DbOptions {
 export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 export function dialectOf(url: string): Dialect {
-  return url.startsWith("postgres://") || url.startsWith("postgresql://")
-    ? "postgres"
-    : "sqlite";
+  return url.startsWith("postgres://") || url.startsWith("postgresql://") ? "postgres" : "sqlite";
 }
 
 // PostgreSQL returns int8 (count(*), sum()) as strings; the schema only uses values far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
-export function createDb({
-  url,
-  poolSize = 10,
-  onError = (err) => console.error(`[db] connection lost: ${err.message}`),
-}: DbOptions): DB {
+export function createDb({ url, poolSize = 10, onError = (err) => console.error(`[db] connection lost: ${err.message}`) }: DbOptions): DB {
   if (dialectOf(url) === "postgres") {
     return new Kysely<Database>({
       dialect: new PostgresDialect({
@@ -51,8 +39,7 @@ export function createDb({
       }),
     });
   }
-  if (url !== ":memory:")
-    mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  if (url !== ":memory:") mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);
   sqlite.pragma("journal_mode = WAL");
   // NORMAL is durable across application crashes (kill -9) in WAL mode; only an OS crash may lose the last commits.
@@ -88,11 +75,7 @@ export function sqliteHandleOf(db: DB): SQLite.Database | undefined {
  * its clients to end, and a DROP DATABASE … WITH (FORCE) right after it (db/testing.ts) used to terminate a
  * backend still reading its Terminate message: an error on a pool without a listener.
  */
-function createPgPool(
-  url: string,
-  max: number,
-  onError: (err: Error) => void
-): pg.Pool {
+function createPgPool(url: string, max: number, onError: (err: Error) => void): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -113,17 +96,10 @@ function createPgPool(
   });
   const end = pool.end.bind(pool);
   pool.end = (async () => {
-    const closed = [...open].map(
-      (c) => new Promise<void>((resolve) => c.once("end", () => resolve()))
-    );
+    const closed = [...open].map((c) => new Promise<void>((resolve) => c.once("end", () => resolve())));
     await end();
     // Bounded: a server that stopped answering never closes its side.
-    await Promise.race([
-      Promise.all(closed),
-      new Promise<void>((resolve) =>
-        setTimeout(resolve, PG_CONNECT_TIMEOUT_MS).unref()
-      ),
-    ]);
+    await Promise.race([Promise.all(closed), new Promise<void>((resolve) => setTimeout(resolve, PG_CONNECT_TIMEOUT_MS).unref())]);
   }) as typeof pool.end;
   return pool;
 }
@@ -133,10 +109,7 @@ function createPgPool(
  * same query text always yields the same statement, so prepared statements are kept (bounded, LRU-ish).
  * better-sqlite3 runs them synchronously, so one statement is never used by two queries at once.
  */
-export function withStatementCache(
-  sqlite: SQLite.Database,
-  max = 500
-): SQLite.Database {
+export function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {
@@ -151,8 +124,7 @@ export function withStatementCache(
           cache.delete(sql);
         } else {
           stmt = prepare(sql);
-          if (cache.size >= max)
-            cache.delete(cache.keys().next().value as string);
+          if (cache.size >= max) cache.delete(cache.keys().next().value as string);
         }
         cache.set(sql, stmt);
         return stmt;
@@ -162,12 +134,7 @@ export function withStatementCache(
 }
 
 export function dbDialect(db: DB): Dialect {
-  return db
-    .getExecutor()
-    .adapter.constructor.name.toLowerCase()
-    .includes("postgres")
-    ? "postgres"
-    : "sqlite";
+  return db.getExecutor().adapter.constructor.name.toLowerCase().includes("postgres") ? "postgres" : "sqlite";
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -176,9 +143,7 @@ export async function migrateToLatest(db: DB): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? [])
-    .filter((r) => r.status === "Success")
-    .map((r) => r.migrationName);
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
 export async function migrateDown(db: DB): Promise<void> {

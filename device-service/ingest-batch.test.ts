@@ -2,11 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
 import { createLocalBus } from "./bus";
-import {
-  fleetDeviceId,
-  FLEET_PROFILE_ID,
-  provisionFleet,
-} from "./simulator/fleet";
+import { fleetDeviceId, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
 import { createIngestBatcher, type IngestOptions } from "./socket/ingest-batch";
 import { ingestUsage, ProtocolError, type DeviceRef } from "./socket/telemetry";
 import { waitFor } from "./testing";
@@ -17,46 +13,19 @@ import { waitFor } from "./testing";
  */
 describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
   let t: TestDb;
-  const phone = (i: number): DeviceRef => ({
-    id: fleetDeviceId(i),
-    profile_id: FLEET_PROFILE_ID,
-    serial_number: `FLEET-${i}`,
-    enrolled_at: "2000-01-02T00:00:00.000Z",
-  });
-  const batcher = (opts: IngestOptions = {}) =>
-    createIngestBatcher(
-      { db: t.db, bus: createLocalBus(), log: () => {} },
-      opts
-    );
+  const phone = (i: number): DeviceRef => ({ id: fleetDeviceId(i), profile_id: FLEET_PROFILE_ID, serial_number: `FLEET-${i}`, enrolled_at: "2000-01-02T00:00:00.000Z" });
+  const batcher = (opts: IngestOptions = {}) => createIngestBatcher({ db: t.db, bus: createLocalBus(), log: () => {} }, opts);
   const hourly = (i: number, hour: string) =>
-    t.db
-      .selectFrom("app_usage_hourly")
-      .select(["package_name", "minutes"])
-      .where("device_id", "=", fleetDeviceId(i))
-      .where("hour", "=", hour)
-      .orderBy("package_name")
-      .execute();
+    t.db.selectFrom("app_usage_hourly").select(["package_name", "minutes"]).where("device_id", "=", fleetDeviceId(i)).where("hour", "=", hour).orderBy("package_name").execute();
   const daily = (i: number, day: string) =>
-    t.db
-      .selectFrom("app_usage_daily")
-      .select(["package_name", "minutes"])
-      .where("device_id", "=", fleetDeviceId(i))
-      .where("day", "=", day)
-      .orderBy("package_name")
-      .execute();
-  const locations = (i: number) =>
-    t.db
-      .selectFrom("device_locations")
-      .select(["latitude", "longitude"])
-      .where("device_id", "=", fleetDeviceId(i))
-      .orderBy("latitude")
-      .execute();
+    t.db.selectFrom("app_usage_daily").select(["package_name", "minutes"]).where("device_id", "=", fleetDeviceId(i)).where("day", "=", day).orderBy("package_name").execute();
+  const locations = (i: number) => t.db.selectFrom("device_locations").select(["latitude", "longitude"]).where("device_id", "=", fleetDeviceId(i)).orderBy("latitude").execute();
   /** Records when a promise settles, so a test can check it has not yet (without waiting on time). */
   const track = (p: Promise<void>) => {
     const s = { settled: false, promise: p };
     p.then(
       () => (s.settled = true),
-      () => (s.settled = true)
+      () => (s.settled = true),
     );
     return s;
   };
@@ -79,31 +48,11 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
         if (inCommit === 1) await gate;
       },
     });
-    const first = track(
-      b.usage(phone(0), "u0", [
-        { packageName: "com.a", hour: "2026-01-05T10:20:00Z", minutes: 20 },
-      ])
-    );
+    const first = track(b.usage(phone(0), "u0", [{ packageName: "com.a", hour: "2026-01-05T10:20:00Z", minutes: 20 }]));
     // The first batch is inside its transaction, held before its commit.
     await waitFor(async () => inCommit === 1, 30_000);
-    const later = [1, 2, 3].map((i) =>
-      track(
-        b.usage(phone(i), `u${i}`, [
-          {
-            packageName: "com.a",
-            hour: "2026-01-05T10:00:00Z",
-            minutes: 10 + i,
-          },
-        ])
-      )
-    );
-    const loc = track(
-      b.location(phone(1), "l1", {
-        latitude: 10,
-        longitude: 20,
-        deviceTime: "2026-01-05T10:00:00Z",
-      })
-    );
+    const later = [1, 2, 3].map((i) => track(b.usage(phone(i), `u${i}`, [{ packageName: "com.a", hour: "2026-01-05T10:00:00Z", minutes: 10 + i }])));
+    const loc = track(b.location(phone(1), "l1", { latitude: 10, longitude: 20, deviceTime: "2026-01-05T10:00:00Z" }));
     await Promise.resolve();
     expect(first.settled).toBe(false);
     expect(later.some((x) => x.settled) || loc.settled).toBe(false);
@@ -112,88 +61,53 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     await Promise.all([...later.map((x) => x.promise), loc.promise]);
     // Two transactions: the first upload alone, then the four that queued behind it together.
     expect(b.stats()).toEqual({ batches: 2, items: 5, retried: 0 });
-    expect(await hourly(0, "2026-01-05T10:00:00.000Z")).toEqual([
-      { package_name: "com.a", minutes: 20 },
-    ]);
-    for (const i of [1, 2, 3])
-      expect(await daily(i, "2026-01-05")).toEqual([
-        { package_name: "com.a", minutes: 10 + i },
-      ]);
+    expect(await hourly(0, "2026-01-05T10:00:00.000Z")).toEqual([{ package_name: "com.a", minutes: 20 }]);
+    for (const i of [1, 2, 3]) expect(await daily(i, "2026-01-05")).toEqual([{ package_name: "com.a", minutes: 10 + i }]);
     expect(await locations(1)).toEqual([{ latitude: 10, longitude: 20 }]);
     await b.close();
   });
 
   it("is idempotent: a location resent (in the same batch or a later one) is one row; a resent upload never double counts", async () => {
     const b = batcher();
-    const loc = {
-      latitude: 11,
-      longitude: 21,
-      deviceTime: "2026-01-05T11:00:00Z",
-    };
+    const loc = { latitude: 11, longitude: 21, deviceTime: "2026-01-05T11:00:00Z" };
     const up = [
       { packageName: "com.b", hour: "2026-01-05T11:00:00Z", minutes: 30 },
       { packageName: "com.b", hour: "2026-01-05T12:00:00Z", minutes: 15 },
     ];
-    await Promise.all([
-      b.location(phone(4), "same", loc),
-      b.location(phone(4), "same", loc),
-      b.usage(phone(4), "up", up),
-      b.usage(phone(4), "up", up),
-    ]);
-    await Promise.all([
-      b.location(phone(4), "same", loc),
-      b.usage(phone(4), "up", up),
-    ]);
+    await Promise.all([b.location(phone(4), "same", loc), b.location(phone(4), "same", loc), b.usage(phone(4), "up", up), b.usage(phone(4), "up", up)]);
+    await Promise.all([b.location(phone(4), "same", loc), b.usage(phone(4), "up", up)]);
     await b.location(phone(4), "other", { ...loc, latitude: 12 });
     expect(await locations(4)).toEqual([
       { latitude: 11, longitude: 21 },
       { latitude: 12, longitude: 21 },
     ]);
-    expect(await daily(4, "2026-01-05")).toEqual([
-      { package_name: "com.b", minutes: 45 },
-    ]);
+    expect(await daily(4, "2026-01-05")).toEqual([{ package_name: "com.b", minutes: 45 }]);
     // A later upload of the same hour rewrites it (absolute minutes), and the day follows.
-    await b.usage(phone(4), "up2", [
-      { packageName: "com.b", hour: "2026-01-05T11:30:00Z", minutes: 40 },
-    ]);
-    expect(await daily(4, "2026-01-05")).toEqual([
-      { package_name: "com.b", minutes: 55 },
-    ]);
+    await b.usage(phone(4), "up2", [{ packageName: "com.b", hour: "2026-01-05T11:30:00Z", minutes: 40 }]);
+    expect(await daily(4, "2026-01-05")).toEqual([{ package_name: "com.b", minutes: 55 }]);
     await b.close();
   });
 
   it("an upload refused inside a batch costs only itself: the other phones' rows commit and are acknowledged", async () => {
     const b = batcher();
     // Submitted in one tick: one batch. Phone 6 would have 80 minutes in one hour.
-    const good = b.usage(phone(5), "g", [
-      { packageName: "com.c", hour: "2026-01-05T13:00:00Z", minutes: 30 },
-    ]);
+    const good = b.usage(phone(5), "g", [{ packageName: "com.c", hour: "2026-01-05T13:00:00Z", minutes: 30 }]);
     const bad = b.usage(phone(6), "x", [
       { packageName: "com.c", hour: "2026-01-05T13:00:00Z", minutes: 40 },
       { packageName: "com.d", hour: "2026-01-05T13:00:00Z", minutes: 40 },
     ]);
-    const loc = b.location(phone(7), "l", {
-      latitude: 13,
-      longitude: 23,
-      deviceTime: "2026-01-05T13:00:00Z",
-    });
+    const loc = b.location(phone(7), "l", { latitude: 13, longitude: 23, deviceTime: "2026-01-05T13:00:00Z" });
     await expect(bad).rejects.toThrow(ProtocolError);
     await expect(bad).rejects.toMatchObject({ code: "TOO_MANY_MINUTES" });
     await good;
     await loc;
     expect(b.stats()).toMatchObject({ batches: 1, items: 3, retried: 3 });
-    expect(await hourly(5, "2026-01-05T13:00:00.000Z")).toEqual([
-      { package_name: "com.c", minutes: 30 },
-    ]);
+    expect(await hourly(5, "2026-01-05T13:00:00.000Z")).toEqual([{ package_name: "com.c", minutes: 30 }]);
     expect(await hourly(6, "2026-01-05T13:00:00.000Z")).toEqual([]);
     expect(await daily(6, "2026-01-05")).toEqual([]);
     expect(await locations(7)).toEqual([{ latitude: 13, longitude: 23 }]);
     // Out of the phone's window: refused before it joins a batch.
-    await expect(
-      b.usage(phone(5), "old", [
-        { packageName: "com.c", hour: "1999-01-01T00:00:00Z", minutes: 1 },
-      ])
-    ).rejects.toMatchObject({ code: "OUT_OF_RANGE" });
+    await expect(b.usage(phone(5), "old", [{ packageName: "com.c", hour: "1999-01-01T00:00:00Z", minutes: 1 }])).rejects.toMatchObject({ code: "OUT_OF_RANGE" });
     await b.close();
   });
 
@@ -204,40 +118,20 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
       },
     });
     const all = [
-      b.usage(phone(8), "a", [
-        { packageName: "com.e", hour: "2026-01-05T14:00:00Z", minutes: 5 },
-      ]),
-      b.usage(phone(9), "b", [
-        { packageName: "com.e", hour: "2026-01-05T14:00:00Z", minutes: 6 },
-      ]),
-      b.location(phone(10), "c", {
-        latitude: 14,
-        longitude: 24,
-        deviceTime: "2026-01-05T14:00:00Z",
-      }),
+      b.usage(phone(8), "a", [{ packageName: "com.e", hour: "2026-01-05T14:00:00Z", minutes: 5 }]),
+      b.usage(phone(9), "b", [{ packageName: "com.e", hour: "2026-01-05T14:00:00Z", minutes: 6 }]),
+      b.location(phone(10), "c", { latitude: 14, longitude: 24, deviceTime: "2026-01-05T14:00:00Z" }),
     ];
     const results = await Promise.allSettled(all);
-    expect(results.map((r) => r.status)).toEqual([
-      "rejected",
-      "rejected",
-      "rejected",
-    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(await hourly(8, "2026-01-05T14:00:00.000Z")).toEqual([]);
     expect(await hourly(9, "2026-01-05T14:00:00.000Z")).toEqual([]);
     expect(await locations(10)).toEqual([]);
-    const receipts = await t.db
-      .selectFrom("device_message_receipts")
-      .select("message_id")
-      .where("device_id", "=", fleetDeviceId(10))
-      .execute();
+    const receipts = await t.db.selectFrom("device_message_receipts").select("message_id").where("device_id", "=", fleetDeviceId(10)).execute();
     expect(receipts).toEqual([]);
     // The resend after the failure is stored once.
     const ok = batcher();
-    await ok.location(phone(10), "c", {
-      latitude: 14,
-      longitude: 24,
-      deviceTime: "2026-01-05T14:00:00Z",
-    });
+    await ok.location(phone(10), "c", { latitude: 14, longitude: 24, deviceTime: "2026-01-05T14:00:00Z" });
     expect(await locations(10)).toEqual([{ latitude: 14, longitude: 24 }]);
     await b.close();
     await ok.close();
@@ -256,9 +150,7 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
         }))
       );
     // Earlier hours of the day from the per-message path, then batches on top of them.
-    await ingestUsage(t.db, fleetDeviceId(12), [
-      { packageName: "com.f", hour: "2026-01-06T01:00:00Z", minutes: 7 },
-    ]);
+    await ingestUsage(t.db, fleetDeviceId(12), [{ packageName: "com.f", hour: "2026-01-06T01:00:00Z", minutes: 7 }]);
     // One batch: the same (phone, hour, app) twice (the later wins), two hours of one app, two phones.
     await Promise.all([
       up(12, "a", [
@@ -275,9 +167,7 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
       { package_name: "com.f", minutes: 22 },
       { package_name: "com.g", minutes: 5 },
     ]);
-    expect(await daily(13, "2026-01-06")).toEqual([
-      { package_name: "com.f", minutes: 9 },
-    ]);
+    expect(await daily(13, "2026-01-06")).toEqual([{ package_name: "com.f", minutes: 9 }]);
     // A resend changes nothing; a lower absolute value lowers the day; an hour of the next day is its own day.
     await up(12, "b", [
       ["com.f", "2026-01-06T02:10:00Z", 12],
@@ -291,13 +181,9 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
       { package_name: "com.f", minutes: 22 },
       { package_name: "com.g", minutes: 1 },
     ]);
-    expect(await daily(12, "2026-01-07")).toEqual([
-      { package_name: "com.g", minutes: 4 },
-    ]);
+    expect(await daily(12, "2026-01-07")).toEqual([{ package_name: "com.g", minutes: 4 }]);
     // An upload that would take an hour with earlier minutes over 60 is refused alone; the day is untouched.
-    await expect(
-      up(12, "x", [["com.h", "2026-01-06T02:00:00Z", 48]])
-    ).rejects.toMatchObject({ code: "TOO_MANY_MINUTES" });
+    await expect(up(12, "x", [["com.h", "2026-01-06T02:00:00Z", 48]])).rejects.toMatchObject({ code: "TOO_MANY_MINUTES" });
     expect(await daily(12, "2026-01-06")).toEqual([
       { package_name: "com.f", minutes: 22 },
       { package_name: "com.g", minutes: 1 },
@@ -305,11 +191,7 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     // Every daily row of both phones equals the sum of its hours (what a full re-derivation would write).
     const derived = await t.db
       .selectFrom("app_usage_hourly")
-      .select((eb) => [
-        "device_id",
-        "package_name",
-        eb.fn.sum<number>("minutes").as("minutes"),
-      ])
+      .select((eb) => ["device_id", "package_name", eb.fn.sum<number>("minutes").as("minutes")])
       .select(sql<string>`substr(hour, 1, 10)`.as("day"))
       .where("device_id", "in", [fleetDeviceId(12), fleetDeviceId(13)])
       .groupBy(["device_id", "package_name", sql`substr(hour, 1, 10)`])
@@ -325,33 +207,17 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
       .orderBy("day")
       .orderBy("package_name")
       .execute();
-    expect(stored).toEqual(
-      derived.map((r) => ({ ...r, minutes: Number(r.minutes) }))
-    );
+    expect(stored).toEqual(derived.map((r) => ({ ...r, minutes: Number(r.minutes) })));
     // A daily row that drifted (written by hand) is healed by the per-message path, which re-derives the day.
-    await t.db
-      .updateTable("app_usage_daily")
-      .set({ minutes: 999 })
-      .where("device_id", "=", fleetDeviceId(13))
-      .execute();
-    await ingestUsage(t.db, fleetDeviceId(13), [
-      { packageName: "com.f", hour: "2026-01-06T02:00:00Z", minutes: 9 },
-    ]);
-    expect(await daily(13, "2026-01-06")).toEqual([
-      { package_name: "com.f", minutes: 9 },
-    ]);
+    await t.db.updateTable("app_usage_daily").set({ minutes: 999 }).where("device_id", "=", fleetDeviceId(13)).execute();
+    await ingestUsage(t.db, fleetDeviceId(13), [{ packageName: "com.f", hour: "2026-01-06T02:00:00Z", minutes: 9 }]);
+    expect(await daily(13, "2026-01-06")).toEqual([{ package_name: "com.f", minutes: 9 }]);
     await b.close();
   });
 
   it("refuses items after close", async () => {
     const b = batcher();
     await b.close();
-    await expect(
-      b.location(phone(11), "z", {
-        latitude: 1,
-        longitude: 1,
-        deviceTime: "2026-01-05T14:00:00Z",
-      })
-    ).rejects.toThrow(/closed/);
+    await expect(b.location(phone(11), "z", { latitude: 1, longitude: 1, deviceTime: "2026-01-05T14:00:00Z" })).rejects.toThrow(/closed/);
   });
 });

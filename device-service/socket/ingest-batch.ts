@@ -25,10 +25,7 @@ import { writeUsageRows, type UsageRow } from "./ingest-usage";
 
 type Bucket = { packageName: string; hour: string; minutes: number };
 type Location = { latitude: number; longitude: number; deviceTime: string };
-type Work = { device: DeviceRef; id: string } & (
-  | { kind: "usage"; buckets: Bucket[] }
-  | { kind: "location"; data: Location }
-);
+type Work = { device: DeviceRef; id: string } & ({ kind: "usage"; buckets: Bucket[] } | { kind: "location"; data: Location });
 type Item = Work & { resolve: () => void; reject: (err: unknown) => void };
 type Tx = Transaction<Database>;
 
@@ -38,10 +35,7 @@ export interface IngestOptions {
   /** A batch is flushed at once when it holds this many rows (usage buckets + locations; default 2,000). */
   maxRows?: number;
   /** Tests: runs inside every batch transaction just before its commit (throw to make the commit fail). */
-  beforeCommit?: (info: {
-    items: number;
-    retry: boolean;
-  }) => Promise<void> | void;
+  beforeCommit?: (info: { items: number; retry: boolean }) => Promise<void> | void;
 }
 
 export interface IngestBatcher {
@@ -57,15 +51,9 @@ export interface IngestBatcher {
 }
 
 const CHUNK = 500;
-const chunks = <T>(xs: T[], n = CHUNK): T[][] =>
-  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) =>
-    xs.slice(i * n, i * n + n)
-  );
+const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
-export function createIngestBatcher(
-  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">,
-  opts: IngestOptions = {}
-): IngestBatcher {
+export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">, opts: IngestOptions = {}): IngestBatcher {
   const windowMs = opts.windowMs ?? 2;
   const maxRows = opts.maxRows ?? 2_000;
   let queue: Item[] = [];
@@ -81,8 +69,7 @@ export function createIngestBatcher(
       if (timer) clearTimeout(timer);
       timer = null;
       void run();
-    } else if (!timer)
-      timer = setTimeout(() => ((timer = null), void run()), windowMs);
+    } else if (!timer) timer = setTimeout(() => ((timer = null), void run()), windowMs);
   }
 
   async function run(): Promise<void> {
@@ -134,11 +121,8 @@ export function createIngestBatcher(
 
   /** Parents' open dashboards are told once per kid and batch (locations; usage is picked up by view_rev). */
   async function afterCommit(items: Item[]) {
-    const kids = new Set(
-      items.filter((i) => i.kind === "location").map((i) => i.device.profile_id)
-    );
-    for (const profileId of kids)
-      await notifyParents(deps, profileId, "device.location");
+    const kids = new Set(items.filter((i) => i.kind === "location").map((i) => i.device.profile_id));
+    for (const profileId of kids) await notifyParents(deps, profileId, "device.location");
   }
 
   function submit(item: Work, rows: number): Promise<void> {
@@ -157,13 +141,9 @@ export function createIngestBatcher(
       } catch (err) {
         return Promise.reject(err);
       }
-      return submit(
-        { kind: "usage", device, id: messageId, buckets },
-        buckets.length
-      );
+      return submit({ kind: "usage", device, id: messageId, buckets }, buckets.length);
     },
-    location: (device, messageId, data) =>
-      submit({ kind: "location", device, id: messageId, data }, 1),
+    location: (device, messageId, data) => submit({ kind: "location", device, id: messageId, data }, 1),
     async flush() {
       if (timer) clearTimeout(timer);
       timer = null;
@@ -179,21 +159,13 @@ export function createIngestBatcher(
 
 /** Every item's effect, in arrival order, in the caller's transaction. Throws if any upload is refused. */
 async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<void> {
-  const usage = items.filter(
-    (i): i is Extract<Item, { kind: "usage" }> => i.kind === "usage"
-  );
-  const locations = items.filter(
-    (i): i is Extract<Item, { kind: "location" }> => i.kind === "location"
-  );
+  const usage = items.filter((i): i is Extract<Item, { kind: "usage" }> => i.kind === "usage");
+  const locations = items.filter((i): i is Extract<Item, { kind: "location" }> => i.kind === "location");
   if (usage.length) await writeUsage(db, trx, usage);
   if (locations.length) await writeLocations(trx, locations);
 }
 
-async function writeUsage(
-  db: DB,
-  trx: Tx,
-  items: { device: DeviceRef; buckets: Bucket[] }[]
-): Promise<void> {
+async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
   // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other.
   const byKey = new Map<string, UsageRow>();
   const hourOf = new Map<string, string>(); // an upload's buckets usually share one hour string
@@ -209,21 +181,14 @@ async function writeUsage(
       });
     }
   }
-  const rows = [...byKey.values()].sort((a, b) =>
-    a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0
-  );
+  const rows = [...byKey.values()].sort((a, b) => (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0));
   await writeUsageRows(db, trx, rows);
 }
 
-async function writeLocations(
-  trx: Tx,
-  items: { device: DeviceRef; id: string; data: Location }[]
-): Promise<void> {
+async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; data: Location }[]): Promise<void> {
   // The same message twice in one batch: the first one counts (as one transaction after the other would).
   const first = new Map<string, (typeof items)[number]>();
-  for (const it of items)
-    if (!first.has(`${it.device.id}|${it.id}`))
-      first.set(`${it.device.id}|${it.id}`, it);
+  for (const it of items) if (!first.has(`${it.device.id}|${it.id}`)) first.set(`${it.device.id}|${it.id}`, it);
   const ts = nowIso();
   const fresh = new Set<string>();
   for (const part of chunks([...first.values()])) {
@@ -251,6 +216,5 @@ async function writeLocations(
       device_time: new Date(it.data.deviceTime).toISOString(),
       received_at: ts,
     }));
-  for (const part of chunks(rows))
-    await trx.insertInto("device_locations").values(part).execute();
+  for (const part of chunks(rows)) await trx.insertInto("device_locations").values(part).execute();
 }

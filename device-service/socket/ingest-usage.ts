@@ -30,11 +30,7 @@ export type UsageRow = {
 };
 type Tx = Transaction<Database>;
 
-export async function writeUsageRows(
-  db: DB,
-  trx: Tx,
-  rows: UsageRow[]
-): Promise<void> {
+export async function writeUsageRows(db: DB, trx: Tx, rows: UsageRow[]): Promise<void> {
   if (!rows.length) return;
   const handle = sqliteHandleOf(db);
   if (handle) writeSqlite(handle, rows);
@@ -42,10 +38,7 @@ export async function writeUsageRows(
 }
 
 const tooMany = (hour: string, minutes: number) =>
-  new ProtocolError(
-    "TOO_MANY_MINUTES",
-    `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${hour} would have ${minutes}.`
-  );
+  new ProtocolError("TOO_MANY_MINUTES", `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${hour} would have ${minutes}.`);
 
 type Statements = {
   hourRows: SQLite.Statement;
@@ -58,11 +51,7 @@ function statements(handle: SQLite.Database): Statements {
   let s = prepared.get(handle);
   if (!s) {
     s = {
-      hourRows: handle
-        .prepare(
-          "SELECT package_name, minutes FROM app_usage_hourly WHERE device_id = ? AND hour = ?"
-        )
-        .raw(),
+      hourRows: handle.prepare("SELECT package_name, minutes FROM app_usage_hourly WHERE device_id = ? AND hour = ?").raw(),
       hour: handle.prepare(
         "INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes"
       ),
@@ -89,21 +78,13 @@ function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
     if (list) list.push(r);
     else byHour.set(k, [r]);
   }
-  const days = new Map<
-    string,
-    { device_id: string; package_name: string; day: string; delta: number }
-  >();
+  const days = new Map<string, { device_id: string; package_name: string; day: string; delta: number }>();
   for (const list of byHour.values()) {
     const { device_id, hour } = list[0];
-    const before = new Map(
-      (st.hourRows.all(device_id, hour) as [string, number][]).map(
-        ([pkg, minutes]) => [pkg, minutes]
-      )
-    );
+    const before = new Map((st.hourRows.all(device_id, hour) as [string, number][]).map(([pkg, minutes]) => [pkg, minutes]));
     let total = 0;
     for (const m of before.values()) total += m;
-    for (const r of list)
-      total += r.minutes - (before.get(r.package_name) ?? 0);
+    for (const r of list) total += r.minutes - (before.get(r.package_name) ?? 0);
     if (total > MAX_MINUTES_PER_HOUR) throw tooMany(hour, total);
     const day = hour.slice(0, 10);
     for (const r of list) {
@@ -111,48 +92,35 @@ function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
       const delta = r.minutes - (before.get(r.package_name) ?? 0);
       const d = days.get(key);
       if (d) d.delta += delta;
-      else
-        days.set(key, { device_id, package_name: r.package_name, day, delta });
+      else days.set(key, { device_id, package_name: r.package_name, day, delta });
     }
   }
-  for (const r of rows)
-    st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
-  for (const d of days.values())
-    st.day.run(d.device_id, d.package_name, d.day, d.delta);
+  for (const r of rows) st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
+  for (const d of days.values()) st.day.run(d.device_id, d.package_name, d.day, d.delta);
 }
 
 async function writePostgres(trx: Tx, rows: UsageRow[]): Promise<void> {
   const col = <K extends keyof UsageRow>(k: K) => rows.map((r) => r[k]);
-  await sql`
+  // Every part of the statement sees the tables as they were before it: the left join gives the old hours, and
+  // an hour's total after the write is its total before plus the batch's deltas in it.
+  const over = await sql<{ hour: string; minutes: number }>`
     WITH input AS (
-      SELECT * FROM unnest(${col("device_id")}::text[], ${col(
-    "package_name"
-  )}::text[], ${col("hour")}::text[], ${col("minutes")}::int[])
-        AS t(device_id, package_name, hour, minutes)
+      SELECT * FROM unnest(${col("device_id")}::text[], ${col("package_name")}::text[], ${col("hour")}::text[], ${col("minutes")}::int[]) AS t(device_id, package_name, hour, minutes)
     ), delta AS (
-      SELECT i.device_id, i.package_name, substr(i.hour, 1, 10) AS day, i.minutes - coalesce(h.minutes, 0) AS delta
+      SELECT i.device_id, i.package_name, i.hour, i.minutes - coalesce(h.minutes, 0) AS delta
       FROM input i LEFT JOIN app_usage_hourly h ON h.device_id = i.device_id AND h.hour = i.hour AND h.package_name = i.package_name
     ), hours AS (
       INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) SELECT device_id, package_name, hour, minutes FROM input
       ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes
+    ), days AS (
+      INSERT INTO app_usage_daily (device_id, package_name, day, minutes)
+      SELECT device_id, package_name, substr(hour, 1, 10), sum(delta) FROM delta GROUP BY device_id, package_name, substr(hour, 1, 10)
+      ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes
+    ), totals AS (
+      SELECT t.hour, t.delta + coalesce((SELECT sum(h.minutes) FROM app_usage_hourly h WHERE h.device_id = t.device_id AND h.hour = t.hour), 0) AS minutes
+      FROM (SELECT device_id, hour, sum(delta) AS delta FROM delta GROUP BY device_id, hour) t
     )
-    INSERT INTO app_usage_daily (device_id, package_name, day, minutes)
-    SELECT device_id, package_name, day, sum(delta) FROM delta GROUP BY device_id, package_name, day
-    ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes`.execute(
-    trx
-  );
-  const touched = [
-    ...new Map(rows.map((r) => [`${r.device_id}|${r.hour}`, r])).values(),
-  ];
-  const over = await sql<{ hour: string; minutes: number }>`
-    SELECT h.hour, sum(h.minutes) AS minutes
-    FROM app_usage_hourly h JOIN unnest(${touched.map(
-      (r) => r.device_id
-    )}::text[], ${touched.map((r) => r.hour)}::text[]) AS t(device_id, hour)
-      ON h.device_id = t.device_id AND h.hour = t.hour
-    GROUP BY h.device_id, h.hour HAVING sum(h.minutes) > ${MAX_MINUTES_PER_HOUR} LIMIT 1`.execute(
-    trx
-  );
+    SELECT hour, minutes FROM totals WHERE minutes > ${MAX_MINUTES_PER_HOUR} LIMIT 1`.execute(trx);
   const bad = over.rows[0];
   if (bad) throw tooMany(bad.hour, Number(bad.minutes));
 }
