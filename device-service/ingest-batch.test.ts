@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
 import { createLocalBus } from "./bus";
 import { fleetDeviceId, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
-import { createIngestBatcher, type IngestOptions } from "./socket/ingest-batch";
+import { createIngestBatcher, laneOf, type IngestOptions } from "./socket/ingest-batch";
 import { ingestUsage, ProtocolError, type DeviceRef } from "./socket/telemetry";
 import { waitFor } from "./testing";
 
@@ -212,6 +212,29 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     await t.db.updateTable("app_usage_daily").set({ minutes: 999 }).where("device_id", "=", fleetDeviceId(13)).execute();
     await ingestUsage(t.db, fleetDeviceId(13), [{ packageName: "com.f", hour: "2026-01-06T02:00:00Z", minutes: 9 }]);
     expect(await daily(13, "2026-01-06")).toEqual([{ package_name: "com.f", minutes: 9 }]);
+    await b.close();
+  });
+
+  it("splits a batch by kid into lanes written at once, each acknowledged after its own commit", async () => {
+    // Two kid ids that fall in different lanes (only the batcher reads DeviceRef.profile_id for usage).
+    const kids = ["kid-a", "kid-b", "kid-c", "kid-d"];
+    const [k0, k1] = [kids[0], kids.find((k) => laneOf(k, 2) !== laneOf(kids[0], 2))!];
+    const commits: { items: number; retry: boolean }[] = [];
+    const b = batcher({
+      lanes: 2,
+      beforeCommit: (info) => {
+        commits.push(info);
+        if (info.items === 2 || info.retry) throw new Error("lane lost");
+      },
+    });
+    const at = (i: number, kid: string, minutes: number) => b.usage({ ...phone(i), profile_id: kid }, `lane${i}`, [{ packageName: "com.l", hour: "2026-01-08T10:00:00Z", minutes }]);
+    const results = await Promise.allSettled([at(12, k0, 5), at(13, k1, 6), at(11, k1, 7)]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    expect(b.stats()).toMatchObject({ batches: 1, items: 3 });
+    expect(commits.filter((c) => !c.retry).map((c) => c.items).sort()).toEqual([1, 2]);
+    expect(await hourly(12, "2026-01-08T10:00:00.000Z")).toEqual([{ package_name: "com.l", minutes: 5 }]);
+    expect(await hourly(13, "2026-01-08T10:00:00.000Z")).toEqual([]);
+    expect(await hourly(11, "2026-01-08T10:00:00.000Z")).toEqual([]);
     await b.close();
   });
 

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema";
-import type { DB } from "../../db/index";
+import { sqliteHandleOf, type DB } from "../../db/index";
 import { newId, nowIso } from "../../core/ids.server";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
@@ -34,6 +34,8 @@ export interface IngestOptions {
   windowMs?: number;
   /** A batch is flushed at once when it holds this many rows (usage buckets + locations; default 2,000). */
   maxRows?: number;
+  /** Transactions a batch is split into, by kid, written at the same time (default 1 on SQLite, 2 on PostgreSQL). */
+  lanes?: number;
   /** Tests: runs inside every batch transaction just before its commit (throw to make the commit fail). */
   beforeCommit?: (info: { items: number; retry: boolean }) => Promise<void> | void;
 }
@@ -50,12 +52,21 @@ export interface IngestBatcher {
   stats(): { batches: number; items: number; retried: number };
 }
 
+/** A kid's lane: the same kid always in the same one. */
+export function laneOf(profileId: string, lanes: number): number {
+  let h = 0;
+  for (let i = 0; i < profileId.length; i++) h = (h * 31 + profileId.charCodeAt(i)) | 0;
+  return Math.abs(h) % lanes;
+}
+
 const CHUNK = 500;
 const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
 export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">, opts: IngestOptions = {}): IngestBatcher {
   const windowMs = opts.windowMs ?? 2;
   const maxRows = opts.maxRows ?? 2_000;
+  // SQLite has one connection (one writer); PostgreSQL writes a batch's lanes on two connections at once.
+  const laneCount = opts.lanes ?? (sqliteHandleOf(deps.db) ? 1 : 2);
   let queue: Item[] = [];
   let queuedRows = 0;
   let timer: NodeJS.Timeout | null = null;
@@ -87,6 +98,14 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
   async function writeBatch(batch: Item[]): Promise<void> {
     counts.batches++;
     counts.items += batch.length;
+    // Kids split into lanes: each lane its own transaction on its own connection, at the same time. Lanes never
+    // share a kid (nor so a phone, an hourly or daily row, or a kid_profiles row the triggers bump): no lock waits.
+    const lanes: Item[][] = Array.from({ length: laneCount }, () => []);
+    for (const it of batch) lanes[laneOf(it.device.profile_id, laneCount)].push(it);
+    await Promise.all(lanes.filter((l) => l.length).map(writeLane));
+  }
+
+  async function writeLane(batch: Item[]): Promise<void> {
     try {
       await deps.db.transaction().execute(async (trx) => {
         await writeItems(deps.db, trx, batch);
