@@ -38,6 +38,31 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     await t?.destroy();
   });
 
+  it("two writers of one phone at once (a resend through another process) keep its daily rows equal to its hours", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held = false;
+    const first = batcher({
+      beforeCommit: async () => {
+        if (held) return;
+        held = true;
+        await gate;
+      },
+    }).usage(phone(11), "race-1", [{ packageName: "com.race", hour: "2026-01-09T10:00:00Z", minutes: 10 }]);
+    await waitFor(async () => held, 30_000);
+    // The same upload again through another batcher (another device process) while the first is not committed.
+    const second = batcher().usage(phone(11), "race-2", [{ packageName: "com.race", hour: "2026-01-09T10:00:00Z", minutes: 10 }]);
+    if (dialect === "postgres") {
+      // It must be waiting on the first writer's lock before that commits, or this would test nothing.
+      const waiting = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0]!.n;
+      await waitFor(async () => (await waiting()) > 0, 30_000);
+    }
+    release();
+    await Promise.all([first, second]);
+    expect(await hourly(11, "2026-01-09T10:00:00.000Z")).toEqual([{ package_name: "com.race", minutes: 10 }]);
+    expect(await daily(11, "2026-01-09")).toEqual([{ package_name: "com.race", minutes: 10 }]);
+  });
+
   it("uploads arriving while a batch is written go in the next one, each acknowledged only after its commit", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

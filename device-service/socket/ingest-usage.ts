@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type SQLite from "better-sqlite3";
 import type { Database } from "../../db/schema";
 import { sqliteHandleOf, type DB } from "../../db/index";
-import { MAX_MINUTES_PER_HOUR, ProtocolError } from "./telemetry";
+import { lockPhonesForUsage, MAX_MINUTES_PER_HOUR, ProtocolError } from "./telemetry";
 
 /**
  * The usage half of a group commit (device-service/socket/ingest-batch.ts), inside the batch's transaction.
@@ -19,7 +19,8 @@ import { MAX_MINUTES_PER_HOUR, ProtocolError } from "./telemetry";
  *
  * SQLite: prepared single-row statements on the connection the transaction holds (no query building, no
  * multi-row statement compiled per batch). PostgreSQL: one statement for hours + days from unnest() arrays
- * (a data-modifying CTE: the left join reads the hours as they were before the statement), one for the check.
+ * (a data-modifying CTE: the left join reads the hours as they were before the statement), after locking the
+ * batch's phones so that another writer's open transaction cannot make those hours stale (lockPhonesForUsage).
  */
 
 export type UsageRow = {
@@ -101,6 +102,8 @@ function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
 
 async function writePostgres(trx: Tx, rows: UsageRow[]): Promise<void> {
   const col = <K extends keyof UsageRow>(k: K) => rows.map((r) => r[k]);
+  // The phones first: the statement below reads their hours as committed once the lock is held (telemetry.ts).
+  await lockPhonesForUsage(trx, col("device_id"));
   // Every part of the statement sees the tables as they were before it: the left join gives the old hours, and
   // an hour's total after the write is its total before plus the batch's deltas in it.
   const over = await sql<{ hour: string; minutes: number }>`
