@@ -33,7 +33,11 @@ pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
 export function createDb({ url, poolSize = 10, onError = (err) => console.error(`[db] connection lost: ${err.message}`) }: DbOptions): DB {
   if (dialectOf(url) === "postgres") {
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPgPool(url, poolSize, onError) }) });
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: createPgPool(url, poolSize, onError),
+      }),
+    });
   }
   if (url !== ":memory:") mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);
@@ -42,7 +46,22 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
+  sqliteHandles.set(db, sqlite);
+  return db;
+}
+
+const sqliteHandles = new WeakMap<DB, SQLite.Database>();
+
+/**
+ * The better-sqlite3 connection behind a SQLite `DB` (undefined on PostgreSQL). For hot paths that run many
+ * small prepared statements (usage ingest): use it only INSIDE a Kysely transaction of that `db`, which holds
+ * the connection, so the statements belong to that transaction and never interleave with another one.
+ */
+export function sqliteHandleOf(db: DB): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
 }
 
 /**
@@ -57,7 +76,12 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
  * backend still reading its Terminate message: an error on a pool without a listener.
  */
 function createPgPool(url: string, max: number, onError: (err: Error) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   const open = new Set<pg.PoolClient>();
   pool.on("error", () => {});
   pool.on("connect", (client) => {

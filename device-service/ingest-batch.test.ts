@@ -1,9 +1,10 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
 import { createLocalBus } from "./bus";
 import { fleetDeviceId, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
-import { createIngestBatcher, type IngestOptions } from "./socket/ingest-batch";
-import { ProtocolError, type DeviceRef } from "./socket/telemetry";
+import { createIngestBatcher, laneOf, type IngestOptions } from "./socket/ingest-batch";
+import { ingestUsage, ProtocolError, type DeviceRef } from "./socket/telemetry";
 import { waitFor } from "./testing";
 
 /**
@@ -31,10 +32,35 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
 
   beforeAll(async () => {
     t = await createTestDb(dialect);
-    await provisionFleet(t.db, 12, "2000-01-02T00:00:00.000Z");
+    await provisionFleet(t.db, 14, "2000-01-02T00:00:00.000Z");
   }, 60_000);
   afterAll(async () => {
     await t?.destroy();
+  });
+
+  it("two writers of one phone at once (a resend through another process) keep its daily rows equal to its hours", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held = false;
+    const first = batcher({
+      beforeCommit: async () => {
+        if (held) return;
+        held = true;
+        await gate;
+      },
+    }).usage(phone(11), "race-1", [{ packageName: "com.race", hour: "2026-01-09T10:00:00Z", minutes: 10 }]);
+    await waitFor(async () => held, 30_000);
+    // The same upload again through another batcher (another device process) while the first is not committed.
+    const second = batcher().usage(phone(11), "race-2", [{ packageName: "com.race", hour: "2026-01-09T10:00:00Z", minutes: 10 }]);
+    if (dialect === "postgres") {
+      // It must be waiting on the first writer's lock before that commits, or this would test nothing.
+      const waiting = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0]!.n;
+      await waitFor(async () => (await waiting()) > 0, 30_000);
+    }
+    release();
+    await Promise.all([first, second]);
+    expect(await hourly(11, "2026-01-09T10:00:00.000Z")).toEqual([{ package_name: "com.race", minutes: 10 }]);
+    expect(await daily(11, "2026-01-09")).toEqual([{ package_name: "com.race", minutes: 10 }]);
   });
 
   it("uploads arriving while a batch is written go in the next one, each acknowledged only after its commit", async () => {
@@ -134,6 +160,107 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     expect(await locations(10)).toEqual([{ latitude: 14, longitude: 24 }]);
     await b.close();
     await ok.close();
+  });
+
+  it("keeps the daily rollup equal to its hours incrementally; the per-message path re-derives a drifted day", async () => {
+    const b = batcher();
+    const up = (i: number, id: string, minutes: [string, string, number][]) =>
+      b.usage(
+        phone(i),
+        id,
+        minutes.map(([packageName, hour, m]) => ({
+          packageName,
+          hour,
+          minutes: m,
+        }))
+      );
+    // Earlier hours of the day from the per-message path, then batches on top of them.
+    await ingestUsage(t.db, fleetDeviceId(12), [{ packageName: "com.f", hour: "2026-01-06T01:00:00Z", minutes: 7 }]);
+    // One batch: the same (phone, hour, app) twice (the later wins), two hours of one app, two phones.
+    await Promise.all([
+      up(12, "a", [
+        ["com.f", "2026-01-06T02:00:00Z", 10],
+        ["com.g", "2026-01-06T02:00:00Z", 5],
+      ]),
+      up(12, "b", [
+        ["com.f", "2026-01-06T02:10:00Z", 12],
+        ["com.f", "2026-01-06T03:00:00Z", 3],
+      ]),
+      up(13, "c", [["com.f", "2026-01-06T02:00:00Z", 9]]),
+    ]);
+    expect(await daily(12, "2026-01-06")).toEqual([
+      { package_name: "com.f", minutes: 22 },
+      { package_name: "com.g", minutes: 5 },
+    ]);
+    expect(await daily(13, "2026-01-06")).toEqual([{ package_name: "com.f", minutes: 9 }]);
+    // A resend changes nothing; a lower absolute value lowers the day; an hour of the next day is its own day.
+    await up(12, "b", [
+      ["com.f", "2026-01-06T02:10:00Z", 12],
+      ["com.f", "2026-01-06T03:00:00Z", 3],
+    ]);
+    await up(12, "d", [
+      ["com.g", "2026-01-06T02:00:00Z", 1],
+      ["com.g", "2026-01-07T00:00:00Z", 4],
+    ]);
+    expect(await daily(12, "2026-01-06")).toEqual([
+      { package_name: "com.f", minutes: 22 },
+      { package_name: "com.g", minutes: 1 },
+    ]);
+    expect(await daily(12, "2026-01-07")).toEqual([{ package_name: "com.g", minutes: 4 }]);
+    // An upload that would take an hour with earlier minutes over 60 is refused alone; the day is untouched.
+    await expect(up(12, "x", [["com.h", "2026-01-06T02:00:00Z", 48]])).rejects.toMatchObject({ code: "TOO_MANY_MINUTES" });
+    expect(await daily(12, "2026-01-06")).toEqual([
+      { package_name: "com.f", minutes: 22 },
+      { package_name: "com.g", minutes: 1 },
+    ]);
+    // Every daily row of both phones equals the sum of its hours (what a full re-derivation would write).
+    const derived = await t.db
+      .selectFrom("app_usage_hourly")
+      .select((eb) => ["device_id", "package_name", eb.fn.sum<number>("minutes").as("minutes")])
+      .select(sql<string>`substr(hour, 1, 10)`.as("day"))
+      .where("device_id", "in", [fleetDeviceId(12), fleetDeviceId(13)])
+      .groupBy(["device_id", "package_name", sql`substr(hour, 1, 10)`])
+      .orderBy("device_id")
+      .orderBy("day")
+      .orderBy("package_name")
+      .execute();
+    const stored = await t.db
+      .selectFrom("app_usage_daily")
+      .select(["device_id", "package_name", "minutes", "day"])
+      .where("device_id", "in", [fleetDeviceId(12), fleetDeviceId(13)])
+      .orderBy("device_id")
+      .orderBy("day")
+      .orderBy("package_name")
+      .execute();
+    expect(stored).toEqual(derived.map((r) => ({ ...r, minutes: Number(r.minutes) })));
+    // A daily row that drifted (written by hand) is healed by the per-message path, which re-derives the day.
+    await t.db.updateTable("app_usage_daily").set({ minutes: 999 }).where("device_id", "=", fleetDeviceId(13)).execute();
+    await ingestUsage(t.db, fleetDeviceId(13), [{ packageName: "com.f", hour: "2026-01-06T02:00:00Z", minutes: 9 }]);
+    expect(await daily(13, "2026-01-06")).toEqual([{ package_name: "com.f", minutes: 9 }]);
+    await b.close();
+  });
+
+  it("splits a batch by kid into lanes written at once, each acknowledged after its own commit", async () => {
+    // Two kid ids that fall in different lanes (only the batcher reads DeviceRef.profile_id for usage).
+    const kids = ["kid-a", "kid-b", "kid-c", "kid-d"];
+    const [k0, k1] = [kids[0], kids.find((k) => laneOf(k, 2) !== laneOf(kids[0], 2))!];
+    const commits: { items: number; retry: boolean }[] = [];
+    const b = batcher({
+      lanes: 2,
+      beforeCommit: (info) => {
+        commits.push(info);
+        if (info.items === 2 || info.retry) throw new Error("lane lost");
+      },
+    });
+    const at = (i: number, kid: string, minutes: number) => b.usage({ ...phone(i), profile_id: kid }, `lane${i}`, [{ packageName: "com.l", hour: "2026-01-08T10:00:00Z", minutes }]);
+    const results = await Promise.allSettled([at(12, k0, 5), at(13, k1, 6), at(11, k1, 7)]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    expect(b.stats()).toMatchObject({ batches: 1, items: 3 });
+    expect(commits.filter((c) => !c.retry).map((c) => c.items).sort()).toEqual([1, 2]);
+    expect(await hourly(12, "2026-01-08T10:00:00.000Z")).toEqual([{ package_name: "com.l", minutes: 5 }]);
+    expect(await hourly(13, "2026-01-08T10:00:00.000Z")).toEqual([]);
+    expect(await hourly(11, "2026-01-08T10:00:00.000Z")).toEqual([]);
+    await b.close();
   });
 
   it("refuses items after close", async () => {

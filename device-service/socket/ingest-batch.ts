@@ -1,9 +1,11 @@
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema";
+import { sqliteHandleOf, type DB } from "../../db/index";
 import { newId, nowIso } from "../../core/ids.server";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
-import { checkUsageWindow, hourBucket, MAX_MINUTES_PER_HOUR, ProtocolError, type DeviceRef } from "./telemetry";
+import { checkUsageWindow, hourBucket, type DeviceRef } from "./telemetry";
+import { writeUsageRows, type UsageRow } from "./ingest-usage";
 
 /**
  * Group commit for telemetry (issue 22 item 3). Usage uploads and locations from many phones that arrive within
@@ -32,6 +34,8 @@ export interface IngestOptions {
   windowMs?: number;
   /** A batch is flushed at once when it holds this many rows (usage buckets + locations; default 2,000). */
   maxRows?: number;
+  /** Transactions a batch is split into, by kid, written at the same time (default 1 on SQLite, 2 on PostgreSQL). */
+  lanes?: number;
   /** Tests: runs inside every batch transaction just before its commit (throw to make the commit fail). */
   beforeCommit?: (info: { items: number; retry: boolean }) => Promise<void> | void;
 }
@@ -48,12 +52,21 @@ export interface IngestBatcher {
   stats(): { batches: number; items: number; retried: number };
 }
 
+/** A kid's lane: the same kid always in the same one. */
+export function laneOf(profileId: string, lanes: number): number {
+  let h = 0;
+  for (let i = 0; i < profileId.length; i++) h = (h * 31 + profileId.charCodeAt(i)) | 0;
+  return Math.abs(h) % lanes;
+}
+
 const CHUNK = 500;
 const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
 export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">, opts: IngestOptions = {}): IngestBatcher {
   const windowMs = opts.windowMs ?? 2;
   const maxRows = opts.maxRows ?? 2_000;
+  // SQLite has one connection (one writer); PostgreSQL writes a batch's lanes on two connections at once.
+  const laneCount = opts.lanes ?? (sqliteHandleOf(deps.db) ? 1 : 2);
   let queue: Item[] = [];
   let queuedRows = 0;
   let timer: NodeJS.Timeout | null = null;
@@ -85,9 +98,17 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
   async function writeBatch(batch: Item[]): Promise<void> {
     counts.batches++;
     counts.items += batch.length;
+    // Kids split into lanes: each lane its own transaction on its own connection, at the same time. Lanes never
+    // share a kid (nor so a phone, an hourly or daily row, or a kid_profiles row the triggers bump): no lock waits.
+    const lanes: Item[][] = Array.from({ length: laneCount }, () => []);
+    for (const it of batch) lanes[laneOf(it.device.profile_id, laneCount)].push(it);
+    await Promise.all(lanes.filter((l) => l.length).map(writeLane));
+  }
+
+  async function writeLane(batch: Item[]): Promise<void> {
     try {
       await deps.db.transaction().execute(async (trx) => {
-        await writeItems(trx, batch);
+        await writeItems(deps.db, trx, batch);
         await opts.beforeCommit?.({ items: batch.length, retry: false });
       });
       for (const it of batch) it.resolve();
@@ -105,7 +126,7 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
       counts.retried++;
       try {
         await deps.db.transaction().execute(async (trx) => {
-          await writeItems(trx, [it]);
+          await writeItems(deps.db, trx, [it]);
           await opts.beforeCommit?.({ items: 1, retry: true });
         });
         it.resolve();
@@ -156,79 +177,31 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
 }
 
 /** Every item's effect, in arrival order, in the caller's transaction. Throws if any upload is refused. */
-async function writeItems(trx: Tx, items: Item[]): Promise<void> {
+async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<void> {
   const usage = items.filter((i): i is Extract<Item, { kind: "usage" }> => i.kind === "usage");
   const locations = items.filter((i): i is Extract<Item, { kind: "location" }> => i.kind === "location");
-  if (usage.length) await writeUsage(trx, usage);
+  if (usage.length) await writeUsage(db, trx, usage);
   if (locations.length) await writeLocations(trx, locations);
 }
 
-async function writeUsage(trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
+async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
   // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other.
-  const byKey = new Map<string, { device_id: string; package_name: string; hour: string; minutes: number }>();
+  const byKey = new Map<string, UsageRow>();
+  const hourOf = new Map<string, string>(); // an upload's buckets usually share one hour string
   for (const it of items) {
     for (const b of it.buckets) {
-      const hour = hourBucket(b.hour);
-      byKey.set(`${it.device.id}|${hour}|${b.packageName}`, { device_id: it.device.id, package_name: b.packageName, hour, minutes: b.minutes });
+      let hour = hourOf.get(b.hour);
+      if (hour === undefined) hourOf.set(b.hour, (hour = hourBucket(b.hour)));
+      byKey.set(`${it.device.id}|${hour}|${b.packageName}`, {
+        device_id: it.device.id,
+        package_name: b.packageName,
+        hour,
+        minutes: b.minutes,
+      });
     }
   }
   const rows = [...byKey.values()].sort((a, b) => (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0));
-  if (!rows.length) return;
-  for (const part of chunks(rows)) {
-    await trx
-      .insertInto("app_usage_hourly")
-      .values(part)
-      .onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
-      .execute();
-  }
-  const devices = [...new Set(rows.map((r) => r.device_id))];
-  const hours = [...new Set(rows.map((r) => r.hour))];
-  const pkgs = [...new Set(rows.map((r) => r.package_name))];
-  const touchedHours = new Set(rows.map((r) => `${r.device_id}|${r.hour}`));
-  const touchedDays = new Set(rows.map((r) => `${r.device_id}|${r.hour.slice(0, 10)}|${r.package_name}`));
-  // Usage is physical: no hour of a phone over 60 minutes (the whole batch is refused, then retried item by item).
-  for (const devs of chunks(devices)) {
-    for (const hs of chunks(hours)) {
-      const over = await trx
-        .selectFrom("app_usage_hourly")
-        .select(["device_id", "hour", sql<number>`sum(minutes)`.as("minutes")])
-        .where("device_id", "in", devs)
-        .where("hour", "in", hs)
-        .groupBy(["device_id", "hour"])
-        .having(sql`sum(minutes)`, ">", MAX_MINUTES_PER_HOUR)
-        .execute();
-      const bad = over.find((o) => touchedHours.has(`${o.device_id}|${o.hour}`));
-      if (bad) {
-        throw new ProtocolError("TOO_MANY_MINUTES", `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${bad.hour} would have ${Number(bad.minutes)}.`);
-      }
-    }
-  }
-  // The daily rollup, recomputed from the hours for the affected (phone, day, app) only.
-  const days = [...new Set(rows.map((r) => r.hour.slice(0, 10)))].sort();
-  const from = `${days[0]}T00:00:00.000Z`;
-  const to = new Date(Date.parse(`${days[days.length - 1]}T00:00:00.000Z`) + 86_400_000).toISOString();
-  const sums: { device_id: string; package_name: string; day: string; minutes: number }[] = [];
-  for (const devs of chunks(devices)) {
-    for (const ps of chunks(pkgs)) {
-      const part = await trx
-        .selectFrom("app_usage_hourly")
-        .select(["device_id", "package_name", sql<string>`substr(hour, 1, 10)`.as("day"), sql<number>`sum(minutes)`.as("minutes")])
-        .where("device_id", "in", devs)
-        .where("package_name", "in", ps)
-        .where("hour", ">=", from)
-        .where("hour", "<", to)
-        .groupBy(["device_id", "package_name", sql`substr(hour, 1, 10)`])
-        .execute();
-      for (const s of part) if (touchedDays.has(`${s.device_id}|${s.day}|${s.package_name}`)) sums.push({ ...s, minutes: Number(s.minutes) });
-    }
-  }
-  for (const part of chunks(sums)) {
-    await trx
-      .insertInto("app_usage_daily")
-      .values(part)
-      .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
-      .execute();
-  }
+  await writeUsageRows(db, trx, rows);
 }
 
 async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; data: Location }[]): Promise<void> {
@@ -240,7 +213,13 @@ async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; d
   for (const part of chunks([...first.values()])) {
     const inserted = await trx
       .insertInto("device_message_receipts")
-      .values(part.map((it) => ({ device_id: it.device.id, message_id: it.id, received_at: ts })))
+      .values(
+        part.map((it) => ({
+          device_id: it.device.id,
+          message_id: it.id,
+          received_at: ts,
+        }))
+      )
       .onConflict((oc) => oc.columns(["device_id", "message_id"]).doNothing())
       .returning(["device_id", "message_id"])
       .execute();
@@ -248,6 +227,13 @@ async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; d
   }
   const rows = [...first.entries()]
     .filter(([k]) => fresh.has(k))
-    .map(([, it]) => ({ id: newId(), device_id: it.device.id, latitude: it.data.latitude, longitude: it.data.longitude, device_time: new Date(it.data.deviceTime).toISOString(), received_at: ts }));
+    .map(([, it]) => ({
+      id: newId(),
+      device_id: it.device.id,
+      latitude: it.data.latitude,
+      longitude: it.data.longitude,
+      device_time: new Date(it.data.deviceTime).toISOString(),
+      received_at: ts,
+    }));
   for (const part of chunks(rows)) await trx.insertInto("device_locations").values(part).execute();
 }

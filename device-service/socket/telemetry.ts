@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema";
-import type { DB } from "../../db/index";
+import { dbDialect, type DB } from "../../db/index";
 import { newId, nowIso } from "../../core/ids.server";
 import { acknowledgeCommand } from "../commands/outbox";
 import type { DeviceServiceDeps } from "../context";
@@ -49,6 +49,17 @@ export interface UsageBounds {
  * a bucket outside [enrollment − 1 day, now + 1 day] or an hour that would hold more than 60 minutes for the
  * whole phone refuses the frame (ProtocolError, nothing stored).
  */
+/**
+ * PostgreSQL: every writer of phones' usage locks those phones' rows first, in sorted order (so two writers never
+ * wait on each other in a cycle). The group path adds each hour's change to the daily rows (ingest-usage.ts):
+ * without the lock, two writers of the same phone at once (a resend through another process while the first
+ * write is still open) would both read the hour as it was and add the change twice. SQLite has one writer.
+ */
+export async function lockPhonesForUsage(trx: Transaction<Database>, deviceIds: string[]): Promise<void> {
+  if (!deviceIds.length) return;
+  await sql`SELECT id FROM devices WHERE id = ANY(${[...new Set(deviceIds)].sort()}::text[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+}
+
 export async function ingestUsage(db: DB, deviceId: string, buckets: { packageName: string; hour: string; minutes: number }[], bounds?: UsageBounds): Promise<number> {
   if (bounds) checkUsageWindow(buckets, bounds);
   const byKey = new Map<string, { device_id: string; package_name: string; hour: string; minutes: number }>();
@@ -60,6 +71,7 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
   const days = [...new Set(rows.map((r) => r.hour.slice(0, 10)))].sort();
   const pkgs = [...new Set(rows.map((r) => r.package_name))];
   await db.transaction().execute(async (trx) => {
+    if (dbDialect(db) === "postgres") await lockPhonesForUsage(trx, [deviceId]);
     for (let i = 0; i < rows.length; i += 500) {
       await trx
         .insertInto("app_usage_hourly")
