@@ -20,9 +20,11 @@ import pg from "pg";
 import { createDb, migrateToLatest, type DB } from "../db/index";
 import { createRedisBus, type Bus } from "../device-service/bus";
 import { issueCommand } from "../device-service/commands/outbox";
-import { fleetDeviceId, provisionFleet } from "../device-service/simulator/fleet";
-import { BENCH_ENROLLED_AT } from "./fleet-constants";
+import { fleetDeviceId } from "../device-service/simulator/fleet";
+import { enrolledThisHour } from "./fleet-constants";
 import { planFleet, probeLimits, unusableAddresses, type Limits } from "./fleet-limits";
+import { provisionFamilies } from "./mixed-parents";
+import { waitIdle } from "./proc-cpu";
 import { Children, parseDeadlines, phase, PhaseTimeout } from "./phases";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
@@ -209,7 +211,16 @@ function commander(db: DB, bus: Bus) {
 
 /** Waits until the clients noticed `lost` more disconnections than `before`, then until every phone is back. */
 async function backAgain(clients: Awaited<ReturnType<typeof startClients>>, before: number, lost: number) {
-  while ((await clients.disconnects()) < before + lost) await sleep(50);
+  let shown = performance.now();
+  for (let n = await clients.disconnects(); n < before + lost; n = await clients.disconnects()) {
+    // Progress on stderr every 5 s, so a phase that stalls says where (and --json stays one line on stdout).
+    if (performance.now() - shown > 5_000) {
+      process.stderr.write(`  … ${n - before} of ${lost} phones' disconnections seen\n`);
+      shown = performance.now();
+    }
+    await sleep(50);
+  }
+  process.stderr.write(`  ${lost} disconnections seen; waiting for every phone to be connected again\n`);
   await clients.all({ cmd: "ready" }, "ready");
 }
 
@@ -235,7 +246,10 @@ async function main() {
   const bus = createRedisBus(REDIS, () => {}, { name: `fleet-bench-${tag}` });
   try {
     await migrateToLatest(db);
-    await provisionFleet(db, N, BENCH_ENROLLED_AT);
+    // Phones in families of their own, as real phones are (one kid each, two kids per parent): with the whole fleet
+    // under one kid, every phone's status write and every command moved that one kid's view_rev row, and after a
+    // kill -9 the reconnecting phones queued on that row lock, a command waiting seconds behind them.
+    await provisionFamilies(db, 0, N, enrolledThisHour());
     const env = {
       ...process.env,
       NODE_ENV: "production" as const,
@@ -256,7 +270,7 @@ async function main() {
     const bareBefore = await bare.rss();
     const bareClients = await startClients(limits, "bare", port, plan);
     await phase("connect-bare", deadline("connect-bare"), () => bareClients.all({ cmd: "connect" }, "connected"));
-    await sleep(1000);
+    await waitIdle([bare.proc.pid!, ...bare.pids]);
     const bareAfter = await bare.rss();
     const echo = await phase("echo", deadline("echo"), async () => (await ask<{ echo: number[] }>(bareClients.procs[0], { cmd: "echo", n: RTT_N }, "echo")).echo);
     await bareClients.stop();
@@ -270,11 +284,11 @@ async function main() {
     const t0 = performance.now();
     await phase("connect", deadline("connect"), () => clients.all({ cmd: "connect" }, "connected"));
     const connectMs = performance.now() - t0;
-    await sleep(1000);
+    const settleMs = await waitIdle([dev.proc.pid!, ...dev.pids]);
     const devAfter = await dev.rss();
     const perBare = (bareAfter - bareBefore) / N;
     const perDev = (devAfter - devBefore) / N;
-    out.say(`1. idle phones: ${N} connected in ${(connectMs / 1000).toFixed(1)} s; memory per phone over ${P + 1} processes ${kib(perDev)} KiB vs bare ws ${kib(perBare)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×)`);
+    out.say(`1. idle phones: ${N} connected in ${(connectMs / 1000).toFixed(1)} s (the service idle ${(settleMs / 1000).toFixed(1)} s later); memory per phone over ${P + 1} processes ${kib(perDev)} KiB vs bare ws ${kib(perBare)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×)`);
 
     const cmd = commander(db, bus);
     const rtt = await phase("rtt", deadline("rtt"), async () => {
@@ -291,7 +305,9 @@ async function main() {
       const before = await clients.disconnects();
       const k0 = performance.now();
       process.kill(victim, "SIGKILL");
+      process.stderr.write(`  killed process ${victim}, which held ${held.length} phones\n`);
       for (const h of held.slice(0, 50)) await cmd.issue(Number(h.device_id.replace("fleet", "")));
+      process.stderr.write(`  ${Math.min(50, held.length)} commands issued to its phones\n`);
       await backAgain(clients, before, held.length);
       return performance.now() - k0;
     });

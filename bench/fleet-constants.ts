@@ -1,4 +1,10 @@
-/** Shared by bench/device-fleet.ts and its child process (which must not be imported: it runs on import). */
+/** Shared by the fleet benches (bench/device-fleet.ts, bench/mixed-load.ts) and their child processes. */
 
-/** When the bench phones were "enrolled": their usage hours start here (the protocol refuses earlier ones). */
-export const BENCH_ENROLLED_AT = "2000-01-02T00:00:00.000Z";
+/**
+ * When the bench phones were "enrolled": the start of the current hour. Their usage hours start there (the protocol
+ * refuses earlier ones), and no report period of theirs has closed yet: enrolled in 2000, every fleet kid had a
+ * weekly and monthly report due, and the reports job built them while the bench measured an "idle" fleet.
+ */
+export function enrolledThisHour(now = Date.now()): string {
+  return new Date(Math.floor(now / 3_600_000) * 3_600_000).toISOString();
+}

@@ -33,6 +33,7 @@ import pg from "pg";
 import { createDb, migrateToLatest } from "../db/index";
 import { MiniPhone } from "../device-service/simulator/fleet";
 import { planFleet, probeLimits, unusableAddresses } from "./fleet-limits";
+import { enrolledThisHour } from "./fleet-constants";
 import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
 import { ask, Children, freePort, phase, PhaseTimeout } from "./phases";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
@@ -84,10 +85,9 @@ const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
 const REDIS = process.env.BENCH_REDIS ?? "redis://127.0.0.1:6379";
 const SECRET = "mixed-bench-secret-mixed-bench-secret-0123";
 const SERVICE_KEY = "mixed-bench-device-service-key-0123456789";
-// Enrolled at the start of this hour: the fleet's usage hours are accepted (none before enrolment), and no
-// weekly or monthly report is due for a kid whose phone came after the last period closed. (Two days back, the
-// device processes built last week's report for every fleet kid at start-up, ~0.7 cores during the baseline.)
-const ENROLLED_AT = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
+// Enrolled at the start of this hour (fleet-constants.ts). (Two days back, the device processes built last week's
+// report for every fleet kid at start-up, ~0.7 cores during the baseline.)
+const ENROLLED_AT = enrolledThisHour();
 const WARM_UP_S = SMOKE ? 1 : 10;
 const TARGET_PAGE_P95_MS = 30;
 const TARGET_COMMAND_P99_MS = 20;
