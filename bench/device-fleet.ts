@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,7 +24,7 @@ import { enrolledThisHour } from "./fleet-constants";
 import { planFleet, probeLimits, unusableAddresses, type Limits } from "./fleet-limits";
 import { provisionFamilies } from "./mixed-parents";
 import { waitIdle } from "./proc-cpu";
-import { Children, parseDeadlines, phase, PhaseTimeout } from "./phases";
+import { ask, Children, freePort, parseDeadlines, phase, PhaseTimeout } from "./phases";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
 const OPTIONS = {
@@ -101,39 +100,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const deadline = (name: (typeof PHASES)[number]) =>
   deadlines[name] ?? { "start-bare": 120e3, "start-device": 120e3, "connect-bare": 60e3 + 4 * N, connect: 60e3 + 4 * N, echo: 30e3 + 100 * RTT_N, rtt: 30e3 + 200 * RTT_N, "kill-one": 180e3, "kill-all": 180e3, drain: 60e3 }[name];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** A node child with its open-files soft limit raised to the hard limit, and IPC. */
 function nodeChild(limits: Limits, script: string, args: string[], env: NodeJS.ProcessEnv, group: boolean): ChildProcess {
   const cmd = `ulimit -n ${limits.nofileHard} && exec "$0" "$@"`;
   const proc = spawn("sh", ["-c", cmd, process.execPath, "--import", "tsx", "--expose-gc", path.resolve(script), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env, detached: group });
   return children.add(proc, group);
-}
-
-/** Sends a request and resolves with the first answer carrying `key`; rejects if the child exits first. */
-function ask<T>(proc: ChildProcess, msg: object | null, key: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, sig: string | null) => reject(new Error(`a bench child exited (${sig ?? `exit ${code}`}) while waiting for '${key}'`));
-    const on = (r: Record<string, unknown>) => {
-      if (key in r) {
-        proc.off("message", on);
-        proc.off("exit", onExit);
-        resolve(r as T);
-      }
-    };
-    proc.on("message", on);
-    proc.once("exit", onExit);
-    if (msg) proc.send(msg);
-  });
 }
 
 async function startServer(limits: Limits, mode: "bare" | "device", port: number, env: NodeJS.ProcessEnv) {
