@@ -117,7 +117,8 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     };
     const search = (text: string) => searchCatalog(db, device.id, { kind: "text", text });
     const qs = (extra: Record<string, string>) => new URLSearchParams({ profileId: device.profile_id, serialNumber: device.serial_number, ...extra }).toString();
-    const pages = [qs({}), qs({ playstoreText: "minecraft" }), qs({ playstoreText: "draw" }), qs({ filterCategory: "EDUCATION" }), qs({ ageFilter: "AGE_RANGE2" }), qs({ expertRatingFilter: "EXPERT_RECOMMENDATION" })];
+    const pages = [qs({}), qs({ playstoreText: "minecraft" }), qs({ playstoreText: "draw" }), qs({ filterCategory: "EDUCATION" }), qs({ ageFilter: "AGE_RANGE2" }), qs({ expertRatingFilter: "EXPERT_RECOMMENDATION" }), qs({ tab: "search", shown: "40" })];
+    // (The last is the whole catalogue after one Show More: forty rows. Results come twenty at a time, app/rules/store.ts.)
     // A full render every time: the kid's view_rev moves first, as a phone's upload would (no cached answer
     // could be used, should /play-store ever be page-cached; today only /kids-device is). Not timed: it is the
     // bench's write, not the page's.

@@ -58,6 +58,17 @@ test("search by text and category; install with a limit and with Skip & Install;
     await expect(page.getByTestId("store-header")).toHaveText("Ivy · Google Pixel 8a");
     await expect(page.getByRole("link", { name: "Installed", exact: true })).toHaveAttribute("aria-current", "page");
 
+    // The whole catalogue under Search Result, twenty at a time: Show More and Show Less keep the count in the URL.
+    await page.getByRole("link", { name: "Search Result", exact: true }).click();
+    await expect(page.getByTestId("store-item")).toHaveCount(20);
+    await page.getByRole("link", { name: "Show More results" }).click();
+    await expect(page).toHaveURL(/shown=40/);
+    await expect(page.getByTestId("store-item")).toHaveCount(40);
+    await expect(page.getByTestId("store-item").nth(20)).toHaveAttribute("id", "more-results");
+    await page.getByRole("link", { name: "Show Less results" }).click();
+    await expect(page.getByTestId("store-item")).toHaveCount(20);
+    await expect(page).not.toHaveURL(/shown=/);
+
     // Search by text (Enter), then by category: the category clears the text.
     await search(page, "khan");
     await expect(page).toHaveURL(/tab=search/);

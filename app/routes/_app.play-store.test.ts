@@ -6,7 +6,7 @@ import * as application from "./_app.application";
 
 const MIA = "DEMO-MIA-0001";
 
-type Page = { tab: string; label: string | null; items: { appId: string; title: string; installState?: string | null }[]; modal: string | null; install: { title: string; draft: { enabled: boolean; minutes: number } } | null; noJsRefreshSeconds: number; phone: { brand: string | null; model: string | null }; kid: { name: string }; categories: unknown[] };
+type Page = { paging: { showMore: number | null; showLess: boolean; shown: number; firstNew: number | null } | null; tab: string; label: string | null; items: { appId: string; title: string; installState?: string | null }[]; modal: string | null; install: { title: string; draft: { enabled: boolean; minutes: number } } | null; noJsRefreshSeconds: number; phone: { brand: string | null; model: string | null }; kid: { name: string }; categories: unknown[] };
 
 /** /play-store through its loader and action, as a signed-in parent. */
 describe("the play store page", () => {
@@ -45,6 +45,27 @@ describe("the play store page", () => {
     expect(cat.label).toBe("Show result for Education");
     expect((await page("&ageFilter=AGE_RANGE1")).label).toBe("Show result for up to 5");
     expect((await page("&expertRatingFilter=EXPERT_RECOMMENDATION")).label).toBe("Show result for Expert Recommended");
+  });
+
+  it("search results come a page at a time: Show More and Show Less are in the URL, each page continues the last, a hand-made count is bounded", async () => {
+    expect((await page("")).paging).toBeNull();
+    const first = await page("&tab=search");
+    expect(first.items).toHaveLength(20);
+    expect(first.paging).toEqual({ showMore: 40, showLess: false, shown: 20, firstNew: null });
+    const second = await page("&tab=search&shown=40");
+    expect(second.items).toHaveLength(40);
+    expect(second.items.slice(0, 20).map((i) => i.appId)).toEqual(first.items.map((i) => i.appId));
+    expect(new Set(second.items.map((i) => i.appId)).size).toBe(40);
+    expect(second.paging).toEqual({ showMore: 60, showLess: true, shown: 40, firstNew: 20 });
+    // A count that is not a whole page is rounded up; nonsense is the first page; no more than the longest list.
+    expect((await page("&tab=search&shown=33")).items).toHaveLength(40);
+    expect((await page("&tab=search&shown=-5")).paging).toMatchObject({ shown: 20 });
+    expect((await page("&tab=search&shown=1e9")).paging).toMatchObject({ shown: 20 });
+    expect((await page("&tab=search&shown=100000")).paging).toMatchObject({ shown: 400 });
+    // The last page: no Show More once every match is shown.
+    const khan = await page("&playstoreText=khan");
+    expect(khan.items.length).toBeLessThan(20);
+    expect(khan.paging).toMatchObject({ showMore: null, showLess: false });
   });
 
   it("the install popup opens with the limit on at 60; an app the store does not have says so", async () => {

@@ -12,7 +12,7 @@ import { FailureModal } from "~/components/store/FailureModal";
 import { InstallModal } from "~/components/store/InstallModal";
 import { installDraft, installIntent } from "~/components/store/install.server";
 import { storePage } from "~/components/store/page.server";
-import { StoreList } from "~/components/store/StoreList";
+import { ResultsMoreLess, StoreList } from "~/components/store/StoreList";
 import { SEARCH_TEXT_MAX } from "~/rules/store";
 import { useLiveRefresh } from "~/utils/live";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -130,8 +130,9 @@ export default function PlayStore() {
         {data.items.length === 0 ? (
           <p>No data found.</p>
         ) : (
-          <StoreList items={data.items} to={to} appHref={appHref} kidsAppPackage={data.kidsAppPackage} maxAttempts={data.maxAttempts} label={data.tab === "installed" ? "Installed apps" : "Search results"} />
+          <StoreList items={data.items} to={to} appHref={appHref} kidsAppPackage={data.kidsAppPackage} maxAttempts={data.maxAttempts} label={data.tab === "installed" ? "Installed apps" : "Search results"} anchorAt={data.paging?.firstNew ?? null} />
         )}
+        {data.paging ? <ResultsMoreLess paging={data.paging} to={to} /> : null}
       </section>
       {data.modal === "age" ? <AgeModal to={to} current={data.filter} /> : null}
       {data.modal === "category" ? <CategoryModal to={to} current={data.filter} categories={data.categories} /> : null}

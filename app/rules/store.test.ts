@@ -1,9 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { INSTALL_FAILURE_REASONS } from "#device-service/socket/messages";
-import { exclusiveFilterChanges, failureExplanation, installButton, parseStoreFilter, priceText, resultLabel } from "./store";
+import { exclusiveFilterChanges, failureExplanation, installButton, parseStoreFilter, priceText, resultLabel, resultsPaging, resultsShown } from "./store";
 
 const KIDS = "com.kidsportal.kidsapp";
 const qs = (s: string) => new URLSearchParams(s);
+
+describe("search results a page at a time", () => {
+  it.each([
+    ["", 20],
+    ["shown=20", 20],
+    ["shown=21", 40],
+    ["shown=60", 60],
+    ["shown=0", 20],
+    ["shown=abc", 20],
+    ["shown=-40", 20],
+    ["shown=100000", 400],
+    ["shown=1e9", 20],
+    ["shown=40.5", 20],
+  ])("%s shows %d", (q, n) => expect(resultsShown(qs(q))).toBe(n));
+
+  it("Show More while the database has more and the list is not at its longest; Show Less past the first page", () => {
+    expect(resultsPaging(20, true)).toEqual({ showMore: 40, showLess: false });
+    expect(resultsPaging(20, false)).toEqual({ showMore: null, showLess: false });
+    expect(resultsPaging(60, false)).toEqual({ showMore: null, showLess: true });
+    expect(resultsPaging(400, true)).toEqual({ showMore: null, showLess: true });
+  });
+});
 
 describe("store filters are mutually exclusive (spec 2 §4)", () => {
   it.each([

@@ -5,6 +5,28 @@ import type { InstallFailureReason } from "#device-service/socket/messages";
 export const FILTER_PARAMS = ["playstoreText", "ageFilter", "filterCategory", "expertRatingFilter"] as const;
 export const SEARCH_TEXT_MAX = 100;
 
+/**
+ * Search results: the first page, and each 'Show More' adds one (spec 2 sets no page size for the store; a phone's
+ * screen shows about five rows, so twenty is four screens). The count shown lives in the URL (`shown`), so Show More
+ * works without JavaScript and a reload keeps the list as long as it was.
+ */
+export const STORE_RESULTS_PAGE = 20;
+/** The longest list of results: a search that needs more is too broad to read (the catalogue is curated). */
+export const STORE_RESULTS_MAX = 400;
+
+/** How many results the URL asks for: a whole number of pages from one page up to the longest list. */
+export function resultsShown(params: URLSearchParams): number {
+  const raw = params.get("shown") ?? "";
+  const n = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (n <= STORE_RESULTS_PAGE) return STORE_RESULTS_PAGE;
+  return Math.min(STORE_RESULTS_MAX, Math.ceil(n / STORE_RESULTS_PAGE) * STORE_RESULTS_PAGE);
+}
+
+/** The Show More / Show Less targets for `shown` results when `more` tells whether the database has further ones. */
+export function resultsPaging(shown: number, more: boolean): { showMore: number | null; showLess: boolean } {
+  return { showMore: more && shown < STORE_RESULTS_MAX ? shown + STORE_RESULTS_PAGE : null, showLess: shown > STORE_RESULTS_PAGE };
+}
+
 /** Spec 2 §4 age labels. */
 export const AGE_LABELS: Record<AgeRange, string> = { AGE_RANGE1: "up to 5", AGE_RANGE2: "6-8", AGE_RANGE3: "9-12", AGE_RANGE_ALL: "all ages up to 12" };
 export const EXPERT_LABELS: Record<ExpertFilter, string> = {

@@ -6,8 +6,8 @@ import type { StoreFilter } from "#core/store";
 
 type To = (changes: Record<string, string | number | null>) => string;
 
-/** A filter choice: applying it clears the other filters (spec 2 §4) and shows the search results. */
-const apply = (to: To, f: StoreFilter) => to({ ...exclusiveFilterChanges(f), tab: "search", modal: null });
+/** A filter choice: applying it clears the other filters (spec 2 §4) and shows the first page of its results. */
+const apply = (to: To, f: StoreFilter) => to({ ...exclusiveFilterChanges(f), tab: "search", modal: null, shown: null });
 
 export function AgeModal({ to, current }: { to: To; current: StoreFilter }) {
   return (

@@ -31,7 +31,7 @@ export interface StoreItem {
 type To = (changes: Record<string, string | number | null>) => string;
 
 /** Play store list items (spec 2 §3): icon, title, expert badge, score, kid and overall rating, price, the install button. */
-export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, label }: { items: StoreItem[]; to: To; appHref: (appId: string) => string; kidsAppPackage: string; maxAttempts: number; label: string }) {
+export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, label, anchorAt = null }: { items: StoreItem[]; to: To; appHref: (appId: string) => string; kidsAppPackage: string; maxAttempts: number; label: string; anchorAt?: number | null }) {
   const busy = useIsSubmitting({ intent: "uninstall" });
   // One form for every Uninstall button: the pressed button sends its app (name/value), with JavaScript or
   // without. A form per row cost a third of each row's render (80 rows on a full phone; docs/performance.md).
@@ -39,20 +39,42 @@ export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, lab
     <Form method="post" preventScrollReset>
       <input type="hidden" name="intent" value="uninstall" />
       <ul className="store-list" aria-label={label}>
-        {items.map((a) => (
-          <StoreRow key={a.appId} a={a} to={to} href={appHref(a.appId)} kidsAppPackage={kidsAppPackage} maxAttempts={maxAttempts} busy={busy} />
+        {items.map((a, i) => (
+          <StoreRow key={a.appId} a={a} to={to} href={appHref(a.appId)} kidsAppPackage={kidsAppPackage} maxAttempts={maxAttempts} busy={busy} anchor={i === anchorAt ? MORE_ANCHOR : undefined} />
         ))}
       </ul>
     </Form>
   );
 }
 
-function StoreRow({ a, to, href, kidsAppPackage, maxAttempts, busy }: { a: StoreItem; to: To; href: string; kidsAppPackage: string; maxAttempts: number; busy: boolean }) {
+/** The first row a Show More added: without JavaScript the browser scrolls to it (and a reader lands on it). */
+const MORE_ANCHOR = "more-results";
+
+/** Show More / Show Less under the search results; the count lives in the URL (`shown`). */
+export function ResultsMoreLess({ paging, to }: { paging: { showMore: number | null; showLess: boolean }; to: To }) {
+  if (!paging.showMore && !paging.showLess) return null;
+  return (
+    <div className="more-less">
+      {paging.showMore ? (
+        <Link to={`${to({ shown: paging.showMore, modal: null })}#${MORE_ANCHOR}`} preventScrollReset replace aria-label="Show More results">
+          Show More
+        </Link>
+      ) : null}
+      {paging.showLess ? (
+        <Link to={to({ shown: null, modal: null })} preventScrollReset replace aria-label="Show Less results">
+          Show Less
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+function StoreRow({ a, to, href, kidsAppPackage, maxAttempts, busy, anchor }: { a: StoreItem; to: To; href: string; kidsAppPackage: string; maxAttempts: number; busy: boolean; anchor?: string }) {
   const badge = expertBadge(a.expertRating);
   const button = installButton(a, kidsAppPackage);
   const failed = a.installState === "failed" && a.failureReason;
   return (
-    <li className="store-item" data-testid="store-item" data-app={a.appId} data-state={a.installState ?? (a.isAppInstalled ? "installed" : "none")}>
+    <li id={anchor} className="store-item" data-testid="store-item" data-app={a.appId} data-state={a.installState ?? (a.isAppInstalled ? "installed" : "none")}>
       <img src={a.icon} alt="" width={48} height={48} loading="lazy" />
       <div className="store-main">
         <Link to={href} className="store-title">

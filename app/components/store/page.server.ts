@@ -3,7 +3,7 @@ import { listStoreCategories, searchCatalog, type IconOptions } from "#db/querie
 import { hasInstallsInProgress, listStoreInstalled } from "#db/queries/store/installed";
 import type { DB } from "#db/index";
 import { changedByLabel } from "~/rules/delegation";
-import { parseStoreFilter, resultLabel, FILTER_PARAMS } from "~/rules/store";
+import { parseStoreFilter, resultLabel, resultsPaging, resultsShown, FILTER_PARAMS, STORE_RESULTS_PAGE } from "~/rules/store";
 import type { StoreItem } from "./StoreList";
 
 /** Seconds between self-refreshes of a page without JavaScript while an install is on its way. */
@@ -17,6 +17,7 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
   const filter = parseStoreFilter(url.searchParams);
   const tab = q("tab") === "installed" || (q("tab") !== "search" && filter.kind === "none") ? ("installed" as const) : ("search" as const);
   const modalParam = q("modal");
+  const shown = resultsShown(url.searchParams);
   const modal = (MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as StoreModal) : null;
   // One wait for every read: the search needs nothing the others return. The categories are read only when
   // something shows them (the category popup, a category's label).
@@ -24,14 +25,16 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
     listStoreInstalled(db, device.id, icons),
     modal === "category" || filter.kind === "category" ? listStoreCategories(db) : [],
     hasInstallsInProgress(db, device.id),
-    tab === "search" ? searchCatalog(db, device.id, filter, icons) : null,
+    // One row more than is shown tells whether Show More has anything to add.
+    tab === "search" ? searchCatalog(db, device.id, filter, { ...icons, limit: shown + 1 }) : null,
   ]);
   const installed = rows.map(({ actor, ...i }) => ({ ...i, changedBy: changedByLabel(actor, viewerId) }));
   const byApp = new Map(installed.map((i) => [i.appId, i]));
   let items: StoreItem[] = installed;
+  const paging = resultsPaging(shown, (found?.length ?? 0) > shown);
   if (found) {
     // Search results carry the phone's install state (installing, failed and why, its limit).
-    items = found.map((a) => {
+    items = found.slice(0, shown).map((a) => {
       const i = byApp.get(a.appId);
       return i ? { ...a, installState: i.installState, failureReason: i.failureReason, enableDailyLimit: i.enableDailyLimit, dailyLimitTime: i.dailyLimitTime, retry: i.retry, changedBy: i.changedBy } : a;
     });
@@ -47,6 +50,8 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
     filters,
     label: resultLabel(filter, categoryName),
     items,
+    /** Search results only: where Show More and Show Less lead, and the first row Show More added (its anchor). */
+    paging: found ? { ...paging, shown, firstNew: shown > STORE_RESULTS_PAGE ? shown - STORE_RESULTS_PAGE : null } : null,
     categories: modal === "category" ? categories : [],
     modal,
     appId,
