@@ -1,6 +1,7 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { TRY_AGAIN_CLOSE } from "./socket/gateway";
 import { startHarness, waitFor, type Harness } from "./testing";
 
 /**
@@ -13,16 +14,22 @@ import { startHarness, waitFor, type Harness } from "./testing";
 const POOL_TIMEOUT = "timeout exceeded when trying to connect";
 const MIA = "DEMO-MIA-0001";
 
-/** Fails the next `n` SELECTs reading `table` (with `allColumns`: only `select *`), as a saturated pool would. */
+/**
+ * Fails the next `n` SELECTs reading `table` (with `allColumns`: only `select *`), or with `updates` the next `n`
+ * UPDATEs of it, as a saturated pool would.
+ */
 function flaky() {
   const failures = new Map<string, number>();
   let allColumnsOnly = false;
+  let updates = false;
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      if (args.node.kind === "SelectQueryNode") {
+      const node = args.node;
+      const target = node.kind === "SelectQueryNode" && !updates ? node.from : node.kind === "UpdateQueryNode" && updates ? node.table : undefined;
+      if (target) {
         for (const [table, n] of failures) {
-          const all = JSON.stringify(args.node.selections ?? []).includes("SelectAllNode");
-          if (n > 0 && JSON.stringify(args.node.from ?? {}).includes(`"name":"${table}"`) && (all || !allColumnsOnly)) {
+          const all = node.kind === "SelectQueryNode" && JSON.stringify(node.selections ?? []).includes("SelectAllNode");
+          if (n > 0 && JSON.stringify(target).includes(`"name":"${table}"`) && (updates || all || !allColumnsOnly)) {
             failures.set(table, n - 1);
             throw new Error(POOL_TIMEOUT);
           }
@@ -32,8 +39,9 @@ function flaky() {
     },
     transformResult: async (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => args.result,
   };
-  return { plugin, failNext: (table: string, n: number, allColumns = false) => {
+  return { plugin, failNext: (table: string, n: number, allColumns = false, update = false) => {
       allColumnsOnly = allColumns;
+      updates = update;
       failures.set(table, n);
     }, left: (table: string) => failures.get(table) ?? 0 };
 }
@@ -79,5 +87,22 @@ describe.each(DIALECTS)("commands on a saturated server (%s)", (dialect) => {
     await waitFor(async () => phone.state.locked);
     await waitFor(async () => (await tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirst())?.status === "acknowledged");
     expect(h.logs.some((l) => l.msg === "command delivery failed; retrying")).toBe(true);
+  });
+
+  it("a phone whose first status cannot be stored is closed with 1013 (try again later), reconnects and is ready; nothing waits on a half-open session", async () => {
+    const phone = await h.phone(MIA, { connect: false });
+    const closes: number[] = [];
+    phone.on("disconnected", (code: number) => closes.push(code));
+    const connected = new Promise<void>((r) => phone.once("connected", () => r()));
+    f.failNext("device_status", 1, false, true);
+    await expect(phone.connect()).rejects.toMatchObject({ code: "SERVER_ERROR" });
+    expect(f.left("device_status")).toBe(0);
+    await connected;
+    expect(closes).toEqual([TRY_AGAIN_CLOSE.code]);
+    expect(h.logs.some((l) => l.msg === "device frame failed" && l.extra?.event === "child_status")).toBe(true);
+    // The session that came back works: a Lock reaches the phone.
+    phone.state.locked = false;
+    await h.caller(h.demo).device.issueCommand({ serialNumber: MIA, type: "LOCK" });
+    await waitFor(async () => phone.state.locked);
   });
 });

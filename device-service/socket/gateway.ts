@@ -40,6 +40,9 @@ export interface Gateway extends LocalConnections {
   close(): Promise<void>;
 }
 
+/** The close of a session whose first status could not be stored (RFC 6455 §7.4.1: 1013, try again later). */
+export const TRY_AGAIN_CLOSE = { code: 1013, reason: "Please try again later." } as const;
+
 /** Answers an upgrade request with a plain HTTP error and closes the connection (no WebSocket is made). */
 export function refuseUpgrade(socket: Duplex, status: 401 | 503, message: string): void {
   if (!socket.writable) {
@@ -161,6 +164,10 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       const code = err instanceof ProtocolError ? err.code : "SERVER_ERROR";
       deps.log(code === "SERVER_ERROR" ? "error" : "warn", "device frame failed", { deviceId: c.device.id, event: msg.event, code, error: err instanceof Error ? err.message : String(err) });
       send(c, { event: "error", id: msg.id, data: { code, message: err instanceof ProtocolError ? err.message : "Not stored; please retry." } });
+      // A session begins with a stored status. When it could not be stored (a saturated pool in a reconnect
+      // storm, a lost database), the socket is closed with 1013 "try again later": the phone reconnects with its
+      // backoff instead of sitting connected but never ready, and no command is delivered to a half-open session.
+      if (msg.event === "child_status" && !c.statusSeen && code === "SERVER_ERROR") c.ws.close(TRY_AGAIN_CLOSE.code, TRY_AGAIN_CLOSE.reason);
     }
   }
 
