@@ -125,6 +125,11 @@ async function startClients(limits: Limits, mode: "bare" | "device", port: numbe
   return {
     procs,
     all,
+    states: async () => {
+      const sum = { ready: 0, handshaking: 0, unacknowledged: 0, waiting: 0 };
+      for (const r of await all<{ states: typeof sum }>({ cmd: "states" }, "states")) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r.states[k];
+      return sum;
+    },
     disconnects: async () => (await all<{ disconnects: number }>({ cmd: "disconnects" }, "disconnects")).reduce((n, r) => n + r.disconnects, 0),
     stop: async () => {
       await all({ cmd: "close" }, "closed");
@@ -192,7 +197,18 @@ async function backAgain(clients: Awaited<ReturnType<typeof startClients>>, befo
     await sleep(50);
   }
   process.stderr.write(`  ${lost} disconnections seen; waiting for every phone to be connected again\n`);
-  await clients.all({ cmd: "ready" }, "ready");
+  let done = false;
+  const ready = clients.all({ cmd: "ready" }, "ready").finally(() => (done = true));
+  // Every 5 s until then, where the phones are (so a stall says whether they hang in the handshake, wait for
+  // their status's acknowledgement, or wait to reconnect).
+  while (!done) {
+    await Promise.race([ready, sleep(5_000)]);
+    if (!done) {
+      const s = await clients.states();
+      process.stderr.write(`  … ${s.ready} ready, ${s.handshaking} in the handshake, ${s.unacknowledged} connected without an acknowledged status, ${s.waiting} waiting to reconnect\n`);
+    }
+  }
+  await ready;
 }
 
 async function main() {

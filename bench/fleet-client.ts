@@ -3,6 +3,7 @@
  * MiniPhone), each from one of the given source addresses. Started with its open-files soft limit raised to the
  * hard limit. IPC (one request at a time, each answered once):
  *   {cmd:"connect"} → {connected, ms}   {cmd:"ready"} → {ready: n} once every phone is connected again
+ *   {cmd:"states"} → {states: {ready, handshaking, unacknowledged, waiting}} (may be asked while "ready" waits)
  *   {cmd:"echo", n} → {echo: ms[]}      {cmd:"disconnects"} → {disconnects}   {cmd:"stats"} → {executed, duplicates}   {cmd:"close"} → {closed}
  *   {cmd:"report", everyMs, buckets} → {reporting}: every phone uploads usage every `everyMs` (jittered), waiting
  *   for each acknowledgement (a new "report" replaces the loops of the last one); {cmd:"reported"} → {reported:
@@ -58,6 +59,17 @@ process.on("message", async (m: { cmd: string; n?: number }) => {
       times.push(performance.now() - t0);
     }
     reply({ echo: times });
+  } else if (m.cmd === "states") {
+    // Where the phones are (progress while waiting for "ready"): ready, handshaking, connected but not yet
+    // ready (status sent, not acknowledged), waiting to reconnect.
+    const states = { ready: 0, handshaking: 0, unacknowledged: 0, waiting: 0 };
+    for (const p of phones) {
+      if (p.ready) states.ready++;
+      else if (p.ws?.readyState === p.ws?.CONNECTING) states.handshaking++;
+      else if (p.ws?.readyState === p.ws?.OPEN) states.unacknowledged++;
+      else states.waiting++;
+    }
+    reply({ states });
   } else if (m.cmd === "disconnects") {
     reply({ disconnects: phones.reduce((n, p) => n + p.disconnects, 0) });
   } else if (m.cmd === "stats") {

@@ -83,8 +83,9 @@ describe.each(DIALECTS)("commands on a saturated server (%s)", (dialect) => {
     f.failNext("device_commands", 2, true);
     const r = await h.caller(h.demo).device.issueCommand({ serialNumber: MIA, type: "LOCK" });
     expect(r.respones_msg).toBe("Lock command sent to Mia's phone.");
-    expect(f.left("device_commands")).toBe(0);
     await waitFor(async () => phone.state.locked);
+    // Both reads failed once (the gateway's may run just after the procedure answers: outbox reads are coalesced).
+    expect(f.left("device_commands")).toBe(0);
     await waitFor(async () => (await tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirst())?.status === "acknowledged");
     expect(h.logs.some((l) => l.msg === "command delivery failed; retrying")).toBe(true);
   });

@@ -153,12 +153,16 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
   return r;
 }
 
-/** Resolves a device credential to its device, comparing hashes in constant time. */
-export async function authenticateDevice(db: DB, credential: string | null | undefined): Promise<Device | undefined> {
+/**
+ * Resolves a device credential to its device, comparing hashes in constant time. `byId` reads the device row
+ * (the gateway passes a coalesced reader: socket/coalesce.ts); by default one query.
+ */
+export async function authenticateDevice(db: DB, credential: string | null | undefined, byId?: (id: string) => Promise<Device | undefined>): Promise<Device | undefined> {
   if (!credential || credential.length > 200) return undefined;
   const dot = credential.indexOf(".");
   if (dot <= 0) return undefined;
-  const device = await db.selectFrom("devices").selectAll().where("id", "=", credential.slice(0, dot)).executeTakeFirst();
+  const id = credential.slice(0, dot);
+  const device = byId ? await byId(id) : await db.selectFrom("devices").selectAll().where("id", "=", id).executeTakeFirst();
   if (!device?.credential_hash) return undefined;
   const a = Buffer.from(device.credential_hash, "hex");
   const b = Buffer.from(sha256(credential), "hex");

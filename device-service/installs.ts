@@ -1,6 +1,7 @@
 import type { DB } from "../db/index";
 import { newId, nowIso } from "../core/ids.server";
 import { issueCommand } from "./commands/outbox";
+import { coalesce, groupBy, type Coalesced } from "./coalesce";
 import type { DeviceServiceDeps } from "./context";
 import type { InstallFailureReason } from "./socket/messages";
 
@@ -143,15 +144,25 @@ export async function runInstallRetry(deps: DeviceServiceDeps, deviceId: string,
  * more free than when they failed. Returns the packages sent again.
  */
 export async function resumeInstalls(deps: DeviceServiceDeps, deviceId: string, trigger: { online: true } | { freeStorageMb: number }, now = new Date()): Promise<string[]> {
-  let q = deps.db.selectFrom("install_retries").select(["package_name", "status", "free_storage_mb"]).where("device_id", "=", deviceId);
-  q = "online" in trigger ? q.where("status", "=", "waiting_online") : q.where("status", "=", "waiting_storage");
-  const rows = await q.execute();
+  const rows = "online" in trigger ? ((await waitingOnline(deps.db)(deviceId)) ?? []) : await deps.db.selectFrom("install_retries").select(["package_name", "status", "free_storage_mb"]).where("device_id", "=", deviceId).where("status", "=", "waiting_storage").execute();
   const sent: string[] = [];
   for (const r of rows) {
     if ("freeStorageMb" in trigger && r.free_storage_mb !== null && trigger.freeStorageMb <= r.free_storage_mb) continue;
     if (await resend(deps, deviceId, r.package_name, r.status, now)) sent.push(r.package_name);
   }
   return sent;
+}
+
+type Waiting = { device_id: string; package_name: string; status: string; free_storage_mb: number | null };
+/** Every phone reads its installs waiting for the network as it connects: in a reconnect storm they go together. */
+const waitingReaders = new WeakMap<DB, Coalesced<Waiting[]>>();
+function waitingOnline(db: DB): Coalesced<Waiting[]> {
+  let read = waitingReaders.get(db);
+  if (!read) {
+    read = coalesce(async (ids) => groupBy(await db.selectFrom("install_retries").select(["device_id", "package_name", "status", "free_storage_mb"]).where("device_id", "in", ids).where("status", "=", "waiting_online").execute(), (r) => r.device_id));
+    waitingReaders.set(db, read);
+  }
+  return read;
 }
 
 /** Start-up: every pending timed retry gets its job back (dedup by job id keeps this safe on every process). */

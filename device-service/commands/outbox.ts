@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import type { DB } from "../../db/index";
 import { newId, nowIso } from "../../core/ids.server";
 import type { CommandStatus, DeviceCommand } from "../../db/schema";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
+import { coalesce, groupBy, type Coalesced } from "../coalesce";
 import { ONE_SHOT_TTL_MS, type CommandType } from "./types";
 
 export const OPEN_STATUSES: CommandStatus[] = ["queued", "sent"];
@@ -120,21 +122,51 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
 
 /** Commands to (re)deliver: queued ones, and with includeSent the sent-but-unacknowledged ones. Expired ones are closed on the way. */
 export async function pendingCommands(db: DB, deviceId: string, includeSent: boolean, now = new Date()): Promise<DeviceCommand[]> {
-  const rows = await db
-    .selectFrom("device_commands")
-    .selectAll()
-    .where("device_id", "=", deviceId)
-    .where("status", "in", includeSent ? OPEN_STATUSES : ["queued"])
-    .orderBy("created_at")
-    .orderBy("id")
-    .limit(200)
-    .execute();
+  const rows = (await openCommandsReader(db, includeSent)(deviceId)) ?? [];
   const live: DeviceCommand[] = [];
   for (const r of rows) {
     if (r.expires_at && r.expires_at <= nowIso(now)) await expireCommand({ db }, r.id, now);
     else live.push(r);
   }
   return live;
+}
+
+/** Open commands a phone is given at once, oldest first. */
+const DELIVERY_BATCH = 200;
+
+/**
+ * The outbox reads of many phones at once go together (device-service/coalesce.ts): every phone reads its outbox
+ * when it connects, so a reconnect storm asks for thousands. One reader per database handle and kind of read.
+ */
+const openReaders = new WeakMap<DB, [Coalesced<DeviceCommand[]>, Coalesced<DeviceCommand[]>]>();
+function openCommandsReader(db: DB, includeSent: boolean): Coalesced<DeviceCommand[]> {
+  let pair = openReaders.get(db);
+  if (!pair) {
+    pair = [coalesce((ids) => openCommandsOf(db, ids, false)), coalesce((ids) => openCommandsOf(db, ids, true))];
+    openReaders.set(db, pair);
+  }
+  return pair[includeSent ? 1 : 0];
+}
+
+/** Each phone's first DELIVERY_BATCH open commands, in the order they were issued: one query for all the phones. */
+async function openCommandsOf(db: DB, deviceIds: string[], includeSent: boolean): Promise<Map<string, DeviceCommand[]>> {
+  const statuses = includeSent ? OPEN_STATUSES : ["queued" as const];
+  if (deviceIds.length === 1) {
+    const rows = await db.selectFrom("device_commands").selectAll().where("device_id", "=", deviceIds[0]!).where("status", "in", statuses).orderBy("created_at").orderBy("id").limit(DELIVERY_BATCH).execute();
+    return new Map([[deviceIds[0]!, rows]]);
+  }
+  const ranked = db
+    .selectFrom("device_commands")
+    .selectAll()
+    .select(sql<number>`row_number() over (partition by device_id order by created_at, id)`.as("kp_rank"))
+    .where("device_id", "in", deviceIds)
+    .where("status", "in", statuses)
+    .as("c");
+  const rows = await db.selectFrom(ranked).selectAll().where("kp_rank", "<=", DELIVERY_BATCH).orderBy("device_id").orderBy("created_at").orderBy("id").execute();
+  return groupBy(
+    rows.map(({ kp_rank: _rank, ...r }) => r as DeviceCommand),
+    (r) => r.device_id,
+  );
 }
 
 export async function markSent(db: DB, commandIds: string[]): Promise<void> {

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import WebSocket from "ws";
 import type { DB } from "../../db/index";
 import { nowIso } from "../../core/ids.server";
+import { HANDSHAKE_TIMEOUT_MS } from "./phone";
 
 export const FLEET_PARENT_ID = "fleetparent";
 export const FLEET_PROFILE_ID = "fleetkid";
@@ -80,6 +81,8 @@ export class MiniPhone {
     const ws = new WebSocket(`${this.o.url}/device-socket`, {
       headers: this.o.bare ? {} : { Authorization: `Bearer ${fleetCredential(this.i)}` },
       perMessageDeflate: false,
+      // A handshake nobody answers (a connection handed to a process as it was killed) is given up and retried.
+      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       ...(this.o.localAddress ? { localAddress: this.o.localAddress } : {}),
     });
     this.ws = ws;

@@ -12,6 +12,13 @@ import { PhoneEnforcer } from "./enforcer";
 import { PhoneRequests } from "./requests";
 import { waitForCommand } from "./wait";
 
+/**
+ * How long a phone waits for its socket's handshake before giving up and reconnecting (the kids app's HTTP
+ * client times out a silent server after 10 s as well). Without it a connection accepted and never answered (one
+ * handed to a device process as it was killed) would leave the phone waiting for ever.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
 type ChildStatus = z.input<typeof childStatusData>;
 
 export interface PhoneOptions {
@@ -150,7 +157,7 @@ export class SimulatedPhone extends EventEmitter {
     if (!this.credential) return Promise.reject(new Error("enroll first"));
     this.closedByUs = false;
     const url = `${this.opts.baseUrl.replace(/^http/, "ws")}/device-socket`;
-    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${this.credential}` }, perMessageDeflate: false });
+    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${this.credential}` }, perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
     this.ws = ws;
     return new Promise<void>((resolve, reject) => {
       let settled = false;

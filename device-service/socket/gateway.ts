@@ -4,6 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { frameData, markSent, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice } from "../enrollment";
+import { coalesce } from "../coalesce";
 import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
 import { handleDeviceMessage, ProtocolError, setOffline, type DeviceRef } from "./telemetry";
@@ -71,6 +72,8 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
   wss.on("error", (err) => deps.log("warn", "device socket server error", { error: err.message }));
+  // Phones connecting at once (a reconnect storm) have their rows read together (socket/coalesce.ts).
+  const deviceById = coalesce(async (ids) => new Map((await deps.db.selectFrom("devices").selectAll().where("id", "in", ids).execute()).map((d) => [d.id, d])));
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
   let closed = false;
@@ -250,7 +253,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         socket.destroy();
         return;
       }
-      authenticateDevice(deps.db, credentialOf(req)).then(
+      authenticateDevice(deps.db, credentialOf(req), deviceById).then(
         (device) => {
           if (!device) {
             // Refused before the upgrade: no WebSocket is ever created for a bad credential, so nothing the
@@ -264,7 +267,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
             return;
           }
           wss.handleUpgrade(req, socket, head, (ws) => {
-            attach(ws, { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number, enrolled_at: device.created_at });
+            attach(ws, { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number, enrolled_at: device.created_at, app_version: device.app_version, fcm_token: device.fcm_token });
           });
         },
         (err: unknown) => {

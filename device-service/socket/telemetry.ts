@@ -21,6 +21,12 @@ export interface DeviceRef {
   serial_number: string;
   /** When the phone was first enrolled (devices.created_at): telemetry before it (less a day) is refused. */
   enrolled_at: string;
+  /**
+   * The devices row's app version and push token as this connection last read or wrote them (from the
+   * credential check): a status that changes neither writes nothing to devices. Absent: always written.
+   */
+  app_version?: string | null;
+  fcm_token?: string | null;
 }
 
 type Tx = Transaction<Database>;
@@ -187,11 +193,17 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       });
       // Installs that failed for storage resume once the phone has more room than when they failed.
       if (d.freeStorageMb !== undefined) await resumeInstalls(deps, device.id, { freeStorageMb: d.freeStorageMb });
-      await db
-        .updateTable("devices")
-        .set({ app_version: d.appVersion, ...(d.fcmToken ? { fcm_token: d.fcmToken } : {}), updated_at: ts })
-        .where("id", "=", device.id)
-        .execute();
+      // A reconnecting phone sends the version and token the row already holds: no write (one round trip fewer
+      // per phone in a reconnect storm, and the row's kid pages keep their cached view).
+      if (device.app_version === undefined || device.app_version !== d.appVersion || (d.fcmToken && d.fcmToken !== device.fcm_token)) {
+        await db
+          .updateTable("devices")
+          .set({ app_version: d.appVersion, ...(d.fcmToken ? { fcm_token: d.fcmToken } : {}), updated_at: ts })
+          .where("id", "=", device.id)
+          .execute();
+        device.app_version = d.appVersion;
+        if (d.fcmToken) device.fcm_token = d.fcmToken;
+      }
       if (d.policyVersion !== undefined) {
         // The phone says which policy it enforces: that acknowledges the version's command too.
         const p = await db.selectFrom("device_policies").select(["command_id", "acknowledged_at"]).where("device_id", "=", device.id).where("version", "=", d.policyVersion).executeTakeFirst();

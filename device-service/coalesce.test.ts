@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { coalesce } from "./coalesce";
+
+/** device-service/coalesce.ts: reads asked for together go to the database together. */
+describe("coalesced reads", () => {
+  const loader = () => {
+    const calls: string[][] = [];
+    let fail: Error | null = null;
+    let gate: Promise<void> = Promise.resolve();
+    const read = coalesce<string>(
+      async (keys) => {
+        calls.push(keys);
+        await gate;
+        if (fail) throw fail;
+        return new Map(keys.filter((k) => k !== "missing").map((k) => [k, k.toUpperCase()]));
+      },
+      { max: 3 },
+    );
+    return { read, calls, failWith: (e: Error | null) => (fail = e), hold: (p: Promise<void>) => (gate = p) };
+  };
+
+  it("reads of one turn are one load (each key once); a key it does not return is undefined", async () => {
+    const l = loader();
+    const got = await Promise.all([l.read("a"), l.read("b"), l.read("a"), l.read("missing")]);
+    expect(got).toEqual(["A", "B", "A", undefined]);
+    expect(l.calls).toEqual([["a", "b", "missing"]]);
+    expect(l.read.stats()).toEqual({ batches: 1, keys: 3 });
+  });
+
+  it("reads asked for while a load runs wait for it and go together in the next; no more than max keys a load", async () => {
+    const l = loader();
+    let open!: () => void;
+    l.hold(new Promise<void>((r) => (open = r)));
+    const first = l.read("a");
+    await new Promise((r) => setImmediate(r));
+    expect(l.calls).toEqual([["a"]]);
+    const later = ["b", "c", "d", "e"].map((k) => l.read(k));
+    await new Promise((r) => setImmediate(r));
+    expect(l.calls).toHaveLength(1);
+    open();
+    expect(await Promise.all([first, ...later])).toEqual(["A", "B", "C", "D", "E"]);
+    expect(l.calls).toEqual([["a"], ["b", "c", "d"], ["e"]]);
+  });
+
+  it("a failed load fails each of its readers with its error; the next load is unaffected", async () => {
+    const l = loader();
+    l.failWith(new Error("timeout exceeded when trying to connect"));
+    const failed = await Promise.allSettled([l.read("a"), l.read("b")]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect((failed[0] as PromiseRejectedResult).reason.message).toBe("timeout exceeded when trying to connect");
+    l.failWith(null);
+    expect(await l.read("a")).toBe("A");
+  });
+});
