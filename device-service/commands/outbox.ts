@@ -206,12 +206,11 @@ export interface AckInput {
  * The phone acknowledges by command id. Idempotent: a repeated ack changes nothing. An acknowledged
  * APPLY_POLICY marks its policy version applied; the kid's parents hear about it on their dashboards.
  */
-export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: string, ack: AckInput): Promise<DeviceCommand | undefined> {
+export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: string, ack: AckInput, profileId?: string): Promise<DeviceCommand | undefined> {
   const now = nowIso();
-  const cmd = await deps.db.selectFrom("device_commands").selectAll().where("id", "=", ack.commandId).where("device_id", "=", deviceId).executeTakeFirst();
-  if (!cmd) return undefined;
-  if (!OPEN_STATUSES.includes(cmd.status)) return cmd;
-  const res = await deps.db
+  // The usual case is one round trip: the open command is closed and its row comes back. Anything else (an
+  // unknown id, another phone's command, a repeated ack) is told apart by reading the row afterwards.
+  const closed = await deps.db
     .updateTable("device_commands")
     .set({
       status: ack.status,
@@ -219,22 +218,25 @@ export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: stri
       result: ack.result === undefined ? null : JSON.stringify(ack.result).slice(0, 10_000),
       error: ack.error?.slice(0, 500) ?? null,
     })
-    .where("id", "=", cmd.id)
+    .where("id", "=", ack.commandId)
+    .where("device_id", "=", deviceId)
     .where("status", "in", OPEN_STATUSES)
+    .returningAll()
     .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) return findCommand(deps.db, cmd.id);
-  if (cmd.type === "APPLY_POLICY" && cmd.policy_version !== null && ack.status === "acknowledged") {
+  if (!closed) return deps.db.selectFrom("device_commands").selectAll().where("id", "=", ack.commandId).where("device_id", "=", deviceId).executeTakeFirst();
+  if (closed.type === "APPLY_POLICY" && closed.policy_version !== null && ack.status === "acknowledged") {
     await deps.db
       .updateTable("device_policies")
       .set({ acknowledged_at: now })
       .where("device_id", "=", deviceId)
-      .where("version", "=", cmd.policy_version)
+      .where("version", "=", closed.policy_version)
       .where("acknowledged_at", "is", null)
       .execute();
   }
-  const device = await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst();
-  if (device) await notifyParents(deps, device.profile_id, `command.${ack.status}`);
-  return findCommand(deps.db, cmd.id);
+  // The socket knows the phone's kid; other callers have it read.
+  const kid = profileId ?? (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst())?.profile_id;
+  if (kid) await notifyParents(deps, kid, `command.${ack.status}`);
+  return closed;
 }
 
 export async function recentCommands(db: DB, deviceId: string, limit = 20) {

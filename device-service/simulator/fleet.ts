@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import WebSocket from "ws";
 import type { DB } from "../../db/index";
 import { nowIso } from "../../core/ids.server";
-import { HANDSHAKE_TIMEOUT_MS } from "./phone";
+import { HANDSHAKE_TIMEOUT_MS } from "./wait";
 
 export const FLEET_PARENT_ID = "fleetparent";
 export const FLEET_PROFILE_ID = "fleetkid";

@@ -10,14 +10,7 @@ import { commandFrameData, serverToDevice } from "../socket/messages";
 import { isBlocked } from "../policy/urls";
 import { PhoneEnforcer } from "./enforcer";
 import { PhoneRequests } from "./requests";
-import { waitForCommand } from "./wait";
-
-/**
- * How long a phone waits for its socket's handshake before giving up and reconnecting (the kids app's HTTP
- * client times out a silent server after 10 s as well). Without it a connection accepted and never answered (one
- * handed to a device process as it was killed) would leave the phone waiting for ever.
- */
-export const HANDSHAKE_TIMEOUT_MS = 10_000;
+import { HANDSHAKE_TIMEOUT_MS, waitForCommand } from "./wait";
 
 type ChildStatus = z.input<typeof childStatusData>;
 

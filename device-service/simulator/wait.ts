@@ -1,6 +1,13 @@
 import type { EventEmitter } from "node:events";
 import type { CommandType } from "../commands/types";
 
+/**
+ * How long a phone waits for its socket's handshake before giving up and reconnecting (the kids app's HTTP
+ * client times out a silent server after 10 s as well). Without it a connection accepted and never answered (one
+ * handed to a device process as it was killed) would leave the phone waiting for ever.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
 /** What a simulated phone keeps of each command it received. */
 export interface ReceivedLike {
   type: CommandType;

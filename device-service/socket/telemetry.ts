@@ -207,7 +207,7 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       if (d.policyVersion !== undefined) {
         // The phone says which policy it enforces: that acknowledges the version's command too.
         const p = await db.selectFrom("device_policies").select(["command_id", "acknowledged_at"]).where("device_id", "=", device.id).where("version", "=", d.policyVersion).executeTakeFirst();
-        if (p && !p.acknowledged_at && p.command_id) await acknowledgeCommand(deps, device.id, { commandId: p.command_id, status: "acknowledged", result: { via: "child_status" } });
+        if (p && !p.acknowledged_at && p.command_id) await acknowledgeCommand(deps, device.id, { commandId: p.command_id, status: "acknowledged", result: { via: "child_status" } }, device.profile_id);
       }
       await deps.bus.publish({ type: "device.status", deviceId: device.id, profileId: device.profile_id }).catch(() => {});
       await notifyParents(deps, device.profile_id, "device.status");
@@ -340,7 +340,7 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       await recordKidRating(deps, device, msg.id, msg.data);
       return;
     case "command_ack": {
-      const r = await acknowledgeCommand(deps, device.id, msg.data);
+      const r = await acknowledgeCommand(deps, device.id, msg.data, device.profile_id);
       if (!r) throw new ProtocolError("UNKNOWN_COMMAND", "No such command for this phone");
       return;
     }
