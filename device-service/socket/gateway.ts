@@ -12,6 +12,8 @@ import { resumeInstalls } from "../installs";
 import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 
 export const PING_INTERVAL_MS = 30_000;
+/** The heartbeat's interval is cut in this many ticks; each connection is pinged in one of them. */
+export const HEARTBEAT_SLICES = 10;
 export const DEVICE_SOCKET_PATH = "/device-socket";
 /** A failed command delivery to a connected phone is tried again after 0.5 s, 1 s, 2 s … at most every 30 s. */
 export const DELIVERY_RETRY_BASE_MS = 500;
@@ -22,6 +24,8 @@ interface Conn {
   device: DeviceRef;
   statusSeen: boolean;
   alive: boolean;
+  /** The heartbeat tick this connection is pinged in (connections are dealt round the slices). */
+  slice: number;
   /** Frames are handled one at a time, in order; null until the first frame. */
   chain: Promise<void> | null;
   delivering: boolean;
@@ -76,6 +80,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   const deviceById = coalesce(async (ids) => new Map((await deps.db.selectFrom("devices").selectAll().where("id", "in", ids).execute()).map((d) => [d.id, d])));
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
+  let dealt = 0;
   let closed = false;
   // Usage and locations from every phone here are written in group commits, each acknowledged after its commit.
   const ingest = createIngestBatcher(deps, opts.ingest);
@@ -203,7 +208,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   function attach(ws: WebSocket, device: DeviceRef) {
     // First: every socket this process holds has an error listener before anything can arrive on it.
     ws.on("error", onError);
-    const c: Conn = { ws, device, statusSeen: false, alive: true, chain: null, delivering: false, again: false, againIncludeSent: false };
+    const c: Conn = { ws, device, statusSeen: false, alive: true, slice: dealt++ % HEARTBEAT_SLICES, chain: null, delivering: false, again: false, againIncludeSent: false };
     (ws as SocketWithConn)[CONN] = c;
     const previous = conns.get(device.id);
     conns.set(device.id, c);
@@ -215,8 +220,15 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     send(c, { event: "hello", id: "", data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS } });
   }
 
+  // The heartbeat is spread over HEARTBEAT_SLICES ticks of the interval: each connection is pinged once an
+  // interval, in its own slice, so a process holding thousands of phones never pings (nor hears pongs from) all of
+  // them at once — one burst would hold the event loop for tens of milliseconds (a command's round-trip tail).
+  const pingEvery = opts.pingIntervalMs ?? PING_INTERVAL_MS;
+  let tick = 0;
   const heartbeat = setInterval(() => {
+    const slice = tick++ % HEARTBEAT_SLICES;
     for (const c of all) {
+      if (c.slice !== slice) continue;
       if (!c.alive) {
         c.ws.terminate();
         continue;
@@ -228,7 +240,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         /* closed meanwhile */
       }
     }
-  }, opts.pingIntervalMs ?? PING_INTERVAL_MS);
+  }, pingEvery / HEARTBEAT_SLICES);
   heartbeat.unref();
 
   const unsubscribe = deps.bus.subscribe((m) => {
