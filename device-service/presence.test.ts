@@ -6,7 +6,7 @@ import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
 import { createRedisBus, type Bus, type BusMessage } from "./bus";
 import { fleetDeviceId, FLEET_PARENT_ID, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
 import { setOffline } from "./socket/telemetry";
-import { startPresence, type Presence } from "./socket/presence";
+import { PRESENCE_REGISTRY, PRESENCE_REGISTRY_KEEP_MS, startPresence, type Presence } from "./socket/presence";
 import { TEST_REDIS_URL, waitFor } from "./testing";
 
 /**
@@ -65,10 +65,28 @@ describe.each(DIALECTS)("presence across device processes (%s)", (dialect) => {
     expect((await online())[fleetDeviceId(3)]).toBe(0);
   });
 
-  it("a process that stops cleanly removes its key", async () => {
+  it("a process that stops cleanly removes its key and leaves the registry", async () => {
     const p = await startPresence({ redisUrl: TEST_REDIS_URL, db: t.db, bus, log: () => {}, sweepMs: 3_600_000 });
     expect(await redis.exists(`kids-portal:device-process:${p.processId}`)).toBe(1);
+    expect(await redis.zscore(PRESENCE_REGISTRY, p.processId)).not.toBeNull();
     await p.close();
     expect(await redis.exists(`kids-portal:device-process:${p.processId}`)).toBe(0);
+    expect(await redis.zscore(PRESENCE_REGISTRY, p.processId)).toBeNull();
+  });
+
+  it("the quick sweep finds a killed process through the registry, without reading every phone's process", async () => {
+    // A process that beat (it is in the registry) and was killed: its key expires, its phones are still online.
+    const killed = await startPresence({ redisUrl: TEST_REDIS_URL, db: t.db, bus, log: () => {}, sweepMs: 3_600_000, fullSweepMs: 3_600_000, heartbeatMs: 3_600_000 });
+    await t.db.updateTable("device_status").set({ online: 1, online_process: killed.processId }).where("device_id", "in", [fleetDeviceId(0), fleetDeviceId(1)]).execute();
+    expect(await live.quickSweep()).toBe(0);
+    // Its key expires (as after kill -9: no more beats).
+    await redis.del(`kids-portal:device-process:${killed.processId}`);
+    expect(await live.quickSweep()).toBe(2);
+    expect(await online()).toMatchObject({ [fleetDeviceId(0)]: 0, [fleetDeviceId(1)]: 0, [fleetDeviceId(2)]: 1 });
+    // A registry entry older than the keep time is dropped.
+    await redis.zadd(PRESENCE_REGISTRY, Date.now() - PRESENCE_REGISTRY_KEEP_MS - 1_000, `ancient-${tag}`);
+    await live.quickSweep();
+    expect(await redis.zscore(PRESENCE_REGISTRY, `ancient-${tag}`)).toBeNull();
+    await killed.close();
   });
 });

@@ -13,10 +13,23 @@ import type { Bus } from "../bus";
  * that expires PRESENCE_TTL_MS after its last beat. Every process sweeps: the phones marked online by a
  * process whose key is gone (kill -9, a lost machine) are marked offline, and their parents' dashboards hear
  * it. A phone that reconnected to another process meanwhile carries that process's name and is left alone.
+ *
+ * The sweep every PRESENCE_SWEEP_MS reads the process registry in Redis (a sorted set of names, each beat adds
+ * its own), not the database: with 50,000 phones a scan of every online phone's process costs ~10 ms of the
+ * database per process per sweep, and grows with the fleet times the processes. The database is touched only
+ * for the names whose key is gone, with one indexed update. A full sweep (the scan) runs at start-up and every
+ * PRESENCE_FULL_SWEEP_MS, for a Redis that lost the registry.
  */
 export const PRESENCE_HEARTBEAT_MS = 2_000;
 export const PRESENCE_TTL_MS = 6_000;
 export const PRESENCE_SWEEP_MS = 3_000;
+/** The backstop sweep, which reads every online phone's process from the database (a Redis that lost the registry). */
+export const PRESENCE_FULL_SWEEP_MS = 60_000;
+/** A process whose heartbeat is gone stays in the registry this long, so every database's sweepers see it. */
+export const PRESENCE_REGISTRY_KEEP_MS = 10 * 60_000;
+
+/** Every process's name, scored by its last heartbeat: the quick sweep reads this, not the database. */
+export const PRESENCE_REGISTRY = "kids-portal:device-processes";
 
 const key = (processId: string) => `kids-portal:device-process:${processId}`;
 
@@ -28,6 +41,8 @@ export interface Presence {
   processId: string;
   /** One sweep now; returns how many phones it marked offline. */
   sweep(): Promise<number>;
+  /** One quick sweep now (the registry's dead names only); returns how many phones it marked offline. */
+  quickSweep(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -42,6 +57,8 @@ export interface PresenceOptions {
   heartbeatMs?: number;
   ttlMs?: number;
   sweepMs?: number;
+  fullSweepMs?: number;
+  registryKeepMs?: number;
 }
 
 export async function startPresence(o: PresenceOptions): Promise<Presence> {
@@ -52,7 +69,7 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
   let lost = false;
   const beat = async () => {
     try {
-      await redis.set(key(processId), "1", "PX", ttl);
+      await redis.multi().set(key(processId), "1", "PX", ttl).zadd(PRESENCE_REGISTRY, Date.now(), processId).exec();
       if (lost) {
         lost = false;
         // Others may have swept our phones while our beat was missing: they are still here.
@@ -70,7 +87,42 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
   // that finds it again marks our phones online again).
   await beat();
 
-  const sweep = async (): Promise<number> => {
+  /** Marks offline the phones still marked online by these (dead) processes; tells their parents. */
+  const markOffline = async (dead: string[]): Promise<number> => {
+    if (!dead.length) return 0;
+    const gone = await o.db
+      .updateTable("device_status")
+      .set({ online: 0, online_process: null, updated_at: nowIso() })
+      .where("online_process", "in", dead)
+      .where("online", "=", 1)
+      .returning("device_id")
+      .execute();
+    if (!gone.length) return 0;
+    o.log("info", "phones of a stopped device process marked offline", { processes: dead, phones: gone.length });
+    const ids = gone.map((g) => g.device_id);
+    const profiles = new Set<string>();
+    for (let j = 0; j < ids.length; j += 500) {
+      const rows = await o.db.selectFrom("devices").select("profile_id").distinct().where("id", "in", ids.slice(j, j + 500)).execute();
+      for (const r of rows) profiles.add(r.profile_id);
+    }
+    for (const p of profiles) await notifyParents(o, p, "device.status");
+    return gone.length;
+  };
+
+  /** Of these process names, those whose heartbeat key is gone. */
+  const deadOf = async (names: string[]): Promise<string[]> => {
+    if (!names.length) return [];
+    const alive = await redis.mget(names.map(key));
+    return names.filter((_, i) => alive[i] === null);
+  };
+
+  const quickSweep = async (): Promise<number> => {
+    await redis.zremrangebyscore(PRESENCE_REGISTRY, "-inf", Date.now() - (o.registryKeepMs ?? PRESENCE_REGISTRY_KEEP_MS));
+    const names = (await redis.zrange(PRESENCE_REGISTRY, 0, -1)).filter((n) => n !== processId);
+    return markOffline(await deadOf(names));
+  };
+
+  const fullSweep = async (): Promise<number> => {
     const procs = await o.db
       .selectFrom("device_status")
       .select("online_process")
@@ -79,54 +131,34 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
       .where("online_process", "is not", null)
       .where("online_process", "!=", processId)
       .execute();
-    const names = procs.map((p) => p.online_process as string);
-    if (!names.length) return 0;
-    const alive = await redis.mget(names.map(key));
-    let n = 0;
-    for (const [i, dead] of names.entries()) {
-      if (alive[i] !== null) continue;
-      const gone = await o.db
-        .updateTable("device_status")
-        .set({ online: 0, online_process: null, updated_at: nowIso() })
-        .where("online_process", "=", dead)
-        .where("online", "=", 1)
-        .returning("device_id")
-        .execute();
-      n += gone.length;
-      if (!gone.length) continue;
-      o.log("info", "phones of a stopped device process marked offline", { process: dead, phones: gone.length });
-      const ids = gone.map((g) => g.device_id);
-      const profiles = new Set<string>();
-      for (let j = 0; j < ids.length; j += 500) {
-        const rows = await o.db.selectFrom("devices").select("profile_id").distinct().where("id", "in", ids.slice(j, j + 500)).execute();
-        for (const r of rows) profiles.add(r.profile_id);
-      }
-      for (const p of profiles) await notifyParents(o, p, "device.status");
-    }
-    return n;
+    return markOffline(await deadOf(procs.map((p) => p.online_process as string)));
   };
 
   let sweeping = false;
-  const safeSweep = () => {
+  const safely = (run: () => Promise<number>) => () => {
     if (sweeping) return;
     sweeping = true;
-    sweep()
+    run()
       .catch((err: unknown) => o.log("warn", "presence sweep failed", { error: err instanceof Error ? err.message : String(err) }))
       .finally(() => (sweeping = false));
   };
   const beats = setInterval(() => void beat(), o.heartbeatMs ?? PRESENCE_HEARTBEAT_MS);
-  const sweeps = setInterval(safeSweep, o.sweepMs ?? PRESENCE_SWEEP_MS);
+  const sweeps = setInterval(safely(quickSweep), o.sweepMs ?? PRESENCE_SWEEP_MS);
+  const fullSweeps = setInterval(safely(fullSweep), o.fullSweepMs ?? PRESENCE_FULL_SWEEP_MS);
   beats.unref();
   sweeps.unref();
-  safeSweep();
+  fullSweeps.unref();
+  safely(fullSweep)();
 
   return {
     processId,
-    sweep,
+    sweep: async () => (await fullSweep()) + (await quickSweep()),
+    quickSweep,
     async close() {
       clearInterval(beats);
       clearInterval(sweeps);
-      await redis.del(key(processId)).catch(() => {});
+      clearInterval(fullSweeps);
+      await redis.multi().del(key(processId)).zrem(PRESENCE_REGISTRY, processId).exec().catch(() => {});
       await redis.quit().catch(() => {});
     },
   };
