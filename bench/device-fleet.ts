@@ -272,6 +272,8 @@ async function main() {
     await phase("connect", deadline("connect"), () => clients.all({ cmd: "connect" }, "connected"));
     const connectMs = performance.now() - t0;
     const settleMs = await waitIdle([dev.proc.pid!, ...dev.pids]);
+    const spread = await db.selectFrom("device_status").select(["online_process", (eb) => eb.fn.countAll<string>().as("n")]).where("online", "=", 1).groupBy("online_process").execute();
+    process.stderr.write(`  phones per device process: ${spread.map((r) => Number(r.n)).sort((a, b) => b - a).join(", ")}\n`);
     const devAfter = await dev.rss();
     const perBare = (bareAfter - bareBefore) / N;
     const perDev = (devAfter - devBefore) / N;

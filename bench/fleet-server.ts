@@ -41,7 +41,7 @@ async function worker() {
 }
 
 async function primary() {
-  const c = await runDeviceCluster({ processes: Number(procArg), log: () => {}, respawnDelayMs: 200, graceMs: 5_000 });
+  const c = await runDeviceCluster({ processes: Number(procArg), log: () => {}, respawnDelayMs: 200, graceMs: 5_000, scheduling: process.env.DEVICE_CLUSTER_SCHEDULING === "none" ? "none" : "rr" });
   let seq = 0;
   const askRss = () =>
     Promise.all(

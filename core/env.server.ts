@@ -44,6 +44,10 @@ const schema = z.object({
   DEVICE_SERVICE_KEY: z.string().default(""),
   /** `npx tsx device-service/server.ts` as N processes behind one port (Node's cluster; decision 005). Needs REDIS_URL above 1. */
   DEVICE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /** Who hands out connections to the device processes: the primary, in turn ("rr"), or the kernel ("none"). */
+  DEVICE_CLUSTER_SCHEDULING: z.enum(["rr", "none"]).default("rr"),
+  /** Connections at which a device process stops accepting (default: its open-file limit − 512). */
+  DEVICE_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   SIMULATE_DEMO_DEVICES: bool(true),
   /** How long the simulated demo phones take to carry out a command (a real phone wakes up first). */
   SIMULATOR_ACK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1500),

@@ -21,6 +21,13 @@ export interface ClusterOptions {
   respawnDelayMs?: number;
   /** How long `stop()` waits for a worker's graceful shutdown before SIGKILL (default 15 s). */
   graceMs?: number;
+  /**
+   * Who hands out connections (default "rr"). "rr": the primary accepts each one and hands it to the next worker
+   * (an even spread; one hand-over at a time per worker, so a busy worker takes connections slowly). "none": the
+   * workers accept from the shared socket themselves (faster after a mass reconnect, an uneven spread — each
+   * worker stops accepting at its open-file cap, device-service/admission.ts). Decision 005 has the figures.
+   */
+  scheduling?: "rr" | "none";
 }
 
 export interface DeviceCluster {
@@ -33,8 +40,8 @@ export interface DeviceCluster {
 
 export async function runDeviceCluster(o: ClusterOptions): Promise<DeviceCluster> {
   if (!cluster.isPrimary) throw new Error("runDeviceCluster runs in the primary process only");
-  // Round robin by the primary (the default on Linux, not on Windows): connections spread evenly.
-  cluster.schedulingPolicy = cluster.SCHED_RR;
+  // Round robin by the primary (the default on Linux, not on Windows) unless asked otherwise.
+  cluster.schedulingPolicy = o.scheduling === "none" ? cluster.SCHED_NONE : cluster.SCHED_RR;
   if (o.exec) cluster.setupPrimary({ exec: o.exec, args: o.args ?? [] });
   await o.prepare?.();
   let stopping = false;

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import express from "express";
 import { env } from "../core/env.server";
 import { createDb, migrateToLatest } from "../db/index";
+import { listenWithCap, type Admission } from "./admission";
 import { runDeviceCluster } from "./cluster";
 import { forwardAsyncErrors, healthz, outageErrors } from "./outage";
 import { createServices, type ServiceOptions, type Services } from "./services";
@@ -28,7 +29,8 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
   forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");
-  app.get("/healthz", healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count() })));
+  app.get("/healthz", healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count(), accepting: admission?.accepting() ?? true })));
+  let admission: Admission | undefined;
   const upgrades = new Map<string, UpgradeHandler>();
   mountDeviceService(app, upgrades, {
     runtime: services.deviceRuntime,
@@ -44,15 +46,21 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
     if (handler) handler(req, socket, head);
     else socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(o.port ?? e.PORT, o.host ?? e.HOST, resolve));
-  const addr = server.address();
-  const port = typeof addr === "object" && addr ? addr.port : (o.port ?? e.PORT);
+  // The listener stops accepting before this process runs out of open files (the others behind the port go on).
+  admission = await listenWithCap(server, {
+    port: o.port ?? e.PORT,
+    host: o.host ?? e.HOST,
+    max: e.DEVICE_MAX_CONNECTIONS,
+    log: (msg, extra) => services.log("warn", msg, extra),
+  });
+  const port = admission.port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     services,
     async close() {
       await services.deviceRuntime.gateway.close();
+      await admission?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections?.();
@@ -76,7 +84,7 @@ async function migrateOnce(): Promise<void> {
 async function main(): Promise<void> {
   const e = env();
   if (e.DEVICE_PROCESSES > 1 && cluster.isPrimary) {
-    const c = await runDeviceCluster({ processes: e.DEVICE_PROCESSES, log: (m) => console.log(m), prepare: migrateOnce });
+    const c = await runDeviceCluster({ processes: e.DEVICE_PROCESSES, scheduling: e.DEVICE_CLUSTER_SCHEDULING, log: (m) => console.log(m), prepare: migrateOnce });
     console.log(`device service listening on http://127.0.0.1:${e.PORT} (${e.DEVICE_PROCESSES} processes: ${c.workers().map((w) => w.process.pid).join(", ")})`);
     const stop = () => void c.stop().then(() => process.exit(0));
     process.once("SIGTERM", stop);
