@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coalesce } from "./coalesce";
+import { coalesce, coalesceWrites } from "./coalesce";
 
 /** device-service/coalesce.ts: reads asked for together go to the database together. */
 describe("coalesced reads", () => {
@@ -50,5 +50,23 @@ describe("coalesced reads", () => {
     expect((failed[0] as PromiseRejectedResult).reason.message).toBe("timeout exceeded when trying to connect");
     l.failWith(null);
     expect(await l.read("a")).toBe("A");
+  });
+});
+
+describe("coalesced writes", () => {
+  it("writes asked for together go in one batch, two for one key merged (the later's fields win); each resolves after it", async () => {
+    const batches: [string, object][][] = [];
+    let fail: Error | null = null;
+    const put = coalesceWrites<{ a?: number; b?: number }>(async (batch) => {
+      batches.push([...batch]);
+      if (fail) throw fail;
+    });
+    await Promise.all([put("x", { a: 1, b: 1 }), put("y", { a: 2 }), put("x", { b: 3 })]);
+    expect(batches).toEqual([[["x", { a: 1, b: 3 }], ["y", { a: 2 }]]]);
+    expect(put.stats()).toEqual({ batches: 1, keys: 2 });
+
+    fail = new Error("timeout exceeded when trying to connect");
+    const failed = await Promise.allSettled([put("x", { a: 4 }), put("z", { a: 5 })]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
   });
 });

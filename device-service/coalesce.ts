@@ -20,8 +20,41 @@ export interface Coalesced<V> {
 type Waiter<V> = { resolve: (v: V | undefined) => void; reject: (err: unknown) => void };
 
 export function coalesce<V>(load: Load<V>, opts: { max?: number } = {}): Coalesced<V> {
-  const max = opts.max ?? 500;
-  let waiting = new Map<string, Waiter<V>[]>();
+  const b = batcher<undefined, V>((batch) => load([...batch.keys()]), () => undefined, opts.max);
+  const read = ((key: string) => b.add(key, undefined)) as Coalesced<V>;
+  read.stats = b.stats;
+  return read;
+}
+
+export interface CoalescedWrite<I> {
+  /** Resolves once a batch holding this write (merged with later ones for the same key) is written. */
+  (key: string, input: I): Promise<void>;
+  stats(): { batches: number; keys: number };
+}
+
+/**
+ * Coalesced writes by key: writes asked for together are written together (`write` gets one entry per key; two
+ * writes for one key in the same batch are merged, the later's fields winning). Each caller resolves after the
+ * batch that holds its write is written, or fails with that batch's error.
+ */
+export function coalesceWrites<I extends object>(write: (batch: Map<string, I>) => Promise<void>, opts: { max?: number } = {}): CoalescedWrite<I> {
+  const b = batcher<I, undefined>(
+    async (batch) => {
+      await write(batch);
+      return new Map();
+    },
+    (prev, next) => (prev ? { ...prev, ...next } : next),
+    opts.max,
+  );
+  const put = ((key: string, input: I) => b.add(key, input).then(() => undefined)) as CoalescedWrite<I>;
+  put.stats = b.stats;
+  return put;
+}
+
+/** The machinery of both: keys waiting with their (merged) input; one batch of at most `max` keys in flight. */
+function batcher<I, V>(run: (batch: Map<string, I>) => Promise<Map<string, V>>, merge: (prev: I | undefined, next: I) => I, maxKeys?: number) {
+  const max = maxKeys ?? 500;
+  let waiting = new Map<string, { input: I; waiters: Waiter<V>[] }>();
   let scheduled = false;
   let running = false;
   const counts = { batches: 0, keys: 0 };
@@ -29,13 +62,13 @@ export function coalesce<V>(load: Load<V>, opts: { max?: number } = {}): Coalesc
   const schedule = () => {
     if (scheduled || running || waiting.size === 0) return;
     scheduled = true;
-    setImmediate(run);
+    setImmediate(go);
   };
 
-  async function run() {
+  async function go() {
     scheduled = false;
     running = true;
-    let batch: Map<string, Waiter<V>[]>;
+    let batch: typeof waiting;
     if (waiting.size <= max) {
       batch = waiting;
       waiting = new Map();
@@ -50,25 +83,28 @@ export function coalesce<V>(load: Load<V>, opts: { max?: number } = {}): Coalesc
     counts.batches++;
     counts.keys += batch.size;
     try {
-      const found = await load([...batch.keys()]);
-      for (const [k, ws] of batch) for (const w of ws) w.resolve(found.get(k));
+      const found = await run(new Map([...batch].map(([k, e]) => [k, e.input])));
+      for (const [k, e] of batch) for (const w of e.waiters) w.resolve(found.get(k));
     } catch (err) {
-      for (const ws of batch.values()) for (const w of ws) w.reject(err);
+      for (const e of batch.values()) for (const w of e.waiters) w.reject(err);
     } finally {
       running = false;
       schedule();
     }
   }
 
-  const read = ((key: string) =>
-    new Promise<V | undefined>((resolve, reject) => {
-      const ws = waiting.get(key);
-      if (ws) ws.push({ resolve, reject });
-      else waiting.set(key, [{ resolve, reject }]);
-      schedule();
-    })) as Coalesced<V>;
-  read.stats = () => ({ ...counts });
-  return read;
+  return {
+    add: (key: string, input: I) =>
+      new Promise<V | undefined>((resolve, reject) => {
+        const e = waiting.get(key);
+        if (e) {
+          e.input = merge(e.input, input);
+          e.waiters.push({ resolve, reject });
+        } else waiting.set(key, { input: merge(undefined, input), waiters: [{ resolve, reject }] });
+        schedule();
+      }),
+    stats: () => ({ ...counts }),
+  };
 }
 
 /** Groups rows by a key (a reader's load returning several rows per key). */

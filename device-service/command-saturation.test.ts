@@ -16,7 +16,7 @@ const MIA = "DEMO-MIA-0001";
 
 /**
  * Fails the next `n` SELECTs reading `table` (with `allColumns`: only `select *`), or with `updates` the next `n`
- * UPDATEs of it, as a saturated pool would.
+ * UPDATEs or INSERTs (upserts) of it, as a saturated pool would.
  */
 function flaky() {
   const failures = new Map<string, number>();
@@ -25,7 +25,8 @@ function flaky() {
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
       const node = args.node;
-      const target = node.kind === "SelectQueryNode" && !updates ? node.from : node.kind === "UpdateQueryNode" && updates ? node.table : undefined;
+      const target =
+        node.kind === "SelectQueryNode" && !updates ? node.from : node.kind === "UpdateQueryNode" && updates ? node.table : node.kind === "InsertQueryNode" && updates ? node.into : undefined;
       if (target) {
         for (const [table, n] of failures) {
           const all = node.kind === "SelectQueryNode" && JSON.stringify(node.selections ?? []).includes("SelectAllNode");

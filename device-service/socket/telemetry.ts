@@ -14,6 +14,7 @@ import { firstTime } from "./receipts";
 import { recordKidRating } from "../ratings";
 import type { DeviceMessage } from "./messages";
 import type { IngestBatcher } from "./ingest-batch";
+import { coalesceWrites, type CoalescedWrite } from "../coalesce";
 
 export interface DeviceRef {
   id: string;
@@ -147,14 +148,39 @@ async function checkHourTotals(trx: Tx, deviceId: string, hours: string[]): Prom
   }
 }
 
-async function upsertStatus(db: DB, deviceId: string, values: Partial<{ battery_percentage: number; battery_checked_at: string; wifi_connected: number; kids_app_status: string; additional_data: string | null; app_version: string; protection_state: number; online: number; free_storage_mb: number; online_process: string | null }>) {
-  const ts = nowIso();
-  const res = await db.updateTable("device_status").set({ ...values, updated_at: ts }).where("device_id", "=", deviceId).executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) {
+type StatusValues = Partial<{ battery_percentage: number; battery_checked_at: string; wifi_connected: number; kids_app_status: string; additional_data: string | null; app_version: string; protection_state: number; online: number; free_storage_mb: number; online_process: string | null }>;
+
+/**
+ * A phone's status row, written with the other phones' statuses asked for at the same time: one statement per
+ * set of fields for the whole batch (a reconnect storm brings thousands at once; one round trip and one commit
+ * each was the cost). Resolves once the batch is committed.
+ */
+function upsertStatus(db: DB, deviceId: string, values: StatusValues): Promise<void> {
+  let put = statusWriters.get(db);
+  if (!put) {
+    put = coalesceWrites<StatusValues & { updated_at: string }>((batch) => writeStatuses(db, batch));
+    statusWriters.set(db, put);
+  }
+  return put(deviceId, { ...values, updated_at: nowIso() });
+}
+
+const statusWriters = new WeakMap<DB, CoalescedWrite<StatusValues & { updated_at: string }>>();
+
+async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated_at: string }>): Promise<void> {
+  // Rows with the same fields go in one INSERT … ON CONFLICT DO UPDATE of exactly those fields.
+  const groups = new Map<string, { device_id: string; values: StatusValues & { updated_at: string } }[]>();
+  for (const [device_id, values] of batch) {
+    const shape = Object.keys(values).sort().join(",");
+    const g = groups.get(shape);
+    if (g) g.push({ device_id, values });
+    else groups.set(shape, [{ device_id, values }]);
+  }
+  for (const rows of groups.values()) {
+    const fields = Object.keys(rows[0].values) as (keyof StatusValues | "updated_at")[];
     await db
       .insertInto("device_status")
-      .values({ device_id: deviceId, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, ...values, updated_at: ts })
-      .onConflict((oc) => oc.column("device_id").doUpdateSet({ ...values, updated_at: ts }))
+      .values(rows.map((r) => ({ device_id: r.device_id, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, ...r.values })))
+      .onConflict((oc) => oc.column("device_id").doUpdateSet((eb) => Object.fromEntries(fields.map((f) => [f, eb.ref(`excluded.${f}`)]))))
       .execute();
   }
 }
