@@ -23,7 +23,7 @@ import { fleetDeviceId } from "../device-service/simulator/fleet";
 import { enrolledThisHour } from "./fleet-constants";
 import { planFleet, probeLimits, unusableAddresses, type Limits } from "./fleet-limits";
 import { provisionFamilies } from "./mixed-parents";
-import { waitIdle } from "./proc-cpu";
+import { cpuMeter, processesNamed, processGroup, waitIdle } from "./proc-cpu";
 import { ask, Children, freePort, parseDeadlines, phase, PhaseTimeout } from "./phases";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
@@ -185,6 +185,16 @@ function commander(db: DB, bus: Bus) {
   };
 }
 
+/** Where the cores go while phones come back: device processes, PostgreSQL, Redis, the phones' clients (stderr). */
+function stormMeter(serverGroup: number, clientPids: number[]): () => string {
+  const m = cpuMeter({ device: () => processGroup(serverGroup), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => clientPids });
+  m.start();
+  return () =>
+    Object.entries(m.stop())
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(" · ");
+}
+
 /** Waits until the clients noticed `lost` more disconnections than `before`, then until every phone is back. */
 async function backAgain(clients: Awaited<ReturnType<typeof startClients>>, before: number, lost: number) {
   let shown = performance.now();
@@ -297,7 +307,9 @@ async function main() {
       process.stderr.write(`  killed process ${victim}, which held ${held.length} phones\n`);
       for (const h of held.slice(0, 50)) await cmd.issue(Number(h.device_id.replace("fleet", "")));
       process.stderr.write(`  ${Math.min(50, held.length)} commands issued to its phones\n`);
+      const meter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
       await backAgain(clients, before, held.length);
+      process.stderr.write(`  cores used while the phones came back: ${meter()}\n`);
       return performance.now() - k0;
     });
     out.say(`3a. kill -9 of one process (${held.length} phones): every phone back in ${(killOneMs / 1000).toFixed(1)} s (target ≤ 60 s)`);
@@ -311,7 +323,10 @@ async function main() {
       await exited;
       for (let j = 0; j < Math.min(50, N); j++) await cmd.issue(Math.floor(Math.random() * N));
       dev = await startServer(limits, "device", port, env);
+      process.stderr.write(`  restarted in ${((performance.now() - k0) / 1000).toFixed(1)} s\n`);
+      const meter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
       await backAgain(clients, before, N);
+      process.stderr.write(`  cores used while the phones came back: ${meter()}\n`);
       return performance.now() - k0;
     });
     out.say(`3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s)`);
