@@ -36,7 +36,7 @@ const OPTIONS = {
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
   help: { type: "boolean", short: "h", default: false, help: "print this help and exit" },
 } as const;
-const PHASES = ["start-bare", "connect-bare", "echo", "start-device", "connect", "rtt", "kill-one", "kill-all", "drain"] as const;
+const PHASES = ["start-bare", "connect-bare", "echo", "kill-all-bare", "start-device", "connect", "rtt", "kill-one", "kill-all", "drain"] as const;
 
 const USAGE = [
   "Usage: npx tsx bench/device-fleet.ts [flags]   (or: npm run bench -- [flags])",
@@ -98,7 +98,7 @@ const kib = (b: number) => (b / 1024).toFixed(1);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Default deadlines grow with the sizes; --deadline overrides. */
 const deadline = (name: (typeof PHASES)[number]) =>
-  deadlines[name] ?? { "start-bare": 120e3, "start-device": 120e3, "connect-bare": 60e3 + 4 * N, connect: 60e3 + 4 * N, echo: 30e3 + 100 * RTT_N, rtt: 30e3 + 200 * RTT_N, "kill-one": 180e3, "kill-all": 180e3, drain: 60e3 }[name];
+  deadlines[name] ?? { "start-bare": 120e3, "start-device": 120e3, "connect-bare": 60e3 + 4 * N, connect: 60e3 + 4 * N, echo: 30e3 + 100 * RTT_N, rtt: 30e3 + 200 * RTT_N, "kill-one": 180e3, "kill-all": 180e3, "kill-all-bare": 180e3, drain: 60e3 }[name];
 
 /** A node child with its open-files soft limit raised to the hard limit, and IPC. */
 function nodeChild(limits: Limits, script: string, args: string[], env: NodeJS.ProcessEnv, group: boolean): ChildProcess {
@@ -270,8 +270,22 @@ async function main() {
     await waitIdle([bare.proc.pid!, ...bare.pids]);
     const bareAfter = await bare.rss();
     const echo = await phase("echo", deadline("echo"), async () => (await ask<{ echo: number[] }>(bareClients.procs[0], { cmd: "echo", n: RTT_N }, "echo")).echo);
+    // The same storm against bare ws servers: what the machine (clients included) allows at all.
+    let bareNow = bare;
+    const bareKillAllMs = await phase("kill-all-bare", deadline("kill-all-bare"), async () => {
+      const before = await bareClients.disconnects();
+      const k0 = performance.now();
+      const exited = new Promise((r) => bareNow.proc.once("exit", r));
+      process.kill(-bareNow.proc.pid!, "SIGKILL");
+      await exited;
+      bareNow = await startServer(limits, "bare", port, env);
+      const meter = stormMeter(bareNow.proc.pid!, bareClients.procs.map((p) => p.pid!));
+      await backAgain(bareClients, before, N);
+      process.stderr.write(`  bare ws: cores used while the phones came back: ${meter()}\n`);
+      return performance.now() - k0;
+    });
     await bareClients.stop();
-    await stopServer(bare);
+    await stopServer(bareNow);
 
     // The device service.
     let dev = await phase("start-device", deadline("start-device"), () => startServer(limits, "device", port, env));
@@ -329,7 +343,7 @@ async function main() {
       process.stderr.write(`  cores used while the phones came back: ${meter()}\n`);
       return performance.now() - k0;
     });
-    out.say(`3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s)`);
+    out.say(`3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s); bare ws fleet of the same shape ${(bareKillAllMs / 1000).toFixed(1)} s`);
 
     const lost = await phase("drain", deadline("drain"), async () => {
       while ((await cmd.unacknowledged()) > 0) await sleep(250);
@@ -362,8 +376,8 @@ async function main() {
           commandsLost: lost,
           commandsExecutedTwice: Math.max(0, stats.executed - cmd.issued.length),
         },
-        baselines: { bareMemoryPerPhoneKiB: perBare / 1024, bareEchoP50Ms: pct(echo, 50), bareEchoP99Ms: pct(echo, 99) },
-        ratios: { memoryPerPhone: perDev / perBare },
+        baselines: { bareMemoryPerPhoneKiB: perBare / 1024, bareEchoP50Ms: pct(echo, 50), bareEchoP99Ms: pct(echo, 99), bareKillAllBackMs: bareKillAllMs },
+        ratios: { memoryPerPhone: perDev / perBare, killAllBack: killAllMs / bareKillAllMs },
         targets: { memoryPerPhone: { max: 1.3 }, rttP99Ms: { max: 20 }, killOneBackMs: { max: 60_000 }, killAllBackMs: { max: 60_000 }, commandsLost: { max: 0 }, commandsExecutedTwice: { max: 0 } },
       }),
     );

@@ -11,6 +11,13 @@ import { readFileSync } from "node:fs";
 import net from "node:net";
 import type { Server as HttpServer } from "node:http";
 
+/**
+ * Connections the kernel holds for us before they are accepted (capped by net.core.somaxconn). Node's default,
+ * 511, overflowed when tens of thousands of phones reconnected at once (kill -9 of every process): each dropped
+ * handshake is retried by the phone a second or more later, and the fleet took longer to come back.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** Files a process keeps for itself beside its connections: database and Redis pools, logs, modules. */
 export const FILE_MARGIN = 512;
 
@@ -31,6 +38,8 @@ export interface AdmissionOptions {
   max?: number | null;
   /** Open connections at which it accepts again (default: 95 % of max). */
   resumeAt?: number;
+  /** The listen backlog (default LISTEN_BACKLOG). */
+  backlog?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
 }
 
@@ -58,7 +67,7 @@ export async function listenWithCap(http: HttpServer, o: AdmissionOptions): Prom
     new Promise<void>((resolve, reject) => {
       const failed = (err: Error) => reject(err);
       listener.once("error", failed);
-      listener.listen(port, o.host, () => {
+      listener.listen({ port, host: o.host, backlog: o.backlog ?? LISTEN_BACKLOG }, () => {
         listener.off("error", failed);
         const addr = listener.address();
         if (typeof addr === "object" && addr) port = addr.port;
