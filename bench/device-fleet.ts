@@ -16,14 +16,13 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createDb, migrateToLatest, type DB } from "../db/index";
-import { createRedisBus, type Bus } from "../device-service/bus";
-import { issueCommand } from "../device-service/commands/outbox";
-import { fleetDeviceId } from "../device-service/simulator/fleet";
+import { createDb, migrateToLatest } from "../db/index";
+import { createRedisBus } from "../device-service/bus";
+import { commander } from "./fleet-commander";
 import { enrolledThisHour } from "./fleet-constants";
 import { planFleet, probeLimits, unusableAddresses, type Limits } from "./fleet-limits";
 import { provisionFamilies } from "./mixed-parents";
-import { cpuMeter, processesNamed, processGroup, waitIdle } from "./proc-cpu";
+import { stormMeter, waitIdle } from "./proc-cpu";
 import { ask, Children, freePort, parseDeadlines, phase, PhaseTimeout } from "./phases";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
@@ -142,57 +141,6 @@ async function stopServer(s: { proc: ChildProcess }) {
   const exited = new Promise((r) => s.proc.once("exit", r));
   s.proc.send({ cmd: "stop" });
   await exited;
-}
-
-/** Commands issued by this process (it holds no phone, so each one crosses to the phone's process through Redis). */
-function commander(db: DB, bus: Bus) {
-  const deps = { db, bus, log: () => {} };
-  const issued: string[] = [];
-  let wake: (() => void) | null = null;
-  bus.subscribe((m) => {
-    if (m.type === "parent.refresh" && m.reason === "command.acknowledged") wake?.();
-  });
-  const statusOf = async (id: string) => (await db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirst())?.status;
-  return {
-    issued,
-    async issue(i: number) {
-      const c = await issueCommand(deps, { deviceId: fleetDeviceId(i), type: "LOCK" });
-      issued.push(c.id);
-      return c.id;
-    },
-    /** One command, timed from issue to its acknowledgement stored. */
-    async roundTrip(i: number): Promise<number> {
-      const t0 = performance.now();
-      // An acknowledgement can arrive before this command is issued (an earlier command's, another process's):
-      // it wakes nothing until the id is known.
-      let id: string | null = null;
-      const acked = new Promise<void>((resolve) => {
-        wake = () => void (id && statusOf(id).then((s) => s === "acknowledged" && resolve()));
-      });
-      id = await this.issue(i);
-      if ((await statusOf(id)) !== "acknowledged") await acked;
-      wake = null;
-      return performance.now() - t0;
-    },
-    async unacknowledged(): Promise<number> {
-      let open = 0;
-      for (let k = 0; k < issued.length; k += 500) {
-        const rows = await db.selectFrom("device_commands").select("status").where("id", "in", issued.slice(k, k + 500)).execute();
-        open += issued.slice(k, k + 500).length - rows.filter((r) => r.status === "acknowledged").length;
-      }
-      return open;
-    },
-  };
-}
-
-/** Where the cores go while phones come back: device processes, PostgreSQL, Redis, the phones' clients (stderr). */
-function stormMeter(serverGroup: number, clientPids: number[]): () => string {
-  const m = cpuMeter({ device: () => processGroup(serverGroup), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => clientPids });
-  m.start();
-  return () =>
-    Object.entries(m.stop())
-      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
-      .join(" · ");
 }
 
 /** Waits until the clients noticed `lost` more disconnections than `before`, then until every phone is back. */

@@ -115,3 +115,13 @@ export async function waitIdle(pids: number[], maxMs = 60_000): Promise<number> 
   }
   return performance.now() - t0;
 }
+
+/** Where the cores go while phones come back: device processes, PostgreSQL, Redis, the phones' clients (stderr). */
+export function stormMeter(serverGroup: number, clientPids: number[]): () => string {
+  const m = cpuMeter({ device: () => processGroup(serverGroup), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => clientPids });
+  m.start();
+  return () =>
+    Object.entries(m.stop())
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(" · ");
+}
