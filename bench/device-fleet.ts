@@ -143,6 +143,24 @@ async function stopServer(s: { proc: ChildProcess }) {
   await exited;
 }
 
+/**
+ * kill -9 of a server's whole process group, then `restart` (which may do more first), then waits until every phone
+ * is back; returns the time from the kill.
+ */
+async function killAll(server: { proc: ChildProcess }, clients: Awaited<ReturnType<typeof startClients>>, restart: () => Promise<{ proc: ChildProcess }>, label = ""): Promise<number> {
+  const before = await clients.disconnects();
+  const k0 = performance.now();
+  const exited = new Promise((r) => server.proc.once("exit", r));
+  process.kill(-server.proc.pid!, "SIGKILL");
+  await exited;
+  const started = await restart();
+  process.stderr.write(`  ${label}restarted in ${((performance.now() - k0) / 1000).toFixed(1)} s\n`);
+  const meter = stormMeter(started.proc.pid!, clients.procs.map((p) => p.pid!));
+  await backAgain(clients, before, N);
+  process.stderr.write(`  ${label}cores used while the phones came back: ${meter()}\n`);
+  return performance.now() - k0;
+}
+
 /** Waits until the clients noticed `lost` more disconnections than `before`, then until every phone is back. */
 async function backAgain(clients: Awaited<ReturnType<typeof startClients>>, before: number, lost: number) {
   let shown = performance.now();
@@ -220,18 +238,9 @@ async function main() {
     const echo = await phase("echo", deadline("echo"), async () => (await ask<{ echo: number[] }>(bareClients.procs[0], { cmd: "echo", n: RTT_N }, "echo")).echo);
     // The same storm against bare ws servers: what the machine (clients included) allows at all.
     let bareNow = bare;
-    const bareKillAllMs = await phase("kill-all-bare", deadline("kill-all-bare"), async () => {
-      const before = await bareClients.disconnects();
-      const k0 = performance.now();
-      const exited = new Promise((r) => bareNow.proc.once("exit", r));
-      process.kill(-bareNow.proc.pid!, "SIGKILL");
-      await exited;
-      bareNow = await startServer(limits, "bare", port, env);
-      const meter = stormMeter(bareNow.proc.pid!, bareClients.procs.map((p) => p.pid!));
-      await backAgain(bareClients, before, N);
-      process.stderr.write(`  bare ws: cores used while the phones came back: ${meter()}\n`);
-      return performance.now() - k0;
-    });
+    const bareKillAllMs = await phase("kill-all-bare", deadline("kill-all-bare"), () =>
+      killAll(bareNow, bareClients, async () => (bareNow = await startServer(limits, "bare", port, env)), "bare ws: "),
+    );
     await bareClients.stop();
     await stopServer(bareNow);
 
@@ -277,20 +286,12 @@ async function main() {
     out.say(`3a. kill -9 of one process (${held.length} phones): every phone back in ${(killOneMs / 1000).toFixed(1)} s (target ≤ 60 s)`);
 
     // kill -9 of every process (primary and workers), then a restart.
-    const killAllMs = await phase("kill-all", deadline("kill-all"), async () => {
-      const before = await clients.disconnects();
-      const k0 = performance.now();
-      const exited = new Promise((r) => dev.proc.once("exit", r));
-      process.kill(-dev.proc.pid!, "SIGKILL");
-      await exited;
-      for (let j = 0; j < Math.min(50, N); j++) await cmd.issue(Math.floor(Math.random() * N));
-      dev = await startServer(limits, "device", port, env);
-      process.stderr.write(`  restarted in ${((performance.now() - k0) / 1000).toFixed(1)} s\n`);
-      const meter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
-      await backAgain(clients, before, N);
-      process.stderr.write(`  cores used while the phones came back: ${meter()}\n`);
-      return performance.now() - k0;
-    });
+    const killAllMs = await phase("kill-all", deadline("kill-all"), () =>
+      killAll(dev, clients, async () => {
+        for (let j = 0; j < Math.min(50, N); j++) await cmd.issue(Math.floor(Math.random() * N));
+        return (dev = await startServer(limits, "device", port, env));
+      }),
+    );
     out.say(`3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s); bare ws fleet of the same shape ${(bareKillAllMs / 1000).toFixed(1)} s`);
 
     const lost = await phase("drain", deadline("drain"), async () => {
