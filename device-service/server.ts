@@ -29,8 +29,9 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
   forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");
-  app.get("/healthz", healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count(), accepting: admission?.accepting() ?? true })));
-  let admission: Admission | undefined;
+  app.get("/healthz", healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count(), accepting: listening.admission?.accepting() ?? true })));
+  // The listener is made after the routes; /healthz reads it when asked.
+  const listening: { admission?: Admission } = {};
   const upgrades = new Map<string, UpgradeHandler>();
   mountDeviceService(app, upgrades, {
     runtime: services.deviceRuntime,
@@ -47,12 +48,13 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
     else socket.destroy();
   });
   // The listener stops accepting before this process runs out of open files (the others behind the port go on).
-  admission = await listenWithCap(server, {
+  const admission = await listenWithCap(server, {
     port: o.port ?? e.PORT,
     host: o.host ?? e.HOST,
     max: e.DEVICE_MAX_CONNECTIONS,
     log: (msg, extra) => services.log("warn", msg, extra),
   });
+  listening.admission = admission;
   const port = admission.port;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -60,7 +62,7 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
     services,
     async close() {
       await services.deviceRuntime.gateway.close();
-      await admission?.close();
+      await admission.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections?.();
