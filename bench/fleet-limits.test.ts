@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { planFleet, type Limits } from "./fleet-limits";
-import { phase, PhaseTimeout, parseDeadlines } from "./phases";
+import { missingBuild, phase, PhaseTimeout, parseDeadlines } from "./phases";
 
 const HERE: Limits = { nofileSoft: 20_000, nofileHard: 20_000, portRange: [32768, 60999], filesFree: 2_000_000, memFreeBytes: 20 * 2 ** 30 };
 
@@ -72,4 +75,14 @@ describe("bench/device-fleet.ts against real limits", () => {
     expect(() => process.kill(pid, 0)).toThrow();
     expect(r.stdout).toBe("");
   }, 60_000);
+});
+
+describe("benches that start the web tier", () => {
+  it("say plainly that the build is missing, and how to make it", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "nobuild-"));
+    expect(missingBuild(dir)).toMatch(/run `npx remix build` first/);
+    mkdirSync(path.join(dir, "build"));
+    writeFileSync(path.join(dir, "build", "index.js"), "");
+    expect(missingBuild(dir)).toBeNull();
+  });
 });

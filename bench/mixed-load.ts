@@ -35,7 +35,7 @@ import { MiniPhone } from "../device-service/simulator/fleet";
 import { planFleet, probeLimits, unusableAddresses } from "./fleet-limits";
 import { enrolledThisHour } from "./fleet-constants";
 import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
-import { ask, Children, freePort, phase, PhaseTimeout } from "./phases";
+import { ask, Children, freePort, missingBuild, phase, PhaseTimeout } from "./phases";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
@@ -167,6 +167,11 @@ async function main() {
   if (![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS, DEVICE_PROCESSES, WEB_PROCESSES].every((n) => Number.isFinite(n) && n > 0) || BUCKETS > 20) {
     process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers.\n");
     return EXIT_USAGE;
+  }
+  const noBuild = missingBuild();
+  if (noBuild) {
+    process.stderr.write(noBuild);
+    return EXIT_FAILED;
   }
   // Every limit before anything starts: the fleet's client processes and source addresses, the device processes' files.
   const limits = probeLimits();

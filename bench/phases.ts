@@ -4,7 +4,9 @@
  * workers go too). Nothing is left running, nothing hangs.
  */
 import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 
 export class PhaseTimeout extends Error {
   constructor(
@@ -92,4 +94,9 @@ export function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** The web tier's build (build/index.js), or a plain message saying how to make it; null when it is there. */
+export function missingBuild(root = process.cwd()): string | null {
+  return existsSync(path.join(root, "build", "index.js")) ? null : "The web build is missing (build/index.js): run `npx remix build` first, then the bench again.\n";
 }
