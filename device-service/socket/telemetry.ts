@@ -14,7 +14,7 @@ import { firstTime } from "./receipts";
 import { recordKidRating } from "../ratings";
 import type { DeviceMessage } from "./messages";
 import type { IngestBatcher } from "./ingest-batch";
-import { coalesceWrites, type CoalescedWrite } from "../coalesce";
+import { coalesceWrites, groupBy, type CoalescedWrite } from "../coalesce";
 
 export interface DeviceRef {
   id: string;
@@ -161,20 +161,19 @@ function upsertStatus(db: DB, deviceId: string, values: StatusValues): Promise<v
     put = coalesceWrites<StatusValues & { updated_at: string }>((batch) => writeStatuses(db, batch));
     statusWriters.set(db, put);
   }
-  return put(deviceId, { ...values, updated_at: nowIso() });
+  // A field left undefined is left as it is (it must not join the batch's column list as a null).
+  const defined = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as StatusValues;
+  return put(deviceId, { ...defined, updated_at: nowIso() });
 }
 
 const statusWriters = new WeakMap<DB, CoalescedWrite<StatusValues & { updated_at: string }>>();
 
 async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated_at: string }>): Promise<void> {
   // Rows with the same fields go in one INSERT … ON CONFLICT DO UPDATE of exactly those fields.
-  const groups = new Map<string, { device_id: string; values: StatusValues & { updated_at: string } }[]>();
-  for (const [device_id, values] of batch) {
-    const shape = Object.keys(values).sort().join(",");
-    const g = groups.get(shape);
-    if (g) g.push({ device_id, values });
-    else groups.set(shape, [{ device_id, values }]);
-  }
+  const groups = groupBy(
+    [...batch].map(([device_id, values]) => ({ device_id, values })),
+    (r) => Object.keys(r.values).sort().join(","),
+  );
   for (const rows of groups.values()) {
     const fields = Object.keys(rows[0].values) as (keyof StatusValues | "updated_at")[];
     await db
