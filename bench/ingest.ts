@@ -5,7 +5,7 @@
  *   per-message   every upload its own transaction (`ingestUsage`, the path before group commit);
  *   group commit  the gateway's batcher (device-service/socket/ingest-batch.ts): uploads arriving within a few
  *                 ms share one transaction, each acknowledged after its commit;
- *   raw           the baseline: bare upserts of the same rows into a bare table of the same shape (no rollup,
+ *   raw           the baseline (best of three runs): bare upserts of the same rows into a bare table of the same shape (no rollup,
  *                 no limits check, no triggers): better-sqlite3 prepared upserts, 500 rows per transaction, on
  *                 SQLite; multi-row `INSERT … ON CONFLICT` of 500 rows per statement through `pg` on PostgreSQL.
  *
@@ -26,7 +26,8 @@ import { randomBytes } from "node:crypto";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { nowIso } from "../core/ids.server";
-import { createDb, migrateToLatest, type DB, type Dialect } from "../db/index";
+import { createDb, migrateToLatest, sqliteHandleOf, type DB, type Dialect } from "../db/index";
+import { startCheckpointer } from "../db/checkpointer";
 import { createLocalBus } from "../device-service/bus";
 import { createIngestBatcher } from "../device-service/socket/ingest-batch";
 import { ingestUsage, type DeviceRef } from "../device-service/socket/telemetry";
@@ -65,6 +66,8 @@ const ROWS = PHONES * UPLOADS * BUCKETS;
 const BASE_HOUR = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 44 * 3_600_000;
 const ENROLLED_AT = new Date(Date.now() - 2 * 86_400_000).toISOString();
 const upload = (u: number) => Array.from({ length: BUCKETS }, (_, b) => ({ packageName: `com.bench.app${b}`, hour: new Date(BASE_HOUR + u * 3_600_000).toISOString(), minutes: 1 }));
+// Built once: the phones' own work (building a frame) is not the storage path's, and the raw baseline's rows are built beforehand too.
+const UPLOAD_OF = Array.from({ length: UPLOADS }, (_, u) => upload(u));
 
 /** One kid per phone (the rollup's triggers then touch as many kid rows as a real fleet's). */
 async function provision(db: DB, prefix: string): Promise<DeviceRef[]> {
@@ -100,42 +103,61 @@ async function stored(db: DB, phones: DeviceRef[]): Promise<number> {
   return n;
 }
 
-const rawRows = (prefix: string) => Array.from({ length: PHONES * UPLOADS }, (_, k) => upload(k % UPLOADS).map((b) => [`${prefix}d${Math.floor(k / UPLOADS)}`, b.packageName, b.hour, b.minutes] as const)).flat();
+/**
+ * The raw baseline's rows in one of two orders. "phone": each phone's rows together, hours ascending — appends at
+ * the end of the B-tree, the most favourable order, and the baseline the target is measured against. "arrival":
+ * as the phones send them (every phone's first upload, then every phone's second, …), the order the group path
+ * faces — each round touches every phone's part of the tree (shown beside it, for information).
+ */
+type RawOrder = "phone" | "arrival";
+const rawRows = (prefix: string, order: RawOrder) =>
+  Array.from({ length: PHONES * UPLOADS }, (_, k) => {
+    const [phone, u] = order === "phone" ? [Math.floor(k / UPLOADS), k % UPLOADS] : [k % PHONES, Math.floor(k / PHONES)];
+    return UPLOAD_OF[u].map((b) => [`${prefix}d${phone}`, b.packageName, b.hour, b.minutes] as const);
+  }).flat();
 
-function rawSqlite(file: string): number {
+/**
+ * The raw baseline runs RAW_RUNS times (each into a fresh table) and its best run counts: a fraction of a second of
+ * native upserts moved 1.5× from one run to the next on this machine, and the best is the harder baseline.
+ */
+const RAW_RUNS = 3;
+
+async function rawSqlite(file: string, run: string, order: RawOrder): Promise<number> {
   const raw = new SQLite(file);
   raw.pragma("journal_mode = WAL");
   raw.pragma("synchronous = NORMAL");
-  raw.exec("create table bare_usage (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))");
-  const up = raw.prepare("insert into bare_usage values (?, ?, ?, ?) on conflict do update set minutes = excluded.minutes");
-  const rows = rawRows("raw");
+  raw.exec(`create table bare_usage_${run} (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))`);
+  const checkpoints = startCheckpointer(raw); // as the service runs (db/checkpointer.ts)
+  const up = raw.prepare(`insert into bare_usage_${run} values (?, ?, ?, ?) on conflict do update set minutes = excluded.minutes`);
+  const rows = rawRows("raw", order);
   const tx = raw.transaction((part: (typeof rows)[number][]) => {
     for (const r of part) up.run(...r);
   });
   const t0 = performance.now();
   for (let i = 0; i < rows.length; i += 500) tx(rows.slice(i, i + 500));
   const rate = rows.length / ((performance.now() - t0) / 1000);
-  const n = (raw.prepare("select count(*) as n from bare_usage").get() as { n: number }).n;
+  const n = (raw.prepare(`select count(*) as n from bare_usage_${run}`).get() as { n: number }).n;
+  await checkpoints.close();
   raw.close();
   if (n !== rows.length) throw new Error(`raw baseline stored ${n} of ${rows.length} rows`);
   return rate;
 }
 
-async function rawPostgres(url: string): Promise<number> {
+async function rawPostgres(url: string, run: string, order: RawOrder): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query("create table bare_usage (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))");
-    const rows = rawRows("raw");
+    await c.query(`create table bare_usage_${run} (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))`);
+    const rows = rawRows("raw", order);
     const t0 = performance.now();
     for (let i = 0; i < rows.length; i += 500) {
       const part = rows.slice(i, i + 500);
       const params = part.flat();
       const tuples = part.map((_, k) => `($${4 * k + 1}, $${4 * k + 2}, $${4 * k + 3}, $${4 * k + 4})`).join(",");
-      await c.query(`insert into bare_usage values ${tuples} on conflict (device_id, hour, package_name) do update set minutes = excluded.minutes`, params);
+      await c.query(`insert into bare_usage_${run} values ${tuples} on conflict (device_id, hour, package_name) do update set minutes = excluded.minutes`, params);
     }
     const rate = rows.length / ((performance.now() - t0) / 1000);
-    const n = Number((await c.query("select count(*) as n from bare_usage")).rows[0].n);
+    const n = Number((await c.query(`select count(*) as n from bare_usage_${run}`)).rows[0].n);
     if (n !== rows.length) throw new Error(`raw baseline stored ${n} of ${rows.length} rows`);
     return rate;
   } finally {
@@ -147,6 +169,7 @@ interface DialectResult {
   perMessage: number;
   group: number;
   raw: number;
+  rawArrival: number;
   batches: number;
   missing: number;
 }
@@ -163,6 +186,8 @@ async function measure(dialect: Dialect): Promise<DialectResult> {
     url = `${PG_BASE}/${pgName}`;
   }
   const db = createDb({ url });
+  const handle = sqliteHandleOf(db);
+  const checkpoints = handle ? startCheckpointer(handle) : null; // as the service runs (device-service/services.ts)
   try {
     await migrateToLatest(db);
     const perPhones = await provision(db, "per");
@@ -171,15 +196,22 @@ async function measure(dialect: Dialect): Promise<DialectResult> {
     // Warm-up: statements prepared, pages in cache.
     for (const p of warm.slice(0, 4)) await ingestUsage(db, p.id, upload(0), { enrolledAt: p.enrolled_at });
 
-    const perMessage = await drive((p, u) => ingestUsage(db, p.id, upload(u), { enrolledAt: p.enrolled_at }).then(() => {}), perPhones);
+    const perMessage = await drive((p, u) => ingestUsage(db, p.id, UPLOAD_OF[u], { enrolledAt: p.enrolled_at }).then(() => {}), perPhones);
     const batcher = createIngestBatcher({ db, bus: createLocalBus(), log: () => {} });
     let seq = 0;
-    const group = await drive((p, u) => batcher.usage(p, `m${seq++}`, upload(u)), groupPhones);
+    const group = await drive((p, u) => batcher.usage(p, `m${seq++}`, UPLOAD_OF[u]), groupPhones);
     await batcher.close();
-    const raw = dialect === "sqlite" ? rawSqlite(url) : await rawPostgres(url);
+    const best = async (order: RawOrder) => {
+      let rate = 0;
+      for (let run = 0; run < RAW_RUNS; run++) rate = Math.max(rate, dialect === "sqlite" ? await rawSqlite(url, `${order}_${run}`, order) : await rawPostgres(url, `${order}_${run}`, order));
+      return rate;
+    };
+    const raw = await best("phone");
+    const rawArrival = await best("arrival");
     const missing = 2 * ROWS - (await stored(db, perPhones)) - (await stored(db, groupPhones));
-    return { perMessage, group, raw, batches: batcher.stats().batches, missing };
+    return { perMessage, group, raw, rawArrival, batches: batcher.stats().batches, missing };
   } finally {
+    await checkpoints?.close();
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
     if (dialect === "postgres") {
@@ -204,14 +236,16 @@ async function main() {
     figures[`${d}.groupBatches`] = r.batches;
     figures[`${d}.rowsMissing`] = r.missing;
     baselines[`${d}.rawRowsPerS`] = r.raw;
+    baselines[`${d}.rawArrivalRowsPerS`] = r.rawArrival;
     ratios[`${d}.perMessageVsRaw`] = r.perMessage / r.raw;
     ratios[`${d}.groupVsRaw`] = r.group / r.raw;
     ratios[`${d}.groupVsPerMessage`] = r.group / r.perMessage;
+    ratios[`${d}.groupVsRawArrival`] = r.group / r.rawArrival;
     targets[`${d}.groupVsRaw`] = { min: 0.33 };
     targets[`${d}.rowsMissing`] = { max: 0 };
     const k = (x: number) => Math.round(x).toLocaleString("en");
     out.say(
-      `${d}: per-message ${k(r.perMessage)} rows/s (${(r.perMessage / r.raw).toFixed(3)}× raw) · group commit ${k(r.group)} rows/s in ${r.batches} transactions (${(r.group / r.raw).toFixed(3)}× raw, ${(r.group / r.perMessage).toFixed(2)}× per-message; target ≥ 0.33× raw) · raw ${k(r.raw)} rows/s · rows missing ${r.missing}`,
+      `${d}: per-message ${k(r.perMessage)} rows/s (${(r.perMessage / r.raw).toFixed(3)}× raw) · group commit ${k(r.group)} rows/s in ${r.batches} transactions (${(r.group / r.raw).toFixed(3)}× raw, ${(r.group / r.perMessage).toFixed(2)}× per-message; target ≥ 0.33× raw) · raw ${k(r.raw)} rows/s phone by phone (best of ${RAW_RUNS}), ${k(r.rawArrival)} in arrival order (group ${(r.group / r.rawArrival).toFixed(3)}× that) · rows missing ${r.missing}`,
     );
   }
   process.exit(out.finish(benchResult({ bench: "ingest", figures, baselines, ratios, targets })));

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VIEW_REV_TABLES } from "./view-revisions";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { BUMPED_BY_WRITERS, bumpKidsOfPhones, USAGE_WRITERS, VIEW_REV_TABLES } from "./view-revisions";
 import { seedDemo } from "./seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "./testing";
 
@@ -78,7 +80,9 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
     expect(Object.keys(KEY_OF).sort()).toEqual([...VIEW_REV_TABLES].sort());
   });
 
-  it.each(Object.entries(KEY_OF).filter(([, k]) => k === "profile_id" || k === "device_id"))(
+  const bumpedByWriters = (table: string) => (BUMPED_BY_WRITERS as readonly string[]).includes(table);
+
+  it.each(Object.entries(KEY_OF).filter(([t, k]) => (k === "profile_id" || k === "device_id") && !bumpedByWriters(t)))(
     "%s: insert, update and delete move the owning kid's revision only",
     async (table, key) => {
       const value = key === "profile_id" ? mia.profileId : mia.deviceId;
@@ -121,6 +125,13 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
     expect(await moved(() => sql`UPDATE ${sql.table(table)} SET ${sql.ref(col)} = ${sql.ref(col)} WHERE ${sql.ref(col)} = ${row[col] as string}`.execute(t.db))).toEqual({ mia: true, leo: true });
   });
 
+  it.each([...BUMPED_BY_WRITERS])("%s has no trigger: a bare write moves nobody, its writers bump (bumpKidsOfPhones moves only the phone's kid)", async (table) => {
+    const row = (await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE device_id = ${mia.deviceId}`.execute(t.db)).rows[0];
+    expect(row, `the fixture needs one of Mia's rows in ${table}`).toBeDefined();
+    expect(await moved(() => sql`UPDATE ${sql.table(table)} SET minutes = minutes WHERE device_id = ${mia.deviceId}`.execute(t.db))).toEqual({ mia: false, leo: false });
+    expect(await moved(() => bumpKidsOfPhones(t.db, [mia.deviceId, mia.deviceId]))).toEqual({ mia: true, leo: false });
+  });
+
   // Last: it deletes Mia.
   it("deleting a kid cascades through its phone and data without tripping the triggers; the other kid's revision stays", async () => {
     const before = await revs();
@@ -129,5 +140,38 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
     expect(await t.db.selectFrom("app_usage_daily").select("device_id").where("device_id", "=", mia.deviceId).executeTakeFirst()).toBeUndefined();
     const leoAfter = await t.db.selectFrom("kid_profiles").select("view_rev").where("id", "=", leo.profileId).executeTakeFirstOrThrow();
     expect(Number(leoAfter.view_rev)).toBe(before.leo);
+  });
+});
+
+/**
+ * The usage tables have no trigger, so every file that writes them must be a known writer that bumps the
+ * revision (USAGE_WRITERS; device-service/usage-view-rev.test.ts and jobs/reports/testing.test.ts check that
+ * they do). A new writer fails here until it is listed, and so until someone has made it bump.
+ */
+describe("writers of the usage tables", () => {
+  const ROOT = path.resolve(__dirname, "..");
+  const SCANNED = ["app", "core", "db", "device-service", "jobs", "server.ts"];
+  const CALL = /\b(?:insertInto|updateTable|deleteFrom|replaceInto|mergeInto|insertChunked)\(\s*(?:\w+,\s*)?["'`](?:app_usage_hourly|app_usage_daily)\b/;
+  const RAW = /\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+(?:app_usage_hourly|app_usage_daily)\b/i;
+  const files = (p: string): string[] =>
+    statSync(p).isDirectory() ? readdirSync(p).flatMap((f) => (f === "node_modules" || f === "migrations" ? [] : files(path.join(p, f)))) : [p];
+
+  it("are exactly the listed ones (tests and migrations aside)", () => {
+    const writers = SCANNED.flatMap((d) => files(path.join(ROOT, d)))
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .filter((f) => {
+        const text = readFileSync(f, "utf8");
+        return CALL.test(text) || RAW.test(text);
+      })
+      .map((f) => path.relative(ROOT, f).split(path.sep).join("/"))
+      .sort();
+    expect(writers).toEqual([...USAGE_WRITERS].sort());
+  });
+
+  it("the scan recognises every form of write", () => {
+    for (const text of ['trx.insertInto("app_usage_hourly")', "db.updateTable('app_usage_daily')", 'insertChunked(db, "app_usage_hourly", rows)', "DELETE FROM app_usage_daily WHERE", "insert or replace into app_usage_hourly values"]) {
+      expect(CALL.test(text) || RAW.test(text), text).toBe(true);
+    }
+    expect(CALL.test('selectFrom("app_usage_hourly")') || RAW.test("SELECT minutes FROM app_usage_hourly")).toBe(false);
   });
 });

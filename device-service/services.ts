@@ -1,4 +1,5 @@
-import { createDb, migrateToLatest, type DB } from "../db/index";
+import { createDb, migrateToLatest, sqliteHandleOf, type DB } from "../db/index";
+import { startCheckpointer } from "../db/checkpointer";
 import { createLocalBus, createRedisBus, type Bus } from "./bus";
 import type { ParentIdentity } from "./context";
 import { createDeviceCaller, type DeviceCaller } from "./caller";
@@ -46,6 +47,9 @@ export async function createServices(env: Env, opts: ServiceOptions = {}): Promi
     onError: (err) => log("warn", "database connection lost", { error: err.message }),
   });
   await migrateToLatest(db);
+  // SQLite: WAL checkpoints on a worker thread, not inside the commits of the one thread serving pages and phones.
+  const sqlite = sqliteHandleOf(db);
+  const checkpointer = sqlite && env.sqlitePath !== ":memory:" ? startCheckpointer(sqlite, { log: (m) => log("warn", m) }) : null;
   await opts.prepare?.(db);
   const bus = env.REDIS_URL ? createRedisBus(env.REDIS_URL, (m) => log("error", m)) : createLocalBus();
   const deviceRuntime = await createDeviceRuntime({
@@ -74,6 +78,7 @@ export async function createServices(env: Env, opts: ServiceOptions = {}): Promi
     async close() {
       await deviceRuntime.close();
       await bus.close();
+      await checkpointer?.close();
       await db.destroy();
       await logFiles.close();
     },

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { hash } from "@node-rs/argon2";
 import { dbDialect, type DB } from "../index";
+import { bumpKidsOfPhones } from "../view-revisions";
 import { newId, nowIso } from "../../core/ids.server";
 import { normalizeEmail } from "../queries/parents";
 import { KIDS_APP_PACKAGE, STORE_CATEGORIES, type CatalogAppSeed } from "./catalog";
@@ -256,6 +257,7 @@ async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
       }),
       1000,
     );
+    await bumpKidsOfPhones(db, [deviceId]); // the usage tables have no view-revision trigger
 
     const kinds = [
       { type: "install_request", message: (t: string) => `${kid.name} asked to install ${t}.` },

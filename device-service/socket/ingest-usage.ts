@@ -45,6 +45,7 @@ type Statements = {
   hourRows: SQLite.Statement;
   hour: SQLite.Statement;
   day: SQLite.Statement;
+  bump: SQLite.Statement;
 };
 const prepared = new WeakMap<SQLite.Database, Statements>();
 
@@ -59,6 +60,8 @@ function statements(handle: SQLite.Database): Statements {
       day: handle.prepare(
         "INSERT INTO app_usage_daily (device_id, package_name, day, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes"
       ),
+      // The usage tables have no view-revision trigger: the batch moves each of its kids' revision once (db/view-revisions.ts).
+      bump: handle.prepare("UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT profile_id FROM devices WHERE id IN (SELECT value FROM json_each(?)))"),
     };
     prepared.set(handle, s);
   }
@@ -98,6 +101,7 @@ function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
   }
   for (const r of rows) st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
   for (const d of days.values()) st.day.run(d.device_id, d.package_name, d.day, d.delta);
+  st.bump.run(JSON.stringify([...new Set(rows.map((r) => r.device_id))]));
 }
 
 async function writePostgres(trx: Tx, rows: UsageRow[]): Promise<void> {
@@ -119,6 +123,9 @@ async function writePostgres(trx: Tx, rows: UsageRow[]): Promise<void> {
       INSERT INTO app_usage_daily (device_id, package_name, day, minutes)
       SELECT device_id, package_name, substr(hour, 1, 10), sum(delta) FROM delta GROUP BY device_id, package_name, substr(hour, 1, 10)
       ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes
+    ), bumped AS (
+      -- The usage tables have no view-revision trigger: each kid of the batch's phones moves once (db/view-revisions.ts).
+      UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT profile_id FROM devices WHERE id = ANY(${[...new Set(col("device_id"))]}::text[]))
     ), totals AS (
       SELECT t.hour, t.delta + coalesce((SELECT sum(h.minutes) FROM app_usage_hourly h WHERE h.device_id = t.device_id AND h.hour = t.hour), 0) AS minutes
       FROM (SELECT device_id, hour, sum(delta) AS delta FROM delta GROUP BY device_id, hour) t

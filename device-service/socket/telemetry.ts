@@ -1,6 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 import { dbDialect, type DB } from "../../db/index";
+import { bumpKidsOfPhones } from "../../db/view-revisions";
 import { newId, nowIso } from "../../core/ids.server";
 import { acknowledgeCommand } from "../commands/outbox";
 import type { DeviceServiceDeps } from "../context";
@@ -32,10 +33,18 @@ export interface DeviceRef {
 
 type Tx = Transaction<Database>;
 
+const hourBuckets = new Map<string, string>();
+/** The hour an ISO time falls in, as an ISO string. Memoised: a fleet's uploads name the same few hours (bounded). */
 export function hourBucket(iso: string): string {
-  const d = new Date(iso);
-  d.setUTCMinutes(0, 0, 0);
-  return d.toISOString();
+  let hour = hourBuckets.get(iso);
+  if (hour === undefined) {
+    const d = new Date(iso);
+    d.setUTCMinutes(0, 0, 0);
+    hour = d.toISOString(); // throws on an invalid time, which is then not remembered
+    if (hourBuckets.size >= 4_096) hourBuckets.clear();
+    hourBuckets.set(iso, hour);
+  }
+  return hour;
 }
 
 /** Usage is physical: one hour holds at most 60 minutes, per app and for the whole phone. */
@@ -110,6 +119,7 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
         .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
         .execute();
     }
+    await bumpKidsOfPhones(trx, [deviceId]); // the usage tables have no view-revision trigger (db/view-revisions.ts)
   });
   return rows.length;
 }
@@ -119,7 +129,7 @@ export function checkUsageWindow(buckets: { hour: string }[], bounds: UsageBound
   const from = Math.floor((Date.parse(bounds.enrolledAt) - USAGE_WINDOW_SLACK_MS) / 3_600_000) * 3_600_000;
   const to = now + USAGE_WINDOW_SLACK_MS;
   for (const b of buckets) {
-    const t = Date.parse(hourBucket(b.hour));
+    const t = Math.floor(Date.parse(b.hour) / 3_600_000) * 3_600_000; // the start of its hour (NaN if invalid)
     if (!Number.isFinite(t) || t < from || t > to) {
       throw new ProtocolError("OUT_OF_RANGE", `Usage hours must lie between a day before the phone was enrolled and a day from now (${b.hour.slice(0, 40)} does not).`);
     }

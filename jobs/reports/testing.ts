@@ -1,4 +1,5 @@
 import type { DB } from "../../db/index";
+import { bumpKidsOfPhones } from "../../db/view-revisions";
 import { newId } from "../../core/ids.server";
 import { createParent } from "../../db/queries/parents";
 import { seedCatalog } from "../../db/seed/index";
@@ -40,4 +41,5 @@ export async function addUsage(db: DB, deviceId: string, rows: [hour: string, pk
       .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet((eb) => ({ minutes: eb("app_usage_daily.minutes", "+", eb.ref("excluded.minutes")) })))
       .execute();
   }
+  await bumpKidsOfPhones(db, [deviceId]); // the usage tables have no view-revision trigger
 }
