@@ -24,6 +24,8 @@ describe("documents", () => {
     const cleaned = withoutViewPadding(raw);
     expect(cleaned).not.toContain("\u0000");
     expect(cleaned).toContain("<i>aaaaaaaa– dash</i>");
+    // handleRequest works on the page's bytes (latin1 view), never decoded: the same NULs go, the dash stays whole.
+    expect(Buffer.from(withoutViewPadding(Buffer.from(raw).toString("latin1")), "latin1").toString("utf8")).toBe(cleaned);
   });
 
   it("leaves a page without NUL as it is", () => {

@@ -33,10 +33,13 @@ export default function handleRequest(
         if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", cacheControl(loadContext));
         // The database is briefly unavailable (app/utils/outage.server.ts): say when to try again.
         if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
-        const html = scriptsInsideBody(withoutViewPadding(Buffer.concat(chunks).toString("utf8")));
+        // Read byte for byte (latin1), never decoded: the edits below look for ASCII only, which UTF-8 never uses
+        // inside a multi-byte character. Decoding an 80 KB page with any non-ASCII character in it took ~0.7 ms
+        // (V8's slow path) and encoding it back ~0.2 ms; the byte view costs ~0.03 ms both ways.
+        const page = Buffer.from(scriptsInsideBody(withoutViewPadding(Buffer.concat(chunks).toString("latin1"))), "latin1");
         // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie) and
         // then answers with the stored form (scripts authorised by hash, gzip when the client takes it).
-        const body = loadContext.pageCacheStore?.(html, responseStatusCode, responseHeaders) ?? Buffer.from(html);
+        const body = loadContext.pageCacheStore?.(page, responseStatusCode, responseHeaders) ?? page;
         resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
         callback();
       },

@@ -17,7 +17,7 @@ describe("a page stored for repeat views", () => {
     `<script nonce="${NONCE}" src="/build/x.js"></script></body></html>`;
 
   it("hashes exactly the scripts the render marked with its nonce, and keeps the page without the nonce", () => {
-    const entry = toEntry(page(), NONCE, 200, new Headers({ "Content-Type": "text/html; charset=utf-8", "Content-Length": "1" }))!;
+    const entry = toEntry(Buffer.from(page()), NONCE, 200, new Headers({ "Content-Type": "text/html; charset=utf-8", "Content-Length": "1" }))!;
     expect(entry.scriptHashes).toEqual([sha(`window.__remixContext = {"a":"\\u003c/script>é"};`), sha(`import "/build/entry.js";`)]);
     const stored = gunzipSync(entry.gz).toString("utf8");
     expect(stored).toBe(page().split(` nonce="${NONCE}"`).join(""));
@@ -27,17 +27,17 @@ describe("a page stored for repeat views", () => {
 
   it("never authorises a script injected into the page (it cannot carry the render's nonce)", () => {
     const injected = `<script>alert(1)</script><script nonce="guess">alert(2)</script>`;
-    const entry = toEntry(page(injected), NONCE, 200, new Headers())!;
+    const entry = toEntry(Buffer.from(page(injected)), NONCE, 200, new Headers())!;
     expect(entry.scriptHashes).toHaveLength(2);
     expect(entry.scriptHashes).not.toContain(sha("alert(1)"));
     expect(entry.scriptHashes).not.toContain(sha("alert(2)"));
   });
 
   it("is not kept when the nonce appears anywhere but in nonce attributes, or the answer is not a plain 200", () => {
-    expect(toEntry(`${page()}<p>${NONCE}</p>`, NONCE, 200, new Headers())).toBeNull();
-    expect(toEntry(page(), NONCE, 404, new Headers())).toBeNull();
-    expect(toEntry(page(), NONCE, 200, new Headers({ "Set-Cookie": "a=b" }))).toBeNull();
-    expect(toEntry(page(), "", 200, new Headers())).toBeNull();
+    expect(toEntry(Buffer.from(`${page()}<p>${NONCE}</p>`), NONCE, 200, new Headers())).toBeNull();
+    expect(toEntry(Buffer.from(page()), NONCE, 404, new Headers())).toBeNull();
+    expect(toEntry(Buffer.from(page()), NONCE, 200, new Headers({ "Set-Cookie": "a=b" }))).toBeNull();
+    expect(toEntry(Buffer.from(page()), "", 200, new Headers())).toBeNull();
   });
 
   it("puts the hashes in the policy in place of the nonce, and changes nothing else", () => {
