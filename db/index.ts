@@ -46,6 +46,10 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  // Sorters, DISTINCT, GROUP BY and IN (subquery) build temporary b-trees. With the default (temporary files) the
+  // dashboard's kids list took 175–300 µs in some processes and 21 µs in others, on the same file; in memory it
+  // took 21 µs every time (docs/performance.md, session 9). Our temporary tables are small (a page of rows).
+  sqlite.pragma("temp_store = MEMORY");
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
