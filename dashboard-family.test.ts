@@ -1,33 +1,17 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findParentByEmail } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
+import { startTestServer } from "./server.testing";
 
 // The real server (SQLite, demo family: Mia and Leo with phones): more kids, more phones, from the dashboard
 // (needs `remix build`).
-process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-family-test-"));
-process.env.NODE_ENV = "production";
-process.env.PUBLIC_URL = "http://portal.test";
-process.env.LOG_LEVEL = "error";
-process.env.SIMULATE_DEMO_DEVICES = "false";
+let h: Awaited<ReturnType<typeof startTestServer>>;
 
-const { startServer } = await import("./server");
-const { sessionCookie } = await import("./core/session-cookie.server");
-
-let started: Awaited<ReturnType<typeof startServer>>;
-let base: string;
+let started: (typeof h)["started"];
 let cookie: string;
 let mia: { profileId: string; deviceId: string };
 let leo: { profileId: string; deviceId: string };
 
-const get = async (url: string) => {
-  const res = await fetch(`${base}${url}`, { headers: { Cookie: cookie }, redirect: "manual" });
-  return { res, html: await res.text() };
-};
-const post = (url: string, fields: Record<string, string>) =>
-  fetch(`${base}${url}`, { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: cookie, Origin: base }, redirect: "manual" });
+const get = (url: string) => h.get(url, cookie);
+const post = (url: string, fields: Record<string, string>) => h.post(url, fields, cookie);
 const text = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
 
 async function kidByName(name: string) {
@@ -35,12 +19,10 @@ async function kidByName(name: string) {
 }
 
 beforeAll(async () => {
-  started = await startServer({ port: 0, quiet: true });
-  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  h = await startTestServer("family");
+  ({ started } = h);
   const db = started.services.db;
-  const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
-  const token = await createSession(db, parent.id, { idleMinutes: 60, absoluteDays: 1 });
-  cookie = (await sessionCookie().serialize(token)).split(";")[0];
+  cookie = (await h.signIn("demo@kids-portal.test")).cookie;
   mia = await kidByName("Mia");
   leo = await kidByName("Leo");
   await db.updateTable("device_status").set({ online: 1 }).where("device_id", "=", mia.deviceId).execute();

@@ -1,22 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findParentByEmail } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
+import { startTestServer } from "./server.testing";
 import { newId } from "./core/ids.server";
 
 // The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
-process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-dash-installs-test-"));
-process.env.NODE_ENV = "production";
-process.env.PUBLIC_URL = "http://portal.test";
-process.env.LOG_LEVEL = "error";
-process.env.SIMULATE_DEMO_DEVICES = "false";
+let h: Awaited<ReturnType<typeof startTestServer>>;
 
-const { startServer } = await import("./server");
-const { sessionCookie } = await import("./core/session-cookie.server");
-
-let started: Awaited<ReturnType<typeof startServer>>;
+let started: (typeof h)["started"];
 let base: string;
 let cookie: string;
 let mia: { profileId: string; deviceId: string; serial: string };
@@ -32,11 +21,10 @@ const head = (html: string) => /<head>[\s\S]*<\/head>/.exec(html)?.[0] ?? "";
 const card = (html: string) => /<section[^>]*data-testid="dashboard-installs"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
 
 beforeAll(async () => {
-  started = await startServer({ port: 0, quiet: true });
-  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  h = await startTestServer("dash-installs");
+  ({ started, base } = h);
   const db = started.services.db;
-  const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
-  cookie = (await sessionCookie().serialize(await createSession(db, parent.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0];
+  cookie = (await h.signIn("demo@kids-portal.test")).cookie;
   mia = await db
     .selectFrom("devices")
     .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")

@@ -1,39 +1,23 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findParentByEmail } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
+import { startTestServer } from "./server.testing";
 
 // The real server (SQLite, demo family), read as a browser without JavaScript reads it (needs `remix build`).
-process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-nojs-test-"));
-process.env.NODE_ENV = "production";
-process.env.PUBLIC_URL = "http://portal.test";
-process.env.LOG_LEVEL = "error";
-process.env.SIMULATE_DEMO_DEVICES = "false";
+let h: Awaited<ReturnType<typeof startTestServer>>;
 
-const { startServer } = await import("./server");
-const { sessionCookie } = await import("./core/session-cookie.server");
-
-let started: Awaited<ReturnType<typeof startServer>>;
+let started: (typeof h)["started"];
 let base: string;
 let cookie: string;
 let mia: { profileId: string; deviceId: string };
 
-const get = async (url: string) => {
-  const res = await fetch(`${base}${url}`, { headers: { Cookie: cookie }, redirect: "manual" });
-  return { res, html: await res.text() };
-};
-const post = (url: string, fields: Record<string, string>) =>
-  fetch(`${base}${url}`, { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: cookie, Origin: base }, redirect: "manual" });
+const get = (url: string) => h.get(url, cookie);
+const post = (url: string, fields: Record<string, string>) => h.post(url, fields, cookie);
 const REFRESH = '<noscript><meta http-equiv="refresh" content="5; url=/kids-device?profileId=';
 
 beforeAll(async () => {
-  started = await startServer({ port: 0, quiet: true });
-  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  h = await startTestServer("nojs");
+  ({ started, base } = h);
   const db = started.services.db;
-  const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
-  cookie = (await sessionCookie().serialize(await createSession(db, parent.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0];
+  cookie = (await h.signIn("demo@kids-portal.test")).cookie;
   mia = await db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id as deviceId", "devices.profile_id as profileId"]).where("kid_profiles.name", "=", "Mia").executeTakeFirstOrThrow();
 });
 afterAll(async () => {

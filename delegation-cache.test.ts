@@ -1,28 +1,18 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer } from "./server.testing";
 import { answerDelegation, createDelegation, revokeDelegation } from "./db/queries/delegations";
 import { createParent, findParentByEmail } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
 
 // Issue 18: revoking ends a delegate's access at once, also for pages the page cache already holds for them.
 // The real server (SQLite, demo family) through the page cache (needs `remix build`).
-process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-delegation-cache-test-"));
-process.env.NODE_ENV = "production";
-process.env.PUBLIC_URL = "http://portal.test";
-process.env.LOG_LEVEL = "error";
-process.env.SIMULATE_DEMO_DEVICES = "false";
+let h: Awaited<ReturnType<typeof startTestServer>>;
 
-const { startServer } = await import("./server");
-const { sessionCookie } = await import("./core/session-cookie.server");
-
-let started: Awaited<ReturnType<typeof startServer>>;
+let started: (typeof h)["started"];
 let base: string;
 
 beforeAll(async () => {
-  started = await startServer({ port: 0, quiet: true });
-  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  h = await startTestServer("delegation-cache");
+  ({ started, base } = h);
 });
 afterAll(async () => {
   await started?.close();
@@ -37,7 +27,7 @@ describe("delegate pages in the page cache", () => {
     const created = await createDelegation(db, owner, { email: helper.email, name: "Helper", allowedKids: [mia.id], accessLevel: "full" });
     if (!created.ok) throw new Error(created.message);
     expect((await answerDelegation(db, helper, created.id, "Accepted")).ok).toBe(true);
-    const cookie = (await sessionCookie().serialize(await createSession(db, helper.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0]!;
+    const { cookie } = await h.signIn(helper);
     const get = async (p: string) => {
       const res = await fetch(`${base}${p}`, { headers: { Cookie: cookie }, redirect: "manual" });
       await res.arrayBuffer();
@@ -54,7 +44,7 @@ describe("delegate pages in the page cache", () => {
     expect((await get(page)).status).toBe(404);
     expect((await get(data)).status).not.toBe(200);
     // The owner still has the page.
-    const ownerCookie = (await sessionCookie().serialize(await createSession(db, owner.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0]!;
+    const { cookie: ownerCookie } = await h.signIn(owner);
     expect((await fetch(`${base}${page}`, { headers: { Cookie: ownerCookie } })).status).toBe(200);
   });
 });

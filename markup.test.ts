@@ -5,38 +5,29 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findParentByEmail } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
+import { startTestServer } from "./server.testing";
 import { BUILT_PAGES, type DemoIds, type Who } from "./e2e/helpers/pages";
 
 // Valid markup (issue 11 item 7): the Nu Html Checker (vnu-jar from npm, on Java) on the server HTML of every built
 // page and popup (e2e/helpers/pages.ts), as a browser without JavaScript gets it. Needs `remix build` and `java`
 // (`npm test` installs Debian's default-jre-headless when it is missing); fails, never skips, without them.
-process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-markup-test-"));
-process.env.NODE_ENV = "production";
-process.env.PUBLIC_URL = "http://portal.test";
-process.env.LOG_LEVEL = "error";
-process.env.SIMULATE_DEMO_DEVICES = "false";
-
-const { startServer } = await import("./server");
-const { sessionCookie } = await import("./core/session-cookie.server");
+let h: Awaited<ReturnType<typeof startTestServer>>;
 const VNU_JAR = String(createRequire(import.meta.url)("vnu-jar")); // the module is a String object carrying the jar's path
 
-let started: Awaited<ReturnType<typeof startServer>>;
+let started: (typeof h)["started"];
 let base: string;
 let ids: DemoIds;
 const cookies: Partial<Record<Who, string>> = {};
 
 beforeAll(async () => {
-  started = await startServer({ port: 0, quiet: true });
-  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  h = await startTestServer("markup");
+  ({ started, base } = h);
   const db = started.services.db;
   for (const [who, email] of [
     ["parent", "demo@kids-portal.test"],
     ["operator", "operator@kids-portal.test"],
   ] as const) {
-    const p = (await findParentByEmail(db, email))!;
-    cookies[who] = (await sessionCookie().serialize(await createSession(db, p.id, { idleMinutes: 60, absoluteDays: 1 }))).split(";")[0];
+    cookies[who] = (await h.signIn(email)).cookie;
   }
   const kid = (name: string) =>
     db

@@ -1,27 +1,18 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer } from "./server.testing";
 import { createParent, findParentByEmail } from "./db/queries/parents";
-import { createSession, revokeSession } from "./db/queries/sessions";
+import { revokeSession } from "./db/queries/sessions";
 import { newId } from "./core/ids.server";
 
 // The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
-process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-page-cache-test-"));
-process.env.NODE_ENV = "production";
-process.env.PUBLIC_URL = "http://portal.test"; // required in production; tests connect to started.url
-process.env.LOG_LEVEL = "error";
-process.env.SIMULATE_DEMO_DEVICES = "false";
-
-const { startServer } = await import("./server");
-const { sessionCookie } = await import("./core/session-cookie.server");
+let h: Awaited<ReturnType<typeof startTestServer>>;
 const { KEYED_TABLES } = await import("./app/utils/page-cache.server");
 const { VIEW_REV_TABLES } = await import("./db/view-revisions");
 const { ingestUsage } = await import("./device-service/socket/telemetry");
 
-let started: Awaited<ReturnType<typeof startServer>>;
+let started: (typeof h)["started"];
 let base: string;
 let cookie: string;
 let mia: { profileId: string; deviceId: string };
@@ -34,14 +25,11 @@ async function get(pathAndQuery: string, headers: Record<string, string> = { Coo
   return { res, html, cache, nonce };
 }
 
-async function signIn(parentId: string): Promise<{ token: string; cookie: string }> {
-  const t = await createSession(started.services.db, parentId, { idleMinutes: 60, absoluteDays: 1 });
-  return { token: t, cookie: (await sessionCookie().serialize(t)).split(";")[0] };
-}
+const signIn = (parentId: string) => h.signIn({ id: parentId });
 
 beforeAll(async () => {
-  started = await startServer({ port: 0, quiet: true });
-  base = started.url.replace("0.0.0.0", "127.0.0.1");
+  h = await startTestServer("page-cache");
+  ({ started, base } = h);
   const db = started.services.db;
   const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
   ({ cookie } = await signIn(parent.id));
