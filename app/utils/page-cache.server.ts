@@ -17,7 +17,8 @@ import { scriptsByHash } from "./security.server";
  *  - the parent's whole row and the kids list exactly as the switcher reads it (so a rename, a new kid, an
  *    accepted or revoked delegation, a changed flag all make a new key);
  *  - the shown kid's `view_rev`, which database triggers move on every write to a table the dashboard reads
- *    (VIEW_REV_TABLES in db/view-revisions.ts; migration 2026-11-22T00-view-revisions), from any process;
+ *    (VIEW_REV_TABLES in db/view-revisions.ts; migration 2026-11-22T00-view-revisions), from any process — the
+ *    usage tables' writers move it themselves, in the same transaction (BUMPED_BY_WRITERS there; decision 004);
  *  - the UTC day (today's chart, the kid's age, the footer's year).
  * And an entry lives only until the loader says (`context.pageCacheUntil`): the dashboard's "Blocked by Bedtime
  * until 07:00" and "25 minutes left today" change by time alone at the phone's next time-driven change (a
