@@ -46,6 +46,9 @@ parentPort.on("message", (m) => {
 });
 `;
 
+/** SQLite's own default: the connection checkpoints at the commit that takes the log past this many pages. */
+const SELF_CHECKPOINT_PAGES = 1_000;
+
 export function startCheckpointer(
   handle: SQLite.Database,
   opts: { intervalMs?: number; log?: (message: string) => void } = {},
@@ -58,11 +61,14 @@ export function startCheckpointer(
   worker.unref(); // never what keeps a process alive: the log is durable without the last checkpoint
   handle.pragma("wal_autocheckpoint = 0");
   let failed = false;
+  const checkpointBySelf = () => {
+    if (handle.open) handle.pragma(`wal_autocheckpoint = ${SELF_CHECKPOINT_PAGES}`);
+  };
   const fallBack = (why: string) => {
     if (failed) return;
     failed = true;
     opts.log?.(`sqlite checkpointer stopped (${why}); the connection checkpoints by itself again`);
-    if (handle.open) handle.pragma("wal_autocheckpoint = 1000");
+    checkpointBySelf();
   };
   worker.on("message", (m: { kind: "ran"; frames: number } | { kind: "error"; message: string }) => {
     if (m.kind === "ran") {
@@ -83,7 +89,7 @@ export function startCheckpointer(
       worker.ref(); // held until it has stopped (unreferenced, an otherwise idle process would end before that)
       worker.postMessage("stop");
       await exited;
-      if (handle.open) handle.pragma("wal_autocheckpoint = 1000");
+      checkpointBySelf();
     },
   };
 }

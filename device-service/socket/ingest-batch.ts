@@ -187,11 +187,9 @@ async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<void> {
 async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
   // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other.
   const byKey = new Map<string, UsageRow>();
-  const hourOf = new Map<string, string>(); // an upload's buckets usually share one hour string
   for (const it of items) {
     for (const b of it.buckets) {
-      let hour = hourOf.get(b.hour);
-      if (hour === undefined) hourOf.set(b.hour, (hour = hourBucket(b.hour)));
+      const hour = hourBucket(b.hour); // memoised (telemetry.ts): a batch names the same few hours
       byKey.set(`${it.device.id}|${hour}|${b.packageName}`, {
         device_id: it.device.id,
         package_name: b.packageName,
