@@ -11,13 +11,13 @@ const HERE: Limits = { nofileSoft: 20_000, nofileHard: 20_000, portRange: [32768
 /** Issue 22 item 2: the fleet bench checks every limit before it starts. */
 describe("planFleet", () => {
   it.each([
-    ["50,000 phones over 4 processes fit a 20,000-file hard limit", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, HERE, [], 4, 4],
-    ["2,000 phones need one client and one source address", { phones: 2_000, serverProcesses: 2, clientProcesses: null }, HERE, [], 1, 1],
-    ["50,000 phones over 2 processes: 25,256 files each, the old hang", { phones: 50_000, serverProcesses: 2, clientProcesses: null }, HERE, [/each device-service process would hold 25256 files .* use --processes 3 or more/], 4, 4],
-    ["too few client processes", { phones: 50_000, serverProcesses: 4, clientProcesses: 2 }, HERE, [/each client process would hold 25256 files .* use --client-processes 4/], 2, 4],
+    ["50,000 phones over 4 processes fit a 20,000-file hard limit", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, HERE, [], 4, 50],
+    ["2,000 phones need one client and two source addresses (1,000 phones an address)", { phones: 2_000, serverProcesses: 2, clientProcesses: null }, HERE, [], 1, 2],
+    ["50,000 phones over 2 processes: 25,256 files each, the old hang", { phones: 50_000, serverProcesses: 2, clientProcesses: null }, HERE, [/each device-service process would hold 25256 files .* use --processes 3 or more/], 4, 50],
+    ["too few client processes", { phones: 50_000, serverProcesses: 4, clientProcesses: 2 }, HERE, [/each client process would hold 25256 files .* use --client-processes 4/], 2, 50],
     ["a tiny port range", { phones: 2_000, serverProcesses: 2, clientProcesses: null }, { ...HERE, portRange: [60000, 60001] as [number, number] }, [/ephemeral ports: the local port range 60000–60001 is too small/], 1, 1],
-    ["few free file handles", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, { ...HERE, filesFree: 10_000 }, [/system file handles: the run needs about \d+, only 10000 are free/], 4, 4],
-    ["little memory", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, { ...HERE, memFreeBytes: 2 ** 30 }, [/memory: the run needs about \d+ MiB, only 1024 MiB are free/], 4, 4],
+    ["few free file handles", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, { ...HERE, filesFree: 10_000 }, [/system file handles: the run needs about \d+, only 10000 are free/], 4, 50],
+    ["little memory", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, { ...HERE, memFreeBytes: 2 ** 30 }, [/memory: the run needs about \d+ MiB, only 1024 MiB are free/], 4, 50],
   ])("%s", (_name, req, limits, problems, clients, addresses) => {
     const r = planFleet(req, limits);
     expect(r.problems).toHaveLength(problems.length);

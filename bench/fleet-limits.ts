@@ -16,6 +16,13 @@ export const PHONES_PER_CLIENT = 15_000;
 export const PORT_SHARE = 0.45;
 /** Estimated memory per phone, server and client side together (measured ≈ 5 KiB + ≈ 9 KiB), with headroom. */
 export const BYTES_PER_PHONE = 24 * 1024;
+/**
+ * Phones per source address at most. Each phone binds its source address before connecting, and the kernel looks
+ * for a free port by walking the ports already bound on that address: with 10,000 phones an address, a reconnect
+ * storm of 20,000 took 2–4× the clients' CPU of the same storm over 20 addresses (28.5 s against 12.8 s back,
+ * bare `ws` servers; docs/performance.md, session 10). Real phones each have an address of their own.
+ */
+export const PHONES_PER_ADDRESS = 1_000;
 /** Source addresses the clients may use: 127.0.0.2 … (all of 127.0.0.0/8 is loopback on Linux). */
 export const sourceAddress = (k: number) => `127.0.0.${2 + k}`;
 
@@ -68,7 +75,7 @@ export function planFleet(req: FleetRequest, l: Limits): { plan: FleetPlan; prob
   }
   const range = l.portRange[1] - l.portRange[0] + 1;
   const perAddress = Math.floor(range * PORT_SHARE);
-  const addresses = perAddress > 0 ? ceil(req.phones / perAddress) : Infinity;
+  const addresses = perAddress > 0 ? ceil(req.phones / Math.min(perAddress, PHONES_PER_ADDRESS)) : Infinity;
   if (!Number.isFinite(addresses) || addresses > 250) problems.push(`ephemeral ports: the local port range ${l.portRange[0]}–${l.portRange[1]} is too small for ${req.phones} phones`);
   // Phones and the service's side of each connection, plus margins for every process.
   const files = 2 * req.phones + FD_MARGIN * (req.serverProcesses + clientProcesses + 2);

@@ -9,7 +9,7 @@
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { WebSocketServer } from "ws";
-import { runDeviceCluster } from "../device-service/cluster";
+import { listenTogether, runDeviceCluster } from "../device-service/cluster";
 
 const [mode, procArg, portArg] = process.argv.slice(2);
 const rss = () => {
@@ -29,6 +29,8 @@ async function worker() {
         ws.on("message", (d) => ws.send(d.toString().replace('"child_status"', '"ack"')));
       });
     });
+    // Like the device service's, the bare cluster's first workers listen together.
+    await listenTogether();
     server.listen(port, "127.0.0.1");
   } else {
     const { startDeviceServer } = await import("../device-service/server");

@@ -30,6 +30,34 @@ export interface ClusterOptions {
   scheduling?: "rr" | "none";
 }
 
+/** The messages of the start-up barrier between the primary and its first workers. */
+const READY_TO_LISTEN = "device-cluster:ready-to-listen";
+const LISTEN = "device-cluster:listen";
+/** Set in the environment of the first workers (not of replacements): they listen together. */
+const TOGETHER_ENV = "DEVICE_CLUSTER_LISTEN_TOGETHER";
+/** A first worker that is not ready by then does not hold the others back any longer. */
+export const LISTEN_TOGETHER_TIMEOUT_MS = 30_000;
+
+/**
+ * Called by a worker just before it listens. The first workers of a cluster listen together: with round robin,
+ * the primary deals connections only to the workers already listening, so after kill -9 of all, the worker that
+ * started first took every phone waiting to reconnect until the others were up — thousands of handshakes queued
+ * in one process, many past the phones' 10 s handshake timeout, each then retried (a 20,000-phone storm took
+ * 41–55 s instead of 25–28 s; docs/performance.md, session 10). A replacement of one dead worker listens at once.
+ */
+export function listenTogether(): Promise<void> {
+  if (!cluster.isWorker || process.env[TOGETHER_ENV] !== "1" || !process.send) return Promise.resolve();
+  return new Promise((resolve) => {
+    const go = (m: unknown) => {
+      if ((m as { type?: string })?.type !== LISTEN) return;
+      process.off("message", go);
+      resolve();
+    };
+    process.on("message", go);
+    process.send!({ type: READY_TO_LISTEN });
+  });
+}
+
 export interface DeviceCluster {
   /** The workers running now. */
   workers(): Worker[];
@@ -47,10 +75,35 @@ export async function runDeviceCluster(o: ClusterOptions): Promise<DeviceCluster
   let stopping = false;
   const respawned: ((w: Worker) => void)[] = [];
 
+  // The first workers listen together (listenTogether): each says when it is ready; all are told to listen once
+  // every one is ready, one has failed, or the timeout has passed.
+  const waiting = new Set<Worker>();
+  let together = false;
+  const releaseAll = () => {
+    if (together) return;
+    together = true;
+    for (const w of waiting) if (!w.isDead()) w.send({ type: LISTEN });
+  };
+  const releaseTimer = setTimeout(releaseAll, LISTEN_TOGETHER_TIMEOUT_MS);
+  releaseTimer.unref();
+  let firstReady = 0;
+
   const fork = (respawn: boolean) =>
     new Promise<Worker>((resolve, reject) => {
-      const w = cluster.fork({ ...o.env, DEVICE_PROCESSES: "1" });
-      const early = (code: number | null, signal: string | null) => reject(new Error(`a device process exited before listening (${signal ?? `exit ${code}`})`));
+      const w = cluster.fork({ ...o.env, DEVICE_PROCESSES: "1", [TOGETHER_ENV]: respawn ? "0" : "1" });
+      if (!respawn) {
+        waiting.add(w);
+        w.on("message", (m: { type?: string }) => {
+          if (m?.type !== READY_TO_LISTEN) return;
+          if (together) w.send({ type: LISTEN });
+          else if (++firstReady === o.processes) releaseAll();
+        });
+      }
+      const early = (code: number | null, signal: string | null) => {
+        // The others are not held back by one that died starting.
+        releaseAll();
+        reject(new Error(`a device process exited before listening (${signal ?? `exit ${code}`})`));
+      };
       w.once("exit", early);
       w.once("listening", () => {
         w.off("exit", early);
@@ -71,6 +124,8 @@ export async function runDeviceCluster(o: ClusterOptions): Promise<DeviceCluster
     });
 
   const first = await Promise.allSettled(Array.from({ length: o.processes }, () => fork(false)));
+  clearTimeout(releaseTimer);
+  waiting.clear();
   const failed = first.find((r) => r.status === "rejected");
   if (failed) {
     stopping = true;

@@ -1,9 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { createBullBoard } from "@bull-board/api";
-import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { ExpressAdapter } from "@bull-board/express";
 import { TRPCError } from "@trpc/server";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Express, type Request, type RequestHandler } from "express";
@@ -175,9 +172,16 @@ function mountQueueBoard(app: Express, deps: DeviceServiceDeps, o: MountOptions)
   const guard = requireOperator(deps.db, o.sessionPolicy);
   const jobs = o.runtime.jobs;
   if (jobs.kind === "bullmq") {
-    const serverAdapter = new ExpressAdapter();
-    serverAdapter.setBasePath("/admin/queues");
-    createBullBoard({ queues: (jobs as BullRunner).queues.map((q) => new BullMQAdapter(q)), serverAdapter });
+    // Bull Board is loaded on the first operator's visit, not when a device process starts (start-up is part of the
+    // fleet's way back after kill -9 of all, issue 22).
+    let board: Promise<RequestHandler> | null = null;
+    const loadBoard = async (): Promise<RequestHandler> => {
+      const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([import("@bull-board/api"), import("@bull-board/api/bullMQAdapter"), import("@bull-board/express")]);
+      const serverAdapter = new ExpressAdapter();
+      serverAdapter.setBasePath("/admin/queues");
+      createBullBoard({ queues: (jobs as BullRunner).queues.map((q) => new BullMQAdapter(q)), serverAdapter });
+      return serverAdapter.getRouter() as RequestHandler;
+    };
     // Bull Board ships its own inline scripts: it gets a CSP of its own instead of the app's nonce policy.
     app.use(
       "/admin/queues",
@@ -186,7 +190,10 @@ function mountQueueBoard(app: Express, deps: DeviceServiceDeps, o: MountOptions)
         res.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
         next();
       },
-      serverAdapter.getRouter() as RequestHandler,
+      (req, res, next) => {
+        board ??= loadBoard();
+        board.then((router) => router(req, res, next), next);
+      },
     );
     return;
   }

@@ -11,7 +11,7 @@ import express from "express";
 import { env } from "../core/env.server";
 import { createDb, migrateToLatest } from "../db/index";
 import { listenWithCap, type Admission } from "./admission";
-import { runDeviceCluster } from "./cluster";
+import { listenTogether, runDeviceCluster } from "./cluster";
 import { forwardAsyncErrors, healthz, outageErrors } from "./outage";
 import { createServices, type ServiceOptions, type Services } from "./services";
 import { mountDeviceService, type UpgradeHandler } from "./http";
@@ -47,6 +47,8 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
     if (handler) handler(req, socket, head);
     else socket.destroy();
   });
+  // A cluster's first workers listen together (device-service/cluster.ts); a single process goes straight on.
+  await listenTogether();
   // The listener stops accepting before this process runs out of open files (the others behind the port go on).
   const admission = await listenWithCap(server, {
     port: o.port ?? e.PORT,

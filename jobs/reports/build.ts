@@ -2,7 +2,7 @@ import { closedPeriods, isTimeZone, lastClosedPeriod, periodBounds, periodTitle,
 import type { DB } from "../../db/index";
 import { newId, nowIso } from "../../core/ids.server";
 import { answeredRequests, existingReportKeys, hourlyUsage, insertReport, kidLimits, reportTargets, totalMinutes, type ReportTarget } from "../../db/queries/reports";
-import { OTHER_CATEGORIES, renderCategoryPieSvg, renderDailyBarSvg } from "./charts";
+import { OTHER_CATEGORIES } from "../../core/report-colours";
 import { composeReport } from "./compose";
 import { mailPendingReports, type ReportMailer } from "./mail";
 
@@ -53,6 +53,9 @@ export async function buildReport(db: DB, t: ReportTarget, period: Period, opts:
   const pieCategories = [...r.topCategories];
   const rest = r.total - r.topCategories.reduce((s, c) => s + c.minutes, 0);
   if (rest > 0) pieCategories.push({ category: OTHER_CATEGORIES, name: "Other categories", minutes: rest });
+  // nivo and react-dom/server are loaded when a report is first built, not when a device process starts (they were
+  // a third of its start-up: the restart after kill -9 of all, issue 22).
+  const charts = await import("./charts");
   return insertReport(db, {
     id: newId(),
     profile_id: t.profileId,
@@ -68,11 +71,11 @@ export async function buildReport(db: DB, t: ReportTarget, period: Period, opts:
     top_categories: JSON.stringify(r.topCategories),
     limits_hit: JSON.stringify(r.limitsHit),
     requests_answered: JSON.stringify(requests),
-    bar_svg: renderDailyBarSvg(
+    bar_svg: charts.renderDailyBarSvg(
       r.dailyUsage.map((d) => ({ label: period.kind === "Weekly" ? d.name.slice(0, 3) : String(Number(d.day.slice(8))), minutes: d.minutes })),
       `Daily screen time, ${title}`,
     ),
-    pie_svg: renderCategoryPieSvg(pieCategories, `Screen time by category, ${title}`),
+    pie_svg: charts.renderCategoryPieSvg(pieCategories, `Screen time by category, ${title}`),
     bar_png: null,
     pie_png: null,
     mail_state: opts.mail ? "pending" : "none",

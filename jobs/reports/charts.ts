@@ -3,7 +3,7 @@ import { Pie } from "@nivo/pie";
 import { createElement as h } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { formatMinutes } from "../../core/duration";
-import { OTHER_COLOUR, REPORT_COLOURS } from "../../core/report-colours";
+import { OTHER_CATEGORIES, OTHER_COLOUR, REPORT_COLOURS } from "../../core/report-colours";
 
 /**
  * A report's two charts as standalone SVG documents, rendered once on the server with nivo's static
@@ -11,8 +11,6 @@ import { OTHER_COLOUR, REPORT_COLOURS } from "../../core/report-colours";
  * (no JavaScript needed) and the mail carries them as inline attachments. Plain createElement, no JSX: this
  * module runs in the job worker, the back-fill CLI and tests alike, whatever JSX runtime their loader picks.
  */
-/** The pie's last slice: every category after the top ones (always grey). */
-export const OTHER_CATEGORIES = "__rest";
 export const BAR_SIZE = { width: 640, height: 260 };
 export const PIE_SIZE = { width: 320, height: 320 };
 
