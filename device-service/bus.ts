@@ -9,7 +9,6 @@ import { Redis } from "ioredis";
 export type BusMessage =
   | { type: "device.command"; deviceId: string }
   | { type: "parent.refresh"; parentIds: string[]; profileId?: string; reason: string }
-  | { type: "device.status"; deviceId: string; profileId: string }
   | { type: "device.unenrolled"; deviceId: string }
   /** Local only: the Redis subscription came back after a loss; what was published meanwhile never arrived. */
   | { type: "bus.resubscribed" };

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { frameData, markSent, pendingCommands } from "../commands/outbox";
+import { sql } from "kysely";
+import { frameData, markSent, OPEN_STATUSES, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice } from "../enrollment";
 import { coalesce } from "../coalesce";
@@ -31,6 +32,10 @@ interface Conn {
   delivering: boolean;
   again: boolean;
   againIncludeSent: boolean;
+  /** Open commands may be waiting: some were when the phone's row was read, or one was announced since. */
+  mayHaveCommands: boolean;
+  /** Installs were waiting for the phone to come online when its row was read. */
+  waitingInstalls: boolean;
 }
 
 const CONN = Symbol("conn");
@@ -76,8 +81,24 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
   wss.on("error", (err) => deps.log("warn", "device socket server error", { error: err.message }));
-  // Phones connecting at once (a reconnect storm) have their rows read together (socket/coalesce.ts).
-  const deviceById = coalesce(async (ids) => new Map((await deps.db.selectFrom("devices").selectAll().where("id", "in", ids).execute()).map((d) => [d.id, d])));
+  // Phones connecting at once (a reconnect storm) have their rows read together (socket/coalesce.ts), and with
+  // them whether anything waits for them: a phone with no open command and no install waiting to come online
+  // costs no outbox or install read after its status (in a storm almost none has any: two queries of five a phone).
+  const deviceById = coalesce(async (ids) => {
+    const rows = await deps.db
+      .selectFrom("devices")
+      .selectAll("devices")
+      .select((eb) => [
+        eb.exists(eb.selectFrom("device_commands").select(sql<number>`1`.as("one")).whereRef("device_commands.device_id", "=", "devices.id").where("device_commands.status", "in", OPEN_STATUSES)).as("has_commands"),
+        eb.exists(eb.selectFrom("install_retries").select(sql<number>`1`.as("one")).whereRef("install_retries.device_id", "=", "devices.id").where("install_retries.status", "=", "waiting_online")).as("has_waiting_installs"),
+      ])
+      .where("devices.id", "in", ids)
+      .execute();
+    return new Map(rows.map((d) => [d.id, d]));
+  });
+  // Phones whose row is being read: a command announced meanwhile (committed after the read's snapshot) is noted
+  // here, so the phone still reads its outbox after its status.
+  const connecting = new Map<string, Set<{ announced: boolean }>>();
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
   let dealt = 0;
@@ -102,7 +123,11 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   };
 
   async function deliverTo(c: Conn, includeSent: boolean): Promise<void> {
-    if (!c.statusSeen) return;
+    if (!c.statusSeen) {
+      // Delivered after the status (the first delivery reads everything open).
+      c.mayHaveCommands = true;
+      return;
+    }
     if (c.delivering) {
       c.again = true;
       c.againIncludeSent ||= includeSent;
@@ -164,9 +189,9 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       if (msg.event === "child_status" && !c.statusSeen) {
         c.statusSeen = true;
         // Redelivery: everything still open, including what was sent before a disconnect.
-        await deliverTo(c, true);
+        if (c.mayHaveCommands) await deliverTo(c, true);
         // Back online: installs that failed for the network go again.
-        await resumeInstalls(deps, c.device.id, { online: true }).catch((err: unknown) => deps.log("warn", "install resume failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) }));
+        if (c.waitingInstalls) await resumeInstalls(deps, c.device.id, { online: true }).catch((err: unknown) => deps.log("warn", "install resume failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) }));
       }
     } catch (err) {
       const code = err instanceof ProtocolError ? err.code : "SERVER_ERROR";
@@ -205,10 +230,10 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     }
   }
 
-  function attach(ws: WebSocket, device: DeviceRef) {
+  function attach(ws: WebSocket, device: DeviceRef, waiting: { commands: boolean; installs: boolean }) {
     // First: every socket this process holds has an error listener before anything can arrive on it.
     ws.on("error", onError);
-    const c: Conn = { ws, device, statusSeen: false, alive: true, slice: dealt++ % HEARTBEAT_SLICES, chain: null, delivering: false, again: false, againIncludeSent: false };
+    const c: Conn = { ws, device, statusSeen: false, alive: true, slice: dealt++ % HEARTBEAT_SLICES, chain: null, delivering: false, again: false, againIncludeSent: false, mayHaveCommands: waiting.commands, waitingInstalls: waiting.installs };
     (ws as SocketWithConn)[CONN] = c;
     const previous = conns.get(device.id);
     conns.set(device.id, c);
@@ -247,9 +272,11 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (m.type === "device.command") {
       const c = conns.get(m.deviceId);
       if (c) void deliverTo(c, false);
+      for (const marker of connecting.get(m.deviceId) ?? []) marker.announced = true;
     } else if (m.type === "bus.resubscribed") {
       // A Redis outage may have swallowed "new command" messages: every phone held here reads its outbox again.
       for (const c of conns.values()) void deliverTo(c, false);
+      for (const set of connecting.values()) for (const marker of set) marker.announced = true;
     }
     if (m.type === "device.unenrolled") {
       // The phone was removed from the account: its credential is gone, so is its socket.
@@ -265,8 +292,18 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         socket.destroy();
         return;
       }
-      authenticateDevice(deps.db, credentialOf(req), deviceById).then(
+      const credential = credentialOf(req);
+      const deviceId = credential?.slice(0, Math.max(0, credential.indexOf(".")));
+      const marker = { announced: false };
+      if (deviceId) connecting.set(deviceId, (connecting.get(deviceId) ?? new Set()).add(marker));
+      const settled = () => {
+        const set = deviceId ? connecting.get(deviceId) : undefined;
+        set?.delete(marker);
+        if (set && !set.size) connecting.delete(deviceId!);
+      };
+      authenticateDevice(deps.db, credential, deviceById).then(
         (device) => {
+          settled();
           if (!device) {
             // Refused before the upgrade: no WebSocket is ever created for a bad credential, so nothing the
             // client sends afterwards is parsed as a frame.
@@ -278,11 +315,19 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
             socket.destroy();
             return;
           }
+          // The 101 answer and the hello frame go out in one write (the upgrade and attach() below run in one go).
+          socket.cork();
           wss.handleUpgrade(req, socket, head, (ws) => {
-            attach(ws, { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number, enrolled_at: device.created_at, app_version: device.app_version, fcm_token: device.fcm_token });
+            attach(
+              ws,
+              { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number, enrolled_at: device.created_at, app_version: device.app_version, fcm_token: device.fcm_token },
+              { commands: Boolean(device.has_commands) || marker.announced, installs: Boolean(device.has_waiting_installs) },
+            );
           });
+          socket.uncork();
         },
         (err: unknown) => {
+          settled();
           deps.log("error", "device auth failed", { error: err instanceof Error ? err.message : String(err) });
           refuseUpgrade(socket, 503, "Please try again later.");
         },

@@ -244,7 +244,6 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
         const p = await db.selectFrom("device_policies").select(["command_id", "acknowledged_at"]).where("device_id", "=", device.id).where("version", "=", d.policyVersion).executeTakeFirst();
         if (p && !p.acknowledged_at && p.command_id) await acknowledgeCommand(deps, device.id, { commandId: p.command_id, status: "acknowledged", result: { via: "child_status" } }, device.profile_id);
       }
-      await deps.bus.publish({ type: "device.status", deviceId: device.id, profileId: device.profile_id }).catch(() => {});
       await notifyParents(deps, device.profile_id, "device.status");
       return;
     }
