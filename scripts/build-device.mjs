@@ -9,17 +9,20 @@
 // (resolved from here as from the sources); code loaded on first use (report charts) stays a chunk of its own,
 // so it is still not loaded at start-up. `npx tsx device-service/server.ts` runs the same code from the sources.
 import { build } from "esbuild";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Bundles one entry (a path from the repository's root) into `outdir` (inside the repository, so node_modules and
- * the package's "type": "module" apply); returns the entry's output file.
+ * Bundles one entry (a path from the repository's root) into `outdir` (emptied first; inside the repository, so
+ * node_modules and the package's "type": "module" apply); returns the entry's output file.
  */
 export async function bundleEntry(entry, outdir) {
   const out = path.resolve(root, outdir);
+  // Chunks are named by content: the last build's would pile up beside this one's.
+  rmSync(out, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: [entry],
