@@ -23,7 +23,6 @@ if (cluster.isPrimary) {
   createInterface({ input: process.stdin }).on("line", (line) => {
     const [cmd, pid] = line.split(" ");
     if (cmd === "kill") process.kill(Number(pid), "SIGKILL");
-    if (cmd === "stop") void c.stop().then(() => process.exit(0));
   });
 } else {
   // Worker ids count from 1 in fork order; replacements come after the first ones and start without delay.

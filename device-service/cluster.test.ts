@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,18 +8,7 @@ import { createTestDb, type TestDb } from "../db/testing";
 import { createRedisBus, type Bus } from "./bus";
 import { issueCommand } from "./commands/outbox";
 import { fleetDeviceId, MiniPhone, provisionFleet } from "./simulator/fleet";
-import { TEST_REDIS_URL, waitFor } from "./testing";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, TEST_REDIS_URL, waitFor } from "./testing";
 
 const PHONES = 6;
 

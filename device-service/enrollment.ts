@@ -157,11 +157,16 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
  * Resolves a device credential to its device, comparing hashes in constant time. `byId` reads the device row
  * (the gateway passes a coalesced reader: socket/coalesce.ts); by default one query.
  */
-export async function authenticateDevice<D extends Device = Device>(db: DB, credential: string | null | undefined, byId?: (id: string) => Promise<D | undefined>): Promise<D | undefined> {
+/** The device id a credential names (`<deviceId>.<secret>`), or undefined for one of no such shape. */
+export function credentialDeviceId(credential: string | null | undefined): string | undefined {
   if (!credential || credential.length > 200) return undefined;
   const dot = credential.indexOf(".");
-  if (dot <= 0) return undefined;
-  const id = credential.slice(0, dot);
+  return dot > 0 ? credential.slice(0, dot) : undefined;
+}
+
+export async function authenticateDevice<D extends Device = Device>(db: DB, credential: string | null | undefined, byId?: (id: string) => Promise<D | undefined>): Promise<D | undefined> {
+  const id = credentialDeviceId(credential);
+  if (!id || !credential) return undefined;
   const device = byId ? await byId(id) : ((await db.selectFrom("devices").selectAll().where("id", "=", id).executeTakeFirst()) as D | undefined);
   if (!device?.credential_hash) return undefined;
   const a = Buffer.from(device.credential_hash, "hex");

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
@@ -9,21 +8,11 @@ import { findParentByEmail, createParent } from "../db/queries/parents";
 import { seedDemo, DEMO_LOGIN } from "../db/seed/index";
 import { createTestDb, type TestDb } from "../db/testing";
 import { createRemoteDevice } from "./remote";
+import { freePort } from "./testing";
 
 // A separately deployed device service (its own process, device-service/server.ts) on a shared PostgreSQL
 // database, called by a web tier through DEVICE_SERVICE_URL with the shared DEVICE_SERVICE_KEY.
 const KEY = "k".repeat(40);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestDb;
 let proc: ChildProcess;

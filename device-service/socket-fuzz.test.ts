@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,21 +9,10 @@ import { prng, seedDemo } from "../db/seed/index";
 import { createEnrollmentToken } from "./enrollment";
 import { SimulatedPhone } from "./simulator/phone";
 import { encodeFrame, rawExchange, type RawFrame } from "./socket/raw-frames";
-import { waitFor } from "./testing";
+import { freePort, waitFor } from "./testing";
 
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The frames that crashed the process when they reached a refused socket (issue 9, item 1). */
 const MALFORMED: [string, RawFrame, number][] = [

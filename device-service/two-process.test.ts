@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,18 +9,7 @@ import { createTestDb, type TestDb } from "../db/testing";
 import { createRedisBus, type Bus, type BusMessage } from "./bus";
 import { createEnrollmentToken } from "./enrollment";
 import { SimulatedPhone } from "./simulator/phone";
-import { TEST_REDIS_URL, waitFor } from "./testing";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, TEST_REDIS_URL, waitFor } from "./testing";
 
 async function startProcess(env: Record<string, string>, port: number): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
   let out = "";

@@ -4,7 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { sql } from "kysely";
 import { frameData, markSent, OPEN_STATUSES, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
-import { authenticateDevice } from "../enrollment";
+import { authenticateDevice, credentialDeviceId } from "../enrollment";
 import { coalesce } from "../coalesce";
 import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
@@ -293,7 +293,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         return;
       }
       const credential = credentialOf(req);
-      const deviceId = credential?.slice(0, Math.max(0, credential.indexOf(".")));
+      const deviceId = credentialDeviceId(credential);
       const marker = { announced: false };
       if (deviceId) connecting.set(deviceId, (connecting.get(deviceId) ?? new Set()).add(marker));
       const settled = () => {
