@@ -43,7 +43,7 @@ async function worker() {
 }
 
 async function primary() {
-  const c = await runDeviceCluster({ processes: Number(procArg), log: () => {}, respawnDelayMs: 200, graceMs: 5_000, scheduling: process.env.DEVICE_CLUSTER_SCHEDULING === "none" ? "none" : "rr" });
+  const c = await runDeviceCluster({ processes: Number(procArg), log: () => {}, respawnDelayMs: 200, graceMs: 5_000, scheduling: process.env.DEVICE_CLUSTER_SCHEDULING === "rr" ? "rr" : "none" });
   let seq = 0;
   const askRss = () =>
     Promise.all(

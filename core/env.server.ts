@@ -44,8 +44,11 @@ const schema = z.object({
   DEVICE_SERVICE_KEY: z.string().default(""),
   /** `npx tsx device-service/server.ts` as N processes behind one port (Node's cluster; decision 005). Needs REDIS_URL above 1. */
   DEVICE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
-  /** Who hands out connections to the device processes: the primary, in turn ("rr"), or the kernel ("none"). */
-  DEVICE_CLUSTER_SCHEDULING: z.enum(["rr", "none"]).default("rr"),
+  /**
+   * Who hands out connections to the device processes: the kernel ("none", its accept queue bounds the wait), or the
+   * primary, in turn ("rr", an even spread; its queue has no bound). Decision 005.
+   */
+  DEVICE_CLUSTER_SCHEDULING: z.enum(["rr", "none"]).default("none"),
   /** Connections at which a device process stops accepting (default: its open-file limit − 512). */
   DEVICE_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   SIMULATE_DEMO_DEVICES: bool(true),

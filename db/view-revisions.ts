@@ -3,8 +3,8 @@ import type { Database } from "./schema";
 
 /**
  * Tables whose every write moves the shown kid's view_rev (kept in step with migrations
- * 2026-11-22T00-view-revisions, 2026-11-23T02-apps, 2026-11-23T07-time-rules, 2026-11-23T09-requests, 2026-11-23T13-usage-statement-triggers
- * and 2026-11-25T00-usage-writers-bump; db/view-revisions.test.ts checks it). The dashboard's page cache
+ * 2026-11-22T00-view-revisions, 2026-11-23T02-apps, 2026-11-23T07-time-rules, 2026-11-23T09-requests, 2026-11-23T13-usage-statement-triggers,
+ * 2026-11-25T00-usage-writers-bump and 2026-11-26T00-status-statement-triggers; db/view-revisions.test.ts checks it). The dashboard's page cache
  * (app/utils/page-cache.server.ts) relies on it: a table the dashboard reads belongs here and in a migration.
  * Every table here has triggers that move the revision, except those in BUMPED_BY_WRITERS.
  */

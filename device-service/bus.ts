@@ -20,6 +20,8 @@ export interface Bus {
 }
 
 const CHANNEL = "kids-portal:bus";
+/** `parent.refresh` only, on a channel of its own: a process that serves no parent (a device process) does not hear it. */
+const PARENTS_CHANNEL = "kids-portal:bus:parents";
 
 export function createLocalBus(): Bus {
   const emitter = new EventEmitter();
@@ -43,6 +45,12 @@ export interface RedisBusOptions {
   name?: string;
   /** Called each time the subscription is (re)established and acknowledged by Redis (tests await it). */
   onSubscribed?: () => void;
+  /**
+   * What this process hears (default "all"). "device": every message but `parent.refresh` — a device process, which
+   * serves no parent's page. One `parent.refresh` is published per phone status, upload and location, and every
+   * device process used to receive and parse every one (a reconnect storm of 50,000 phones: 50,000 each).
+   */
+  hears?: "all" | "device";
 }
 
 /**
@@ -64,7 +72,7 @@ export function createRedisBus(url: string, log: (msg: string) => void = console
   sub.on("error", (e) => log(`[bus] redis subscriber: ${e.message}`));
   let subscribedBefore = false;
   sub.on("ready", () => {
-    sub.subscribe(CHANNEL).then(
+    sub.subscribe(...(opts.hears === "device" ? [CHANNEL] : [CHANNEL, PARENTS_CHANNEL])).then(
       () => {
         // Messages published while the subscriber was away are gone: listeners catch up from the database.
         if (subscribedBefore) void local.publish({ type: "bus.resubscribed" });
@@ -83,7 +91,7 @@ export function createRedisBus(url: string, log: (msg: string) => void = console
   });
   return {
     async publish(msg) {
-      await pub.publish(CHANNEL, JSON.stringify(msg));
+      await pub.publish(msg.type === "parent.refresh" ? PARENTS_CHANNEL : CHANNEL, JSON.stringify(msg));
     },
     subscribe: local.subscribe,
     async close() {

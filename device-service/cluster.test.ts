@@ -44,6 +44,9 @@ describe("device service as several processes behind one port", () => {
         ...process.env,
         NODE_ENV: "test",
         DEVICE_PROCESSES: "2",
+        // Round robin: six phones one after another are dealt three to each process (with the default, the kernel's
+        // queue, which process takes a phone is up to the kernel), so a command from elsewhere reaches both.
+        DEVICE_CLUSTER_SCHEDULING: "rr",
         PORT: String(port),
         HOST: "127.0.0.1",
         DATABASE_URL: tdb.url,

@@ -2,10 +2,10 @@ import cluster, { type Worker } from "node:cluster";
 
 /**
  * Several device-service processes behind one port (issue 22, decision 005): this process is Node's cluster
- * primary; it forks the workers, which all listen on the same port, and hands each new connection to the
- * next worker in turn (round robin), then forgets it: the primary holds no open file per phone. A worker
- * that dies is replaced; its phones reconnect to the others meanwhile. Commands and presence cross
- * processes through Redis (device-service/bus.ts, device-service/socket/presence.ts).
+ * primary; it forks the workers, which all listen on the same port; each new connection goes to the worker that
+ * accepts it first from the kernel's queue (or, with round robin, the primary deals them: ClusterOptions.scheduling).
+ * The primary holds no open file per phone. A worker that dies is replaced; its phones reconnect to the others
+ * meanwhile. Commands and presence cross processes through Redis (device-service/bus.ts, device-service/socket/presence.ts).
  */
 export interface ClusterOptions {
   processes: number;
@@ -22,10 +22,13 @@ export interface ClusterOptions {
   /** How long `stop()` waits for a worker's graceful shutdown before SIGKILL (default 15 s). */
   graceMs?: number;
   /**
-   * Who hands out connections (default "rr"). "rr": the primary accepts each one and hands it to the next worker
-   * (an even spread; one hand-over at a time per worker, so a busy worker takes connections slowly). "none": the
-   * workers accept from the shared socket themselves (faster after a mass reconnect, an uneven spread — each
-   * worker stops accepting at its open-file cap, device-service/admission.ts). Decision 005 has the figures.
+   * Who hands out connections (default "none"). "none": the workers accept from the shared socket themselves; a
+   * connection waits in the kernel's accept queue (LISTEN_BACKLOG, device-service/admission.ts), which has a bound:
+   * beyond it the kernel drops the handshake and the phone's own retransmission brings it back. The spread is
+   * uneven (each worker stops accepting at its open-file cap). "rr": the primary accepts every connection and hands
+   * it to the next worker in turn (an even spread), one at a time per worker, and its queue has no bound: after
+   * kill -9 of all at 50,000 phones it grew deeper than the phones' 10 s handshake timeout and the fleet never came
+   * back (docs/performance.md, sessions 10 and 11). Decision 005 has the figures.
    */
   scheduling?: "rr" | "none";
 }
@@ -68,8 +71,8 @@ export interface DeviceCluster {
 
 export async function runDeviceCluster(o: ClusterOptions): Promise<DeviceCluster> {
   if (!cluster.isPrimary) throw new Error("runDeviceCluster runs in the primary process only");
-  // Round robin by the primary (the default on Linux, not on Windows) unless asked otherwise.
-  cluster.schedulingPolicy = o.scheduling === "none" ? cluster.SCHED_NONE : cluster.SCHED_RR;
+  // The kernel hands out connections unless round robin is asked for (Node's own default on Linux is round robin).
+  cluster.schedulingPolicy = o.scheduling === "rr" ? cluster.SCHED_RR : cluster.SCHED_NONE;
   if (o.exec) cluster.setupPrimary({ exec: o.exec, args: o.args ?? [] });
   await o.prepare?.();
   let stopping = false;

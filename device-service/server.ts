@@ -25,7 +25,8 @@ export interface DeviceServer {
 
 export async function startDeviceServer(o: { port?: number; host?: string; services?: ServiceOptions } = {}): Promise<DeviceServer> {
   const e = env();
-  const services = await createServices(e, o.services);
+  // A device process serves no parent's page: it does not hear the parents' refreshes on the bus.
+  const services = await createServices(e, { busHears: "device", ...o.services });
   forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");

@@ -36,6 +36,8 @@ export interface ServiceOptions {
   queuePrefix?: string;
   /** Runs on the migrated database before the jobs start (server.ts seeds the demo family here). */
   prepare?: (db: DB) => Promise<void>;
+  /** What this process hears on the Redis bus (device-service/bus.ts): a device process serves no parent, "device". */
+  busHears?: "all" | "device";
 }
 
 export async function createServices(env: Env, opts: ServiceOptions = {}): Promise<Services> {
@@ -51,7 +53,7 @@ export async function createServices(env: Env, opts: ServiceOptions = {}): Promi
   const sqlite = sqliteHandleOf(db);
   const checkpointer = sqlite && env.sqlitePath !== ":memory:" ? startCheckpointer(sqlite, { log: (m) => log("warn", m) }) : null;
   await opts.prepare?.(db);
-  const bus = env.REDIS_URL ? createRedisBus(env.REDIS_URL, (m) => log("error", m)) : createLocalBus();
+  const bus = env.REDIS_URL ? createRedisBus(env.REDIS_URL, (m) => log("error", m), { hears: opts.busHears }) : createLocalBus();
   const deviceRuntime = await createDeviceRuntime({
     db,
     bus,

@@ -15,6 +15,7 @@ import * as requests from "./2026-11-23T09-requests";
 import * as devicePresence from "./2026-11-23T11-device-presence";
 import * as usageStatementTriggers from "./2026-11-23T13-usage-statement-triggers";
 import * as storeOrder from "./2026-11-23T16-store-order";
+import * as statusStatementTriggers from "./2026-11-26T00-status-statement-triggers";
 import * as usageWritersBump from "./2026-11-25T00-usage-writers-bump";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T13-usage-statement-triggers": usageStatementTriggers,
   "2026-11-23T16-store-order": storeOrder,
   "2026-11-25T00-usage-writers-bump": usageWritersBump,
+  "2026-11-26T00-status-statement-triggers": statusStatementTriggers,
 };

@@ -5,6 +5,7 @@ import type { DB } from "../../db/index";
 import { nowIso } from "../../core/ids.server";
 import type { LogFn } from "../context";
 import { notifyParents } from "../notify";
+import { retryOnConflict } from "../../db/retry";
 import type { Bus } from "../bus";
 
 /**
@@ -32,6 +33,8 @@ export const PRESENCE_REGISTRY_KEEP_MS = 10 * 60_000;
 export const PRESENCE_REGISTRY = "kids-portal:device-processes";
 
 const key = (processId: string) => `kids-portal:device-process:${processId}`;
+/** Held by the process sweeping a dead one's phones (one sweeper a name at a time). */
+const sweepLock = (processId: string) => `kids-portal:device-process-sweep:${processId}`;
 
 export function newProcessId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
@@ -87,26 +90,43 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
   // that finds it again marks our phones online again).
   await beat();
 
-  /** Marks offline the phones still marked online by these (dead) processes; tells their parents. */
+  /**
+   * Marks offline the phones still marked online by these (dead) processes; tells their parents. One process sweeps
+   * a dead name at a time (a lock in Redis): every process finds the same dead name within a sweep, and the others
+   * only waited on the same rows to find them done. The rows are updated in phone id order, 500 at a time, as the
+   * status batches write them (socket/telemetry.ts): a sweep and the phones coming back to the other processes
+   * take the shared rows in one order (PostgreSQL reported deadlocks between them after kill -9 at 50,000 phones).
+   */
   const markOffline = async (dead: string[]): Promise<number> => {
-    if (!dead.length) return 0;
-    const gone = await o.db
-      .updateTable("device_status")
-      .set({ online: 0, online_process: null, updated_at: nowIso() })
-      .where("online_process", "in", dead)
-      .where("online", "=", 1)
-      .returning("device_id")
-      .execute();
-    if (!gone.length) return 0;
-    o.log("info", "phones of a stopped device process marked offline", { processes: dead, phones: gone.length });
-    const ids = gone.map((g) => g.device_id);
+    const locked = await Promise.all(dead.map((name) => redis.set(sweepLock(name), processId, "PX", PRESENCE_SWEEP_MS, "NX")));
+    const mine = dead.filter((_, i) => locked[i] === "OK");
+    if (!mine.length) return 0;
+    const held = await o.db.selectFrom("device_status").select("device_id").where("online_process", "in", mine).where("online", "=", 1).orderBy("device_id").execute();
+    const ids: string[] = [];
+    for (let i = 0; i < held.length; i += 500) {
+      const part = held.slice(i, i + 500).map((r) => r.device_id);
+      const gone = await retryOnConflict(() =>
+        o.db
+          .updateTable("device_status")
+          .set({ online: 0, online_process: null, updated_at: nowIso() })
+          .where("device_id", "in", part)
+          .where("online_process", "in", mine)
+          .where("online", "=", 1)
+          .returning("device_id")
+          .execute(),
+      );
+      ids.push(...gone.map((g) => g.device_id));
+    }
+    if (!ids.length) return 0;
+    o.log("info", "phones of a stopped device process marked offline", { processes: mine, phones: ids.length });
     const profiles = new Set<string>();
     for (let j = 0; j < ids.length; j += 500) {
       const rows = await o.db.selectFrom("devices").select("profile_id").distinct().where("id", "in", ids.slice(j, j + 500)).execute();
       for (const r of rows) profiles.add(r.profile_id);
     }
-    for (const p of profiles) await notifyParents(o, p, "device.status");
-    return gone.length;
+    // Together: the parents' reads are coalesced (device-service/parents.ts), one after another they were one each.
+    await Promise.all([...profiles].map((p) => notifyParents(o, p, "device.status")));
+    return ids.length;
   };
 
   /** Of these process names, those whose heartbeat key is gone. */

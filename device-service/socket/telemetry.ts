@@ -2,6 +2,7 @@ import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 import { dbDialect, type DB } from "../../db/index";
 import { bumpKidsOfPhones } from "../../db/view-revisions";
+import { retryOnConflict } from "../../db/retry";
 import { newId, nowIso } from "../../core/ids.server";
 import { acknowledgeCommand } from "../commands/outbox";
 import type { DeviceServiceDeps } from "../context";
@@ -179,18 +180,23 @@ function upsertStatus(db: DB, deviceId: string, values: StatusValues): Promise<v
 const statusWriters = new WeakMap<DB, CoalescedWrite<StatusValues & { updated_at: string }>>();
 
 async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated_at: string }>): Promise<void> {
-  // Rows with the same fields go in one INSERT … ON CONFLICT DO UPDATE of exactly those fields.
+  // Rows with the same fields go in one INSERT … ON CONFLICT DO UPDATE of exactly those fields, in phone id order:
+  // PostgreSQL locks the rows in the order given, so batches of several processes, and the presence sweep
+  // (socket/presence.ts, also in id order), take shared rows in one order. A deadlock that still happens (the
+  // kids' revisions, moved by the table's trigger) ends one statement; it is written again (the write is idempotent).
   const groups = groupBy(
-    [...batch].map(([device_id, values]) => ({ device_id, values })),
+    [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([device_id, values]) => ({ device_id, values })),
     (r) => Object.keys(r.values).sort().join(","),
   );
   for (const rows of groups.values()) {
     const fields = Object.keys(rows[0].values) as (keyof StatusValues | "updated_at")[];
-    await db
-      .insertInto("device_status")
-      .values(rows.map((r) => ({ device_id: r.device_id, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, ...r.values })))
-      .onConflict((oc) => oc.column("device_id").doUpdateSet((eb) => Object.fromEntries(fields.map((f) => [f, eb.ref(`excluded.${f}`)]))))
-      .execute();
+    await retryOnConflict(() =>
+      db
+        .insertInto("device_status")
+        .values(rows.map((r) => ({ device_id: r.device_id, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, ...r.values })))
+        .onConflict((oc) => oc.column("device_id").doUpdateSet((eb) => Object.fromEntries(fields.map((f) => [f, eb.ref(`excluded.${f}`)]))))
+        .execute(),
+    );
   }
 }
 
