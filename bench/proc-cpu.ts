@@ -30,14 +30,15 @@ function statFields(pid: number): string[] | null {
 }
 
 /**
- * CPU seconds (user + system) a process has used so far, with those of its children that ended and were
- * waited for (PostgreSQL's backends come and go with the pools' idle timeout; the postmaster reaps them);
- * 0 when it is gone.
+ * CPU seconds (user + system) a process has used so far, its own only; 0 when it is gone. (Its ended children's
+ * time, which Linux adds to the parent's when it reaps them, is left out: a PostgreSQL backend that lived through a
+ * whole run and ended during a meter's interval added its whole life to the postmaster's — kill -9 of a device
+ * process closes a pool's worth — and PostgreSQL showed 1.9–2.7 cores on a 2-core machine.)
  */
 export function cpuSecondsOf(pid: number): number {
   const f = statFields(pid);
-  // utime, stime, cutime, cstime are fields 14–17 of stat, i.e. 11–14 after the name.
-  return f ? (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / clockTicks() : 0;
+  // utime and stime are fields 14–15 of stat, i.e. 11–12 after the name.
+  return f ? (Number(f[11]) + Number(f[12])) / clockTicks() : 0;
 }
 
 /** Every process of a process group (a cluster primary started detached, and its workers). */
@@ -70,28 +71,46 @@ export function processesNamed(name: string): number[] {
 
 /**
  * A CPU meter over groups of processes: `start()` then `stop()` gives each group's CPU seconds in between
- * as a share of one core (1.0 = one core busy all the time). Groups are re-listed at both ends (processes
- * that come and go in between are counted from when they are first seen).
+ * as a share of one core (1.0 = one core busy all the time). Groups are re-listed every `everyMs` (default 250 ms):
+ * a process that starts in between is counted from its start, one that ends from its first sample to its last
+ * (at most `everyMs` of its time is missed).
  */
-export function cpuMeter(groups: Record<string, () => number[]>) {
-  const sample = () => Object.fromEntries(Object.entries(groups).map(([k, list]) => [k, new Map(list().map((pid) => [pid, cpuSecondsOf(pid)]))]));
+export function cpuMeter(groups: Record<string, () => number[]>, everyMs = 250) {
   let at = 0;
   let first: Record<string, Map<number, number>> = {};
+  let last: Record<string, Map<number, number>> = {};
+  let timer: NodeJS.Timeout | undefined;
+  const sample = (initial: boolean) => {
+    for (const [k, list] of Object.entries(groups)) {
+      const f = (first[k] ??= new Map());
+      const l = (last[k] ??= new Map());
+      for (const pid of list()) {
+        const cpu = cpuSecondsOf(pid);
+        if (!f.has(pid)) f.set(pid, initial ? cpu : 0);
+        if (cpu > 0) l.set(pid, cpu);
+      }
+    }
+  };
   return {
     start() {
       if (process.platform !== "linux") return;
       at = performance.now();
-      first = sample();
+      first = {};
+      last = {};
+      sample(true);
+      timer = setInterval(() => sample(false), everyMs);
+      timer.unref();
     },
     /** Cores used by each group since start(). */
     stop(): Record<string, number> {
       if (process.platform !== "linux") return Object.fromEntries(Object.keys(groups).map((k) => [k, Number.NaN]));
+      clearInterval(timer);
+      sample(false);
       const seconds = (performance.now() - at) / 1000;
-      const last = sample();
       return Object.fromEntries(
-        Object.entries(last).map(([k, now]) => {
+        Object.keys(groups).map((k) => {
           let used = 0;
-          for (const [pid, cpu] of now) used += cpu - (first[k]?.get(pid) ?? 0);
+          for (const [pid, cpu] of last[k] ?? []) used += cpu - (first[k]?.get(pid) ?? 0);
           return [k, used / seconds];
         }),
       );

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { cpuMeter, cpuSecondsOf } from "./proc-cpu";
+
+/** A process that starts a child which burns `burnMs` of CPU at once, kills it when told, and says when it is reaped. */
+const PARENT = `
+const { spawn } = require("node:child_process");
+const c = spawn(process.execPath, ["-e", "const t = Date.now(); while (Date.now() - t < ${600}) {} setInterval(() => {}, 1000)"], { stdio: "ignore" });
+c.on("exit", () => process.send("reaped"));
+process.on("message", () => c.kill("SIGKILL"));
+process.send(c.pid);
+setInterval(() => {}, 1000);
+`;
+
+const next = (p: ChildProcess) => new Promise<unknown>((resolve) => p.once("message", resolve));
+
+describe.skipIf(process.platform !== "linux")("the CPU meter", () => {
+  let parent: ChildProcess | undefined;
+  afterEach(() => {
+    parent?.kill("SIGKILL");
+  });
+
+  it("does not count, during its interval, the past of a child that ends in it (PostgreSQL's backends)", async () => {
+    parent = spawn(process.execPath, ["-e", PARENT], { stdio: ["ignore", "ignore", "ignore", "ipc"] });
+    const child = Number(await next(parent));
+    // The child's CPU is spent before the meter starts.
+    while (cpuSecondsOf(child) < 0.5) await new Promise((r) => setTimeout(r, 50));
+    const meter = cpuMeter({ parent: () => [parent!.pid!] }, 50);
+    meter.start();
+    const reaped = next(parent);
+    parent.send("kill");
+    await reaped;
+    await new Promise((r) => setTimeout(r, 200));
+    // Counting the reaped child's 0.6 s over these ~0.2 s would be 2–3 cores.
+    expect(meter.stop().parent).toBeLessThan(0.5);
+  });
+
+  it("counts a process that starts and works within its interval", async () => {
+    let childPid = 0;
+    const meter = cpuMeter({ child: () => (childPid ? [childPid] : []) }, 50);
+    const t0 = performance.now();
+    meter.start();
+    parent = spawn(process.execPath, ["-e", PARENT], { stdio: ["ignore", "ignore", "ignore", "ipc"] });
+    childPid = Number(await next(parent));
+    while (cpuSecondsOf(childPid) < 0.5) await new Promise((r) => setTimeout(r, 50));
+    const cores = meter.stop().child;
+    // CPU-seconds: its 0.5 s or more, seen from its first sample (it may have started up to 50 ms before it).
+    expect(cores * ((performance.now() - t0) / 1000)).toBeGreaterThan(0.4);
+  });
+});
