@@ -5,15 +5,34 @@
 //
 // Why: a device process started under tsx spent ~2 s loading its modules through the loader thread, and four of
 // them starting together on two cores took 8 s — the largest part of the fleet's way back after kill -9 of all
-// (issue 22; docs/performance.md, session 10). The bundle starts in ~0.9 s. Packages stay in node_modules
-// (resolved from here as from the sources); code loaded on first use (report charts) stays a chunk of its own,
-// so it is still not loaded at start-up. `npx tsx device-service/server.ts` runs the same code from the sources.
+// (issue 22; docs/performance.md, session 10). The bundle starts in ~0.9 s. Since session 11 the packages are in
+// the bundle too (one process alone: 1.0 s to listening instead of 1.4 s — Node's loader resolved and parsed ~1,000
+// files of node_modules), except those in EXTERNAL, which stay in node_modules: native addons, and packages that read
+// files beside their own code at run time. Code loaded on first use (report charts) stays a chunk of its own, so
+// it is still not loaded at start-up. `npx tsx device-service/server.ts` runs the same code from the sources.
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * Packages left in node_modules: native addons (better-sqlite3, resvg, argon2, msgpackr's optional extractor, pg's
+ * optional binding), packages that find files beside their code at run time (Bull Board's pages, BullMQ's
+ * package.json), and what only the charts chunk uses (react, nivo: loaded on first use anyway).
+ */
+export const EXTERNAL = ["better-sqlite3", "@resvg/resvg-js", "@node-rs/argon2", "msgpackr-extract", "pg-native", "@bull-board/*", "bullmq", "react", "react-dom", "react-dom/*", "@nivo/*"];
+
+/** Bundled CommonJS packages call require(), and some read __dirname: an ES module has neither. */
+const BANNER = [
+  'import { createRequire as __bundleRequire } from "node:module";',
+  'import { fileURLToPath as __bundlePath } from "node:url";',
+  'import { dirname as __bundleDir } from "node:path";',
+  "const require = __bundleRequire(import.meta.url);",
+  "const __filename = __bundlePath(import.meta.url);",
+  "const __dirname = __bundleDir(__filename);",
+].join(" ");
 
 /**
  * Bundles one entry (a path from the repository's root) into `outdir` (emptied first; inside the repository, so
@@ -33,7 +52,8 @@ export async function bundleEntry(entry, outdir) {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    external: EXTERNAL,
+    banner: { js: BANNER },
     sourcemap: true,
     logLevel: "warning",
   });

@@ -11,7 +11,8 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 /**
  * The device service as plain JavaScript (scripts/build-device.mjs; issue 22: a restart from the bundle starts in
  * a fraction of the time under tsx). Built into a directory of its own, it starts with plain `node`, answers its
- * health check, and keeps the report charts (nivo, react-dom) in a chunk of their own, loaded on first use.
+ * health check and an enrollment, and keeps the report charts (nivo, react-dom) in a chunk of their own, loaded on
+ * first use.
  */
 describe("the device service bundle", () => {
   it("starts with plain node and answers /healthz; the charts stay a separate chunk", { timeout: 60_000 }, async () => {
@@ -35,6 +36,15 @@ describe("the device service bundle", () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ ok: true, sockets: 0 });
+      // The packages are in the bundle (Express's body parser, zod, Kysely on better-sqlite3 left outside it): an
+      // enrollment with an unknown code is read, checked and refused, as from the sources.
+      const enroll = await fetch(`http://127.0.0.1:${port}/device-api/enroll`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+        body: JSON.stringify({ token: "no-such-code", hardware: { serialNumber: "BUNDLE-1", brand: "Pixel", model: "7", osVersion: "14", appVersion: "3.8.1" } }),
+      });
+      expect([400, 401]).toContain(enroll.status);
+      expect(((await enroll.json()) as { respones_msg: string }).respones_msg).toMatch(/\S/);
     } finally {
       proc.kill("SIGTERM");
     }
