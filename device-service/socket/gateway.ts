@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { frameData, markSent, OPEN_STATUSES, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice, credentialDeviceId } from "../enrollment";
-import { coalesce } from "../coalesce";
+import { coalesce, coalesceWrites } from "../coalesce";
 import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
 import { handleDeviceMessage, ProtocolError, setOffline, type DeviceRef } from "./telemetry";
@@ -103,6 +103,13 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   const all = new Set<Conn>();
   let dealt = 0;
   let closed = false;
+  // Phones whose sockets closed are marked offline together: a network blip closes thousands at once, and one UPDATE
+  // each queued them all on the pool ahead of the reconnecting phones' reads. A phone back on this process by the
+  // time its batch is written is left alone (its new session's status says online).
+  const markOffline = coalesceWrites<Record<string, never>>(async (batch) => {
+    const ids = [...batch.keys()].filter((id) => !conns.has(id));
+    if (ids.length) await setOffline(deps.db, ids, deps.processId ?? null);
+  });
   // Usage and locations from every phone here are written in group commits, each acknowledged after its commit.
   const ingest = createIngestBatcher(deps, opts.ingest);
 
@@ -226,7 +233,9 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (conns.get(c.device.id) === c) {
       conns.delete(c.device.id);
       const id = c.device.id;
-      void (c.chain ?? Promise.resolve()).then(() => setOffline(deps.db, id, deps.processId ?? null)).catch(() => {});
+      void (c.chain ?? Promise.resolve())
+        .then(() => markOffline(id, {}))
+        .catch((err: unknown) => deps.log("warn", "phone not marked offline", { deviceId: id, error: err instanceof Error ? err.message : String(err) }));
     }
   }
 

@@ -201,12 +201,19 @@ async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated
 }
 
 /**
- * Marks the phone offline when its socket on this process closed, unless another process holds it by now
- * (a phone that reconnected elsewhere before this process noticed the close stays online).
+ * Marks phones offline when their sockets on this process closed, unless another process holds them by now (a phone
+ * that reconnected elsewhere before this process noticed the close stays online). Many at once go in statements of
+ * 500, in phone id order (as the status batches and the presence sweep take the rows).
  */
-export async function setOffline(db: DB, deviceId: string, processId: string | null): Promise<void> {
-  const q = db.updateTable("device_status").set({ online: 0, online_process: null, updated_at: nowIso() }).where("device_id", "=", deviceId);
-  await (processId ? q.where("online_process", "=", processId) : q.where("online_process", "is", null)).execute();
+export async function setOffline(db: DB, deviceIds: string | readonly string[], processId: string | null): Promise<void> {
+  const ids = [...new Set(typeof deviceIds === "string" ? [deviceIds] : deviceIds)].sort();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    await retryOnConflict(() => {
+      const q = db.updateTable("device_status").set({ online: 0, online_process: null, updated_at: nowIso() }).where("device_id", "in", part);
+      return (processId ? q.where("online_process", "=", processId) : q.where("online_process", "is", null)).execute();
+    });
+  }
 }
 
 /**
