@@ -1,4 +1,4 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
+import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../db/testing";
 import { fleetDeviceId, MiniPhone, provisionFleet } from "./simulator/fleet";
@@ -9,7 +9,7 @@ class StatusUpdates implements KyselyPlugin {
   count = 0;
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const n = args.node;
-    if (n.kind === "UpdateQueryNode" && n.table && "table" in n.table && n.table.table.identifier.name === "device_status") this.count++;
+    if (n.kind === "UpdateQueryNode" && n.table && TableNode.is(n.table) && n.table.table.identifier.name === "device_status") this.count++;
     return n;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

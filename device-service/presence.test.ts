@@ -5,7 +5,7 @@ import { nowIso } from "../core/ids.server";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
 import { createRedisBus, type Bus, type BusMessage } from "./bus";
 import { fleetDeviceId, FLEET_PARENT_ID, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
-import { setOffline } from "./socket/telemetry";
+import { setOffline } from "./socket/status-rows";
 import { PRESENCE_REGISTRY, PRESENCE_REGISTRY_KEEP_MS, startPresence, type Presence } from "./socket/presence";
 import { TEST_REDIS_URL, waitFor } from "./testing";
 

@@ -8,7 +8,8 @@ import { authenticateDevice, credentialDeviceId } from "../enrollment";
 import { coalesce, coalesceWrites } from "../coalesce";
 import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
-import { handleDeviceMessage, ProtocolError, setOffline, type DeviceRef } from "./telemetry";
+import { handleDeviceMessage, ProtocolError, type DeviceRef } from "./telemetry";
+import { setOffline } from "./status-rows";
 import { resumeInstalls } from "../installs";
 import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 
