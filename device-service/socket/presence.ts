@@ -94,7 +94,7 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
    * Marks offline the phones still marked online by these (dead) processes; tells their parents. One process sweeps
    * a dead name at a time (a lock in Redis): every process finds the same dead name within a sweep, and the others
    * only waited on the same rows to find them done. The rows are updated in phone id order, 500 at a time, as the
-   * status batches write them (socket/telemetry.ts): a sweep and the phones coming back to the other processes
+   * status batches write them (socket/status-rows.ts): a sweep and the phones coming back to the other processes
    * take the shared rows in one order (PostgreSQL reported deadlocks between them after kill -9 at 50,000 phones).
    */
   const markOffline = async (dead: string[]): Promise<number> => {
