@@ -5,7 +5,6 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 
 export class PhaseTimeout extends Error {
@@ -84,17 +83,7 @@ export function ask<T>(proc: ChildProcess, msg: object | null, key: string): Pro
   });
 }
 
-/** A TCP port free on 127.0.0.1 right now (for a server that must be told its port, e.g. a cluster). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../core/ports.server";
 
 /** The web tier's build (build/index.js), or a plain message saying how to make it; null when it is there. */
 export function missingBuild(root = process.cwd()): string | null {

@@ -1,4 +1,3 @@
-import { createServer as createNetServer } from "node:net";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import express from "express";
@@ -198,14 +197,4 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
   }
 }
 
-/** A TCP port free on 127.0.0.1 now (for a server a test starts as a child process). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../core/ports.server";
