@@ -5,7 +5,7 @@ import type { DB } from "../../db/index";
 import { nowIso } from "../../core/ids.server";
 import type { LogFn } from "../context";
 import { notifyParents } from "../notify";
-import { retryOnConflict } from "../../db/retry";
+import { setOffline } from "./status-rows";
 import type { Bus } from "../bus";
 
 /**
@@ -101,22 +101,8 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
     const locked = await Promise.all(dead.map((name) => redis.set(sweepLock(name), processId, "PX", PRESENCE_SWEEP_MS, "NX")));
     const mine = dead.filter((_, i) => locked[i] === "OK");
     if (!mine.length) return 0;
-    const held = await o.db.selectFrom("device_status").select("device_id").where("online_process", "in", mine).where("online", "=", 1).orderBy("device_id").execute();
-    const ids: string[] = [];
-    for (let i = 0; i < held.length; i += 500) {
-      const part = held.slice(i, i + 500).map((r) => r.device_id);
-      const gone = await retryOnConflict(() =>
-        o.db
-          .updateTable("device_status")
-          .set({ online: 0, online_process: null, updated_at: nowIso() })
-          .where("device_id", "in", part)
-          .where("online_process", "in", mine)
-          .where("online", "=", 1)
-          .returning("device_id")
-          .execute(),
-      );
-      ids.push(...gone.map((g) => g.device_id));
-    }
+    const held = await o.db.selectFrom("device_status").select("device_id").where("online_process", "in", mine).where("online", "=", 1).execute();
+    const ids = await setOffline(o.db, held.map((r) => r.device_id), mine);
     if (!ids.length) return 0;
     o.log("info", "phones of a stopped device process marked offline", { processes: mine, phones: ids.length });
     const profiles = new Set<string>();

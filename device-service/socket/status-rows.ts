@@ -51,16 +51,20 @@ async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated
 
 /**
  * Marks phones offline when their sockets on this process closed, unless another process holds them by now (a phone
- * that reconnected elsewhere before this process noticed the close stays online). Many at once go in statements of
- * 500, in phone id order (as the status batches and the presence sweep take the rows).
+ * that reconnected elsewhere before this process noticed the close stays online); the presence sweep passes the
+ * dead processes' names. Many at once go in statements of 500, in phone id order (as the status batches take the
+ * rows). Returns the phones marked offline.
  */
-export async function setOffline(db: DB, deviceIds: string | readonly string[], processId: string | null): Promise<void> {
+export async function setOffline(db: DB, deviceIds: string | readonly string[], heldBy: string | readonly string[] | null): Promise<string[]> {
   const ids = [...new Set(typeof deviceIds === "string" ? [deviceIds] : deviceIds)].sort();
+  const marked: string[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    await retryOnConflict(() => {
-      const q = db.updateTable("device_status").set({ online: 0, online_process: null, updated_at: nowIso() }).where("device_id", "in", part);
-      return (processId ? q.where("online_process", "=", processId) : q.where("online_process", "is", null)).execute();
+    const rows = await retryOnConflict(() => {
+      const q = db.updateTable("device_status").set({ online: 0, online_process: null, updated_at: nowIso() }).where("device_id", "in", part).where("online", "=", 1);
+      return (heldBy === null ? q.where("online_process", "is", null) : q.where("online_process", "in", typeof heldBy === "string" ? [heldBy] : heldBy)).returning("device_id").execute();
     });
+    marked.push(...rows.map((r) => r.device_id));
   }
+  return marked;
 }
