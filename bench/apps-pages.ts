@@ -3,7 +3,8 @@
  * phone's pending requests, the kids' schedules and a year of weekly reports), on SQLite and PostgreSQL, each
  * beside a bare Express route (/healthz) timed the same way in the same run (issue 12, issue 22 item 4):
  * /application (Usage tab, Week), /category, /play-store (the Installed tab with every app on the phone, a text
- * search, a category), /requests, /reports (this month's), /report (a weekly report) and /schedules. None is
+ * search, a category), /requests, /reports (this month's), /report (a weekly report), /schedules and the kid's
+ * /global-settings (the settings page of the mixed-load bench's parents, same target). None is
  * page-cached (only /kids-device is), so every request is a full render: the guarded layout, the loaders'
  * queries, the server-rendered charts and React SSR. /application's Info tab (the store listing, kid and parent
  * ratings) is measured too, for the record.
@@ -35,9 +36,9 @@ const PER_KID = SMOKE ? 2 : 4;
 const TARGET_P95_MS = 30;
 
 /** The pages measured, in the order they are requested in each round; all but the Info tab have the target. */
-const PAGES = ["application", "category", "applicationInfo", "playStore", "requests", "reports", "report", "schedules"] as const;
+const PAGES = ["application", "category", "applicationInfo", "playStore", "requests", "reports", "report", "schedules", "settings"] as const;
 type Page = (typeof PAGES)[number];
-const TARGETED: Page[] = ["application", "category", "playStore", "requests", "reports", "report", "schedules"];
+const TARGETED: Page[] = ["application", "category", "playStore", "requests", "reports", "report", "schedules", "settings"];
 const LABEL: Record<Page, string> = {
   application: "/application Usage, Week",
   category: "/category",
@@ -47,6 +48,7 @@ const LABEL: Record<Page, string> = {
   reports: "/reports",
   report: "/report",
   schedules: "/schedules",
+  settings: "/global-settings",
 };
 
 type Result = { dialect: string; samples: number; urls: Record<Page, number>; bare: Latency; seedSeconds: number | null } & Record<Page, Latency>;
@@ -91,12 +93,13 @@ async function child(dialect: Dialect): Promise<Result> {
       const latest = await db.selectFrom("reports").select("id").where("profile_id", "=", d.profileId).orderBy("period_start", "desc").limit(PER_KID).execute();
       for (const r of latest) urls.report.push(`${base}/report?${new URLSearchParams({ id: r.id, ...kid })}`);
       urls.schedules.push(`${base}/schedules?${new URLSearchParams(kid)}`);
+      urls.settings.push(`${base}/global-settings?${new URLSearchParams(kid)}`);
     }
     for (const p of PAGES) if (!urls[p].length) throw new Error(`the data set has nothing for ${LABEL[p]}`);
     const bareUrl = `${base}/healthz`;
     const isPage = (r: Response, body: string) => r.headers.get("content-type")?.includes("text/html") === true && body.includes("<h1");
     // On the big set every page must show real content (rows, not its empty state).
-    const content: Partial<Record<Page, string>> = SMOKE ? {} : { playStore: 'data-testid="store-item"', requests: 'data-testid="request"', reports: "/report?id=", report: "report-big", schedules: 'data-testid="schedules"' };
+    const content: Partial<Record<Page, string>> = SMOKE ? {} : { playStore: 'data-testid="store-item"', requests: 'data-testid="request"', reports: "/report?id=", report: "report-big", schedules: 'data-testid="schedules"', settings: 'name="timeZone"' };
     const check = (p: Page) => (r: Response, body: string) => isPage(r, body) && (!content[p] || body.includes(content[p]!));
     // Warm up (JIT, SQLite page cache, Postgres plans).
     for (const p of PAGES) for (const u of urls[p]) await timedGet(u, headers, [], check(p));
