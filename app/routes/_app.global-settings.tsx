@@ -37,7 +37,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const serialNumber = url.searchParams.get("serialNumber");
   const { parent, device, kid } = await requireKidDevice(args, profileId, serialNumber);
   const db = args.context.services.db;
-  const [saved, limitActor, lastRing, byDay] = await Promise.all([getGlobalDailyLimit(db, device.id), globalSettingChangedBy(db, device.id), latestRingCommand(db, device.id), savedWeekdays(db, kid.id, "phone", "")]);
+  const [saved, limitActor, lastRing, byDay, timeZone] = await Promise.all([
+    getGlobalDailyLimit(db, device.id),
+    globalSettingChangedBy(db, device.id),
+    latestRingCommand(db, device.id),
+    savedWeekdays(db, kid.id, "phone", ""),
+    findParentTimeZone(db, parent.id),
+  ]);
   const ring = ringState(lastRing);
   if (url.searchParams.get("isPlaying") === "true") {
     // Spec 1 §4: opening Global Settings with isPlaying starts ringing, once (the URL drops it), and only when the
@@ -63,7 +69,7 @@ export async function loader(args: LoaderFunctionArgs) {
     noJsRefreshSeconds: ring === "starting" || ring === "stopping" ? NO_JS_REFRESH_SECONDS : null,
     noJsRefreshAt: "ring",
     reportType: parent.kids_report_type ?? DEFAULT_REPORT_TYPE,
-    timeZone: (await findParentTimeZone(args.context.services.db, parent.id)) ?? "UTC",
+    timeZone: timeZone ?? "UTC",
     timeZones: TIME_ZONES,
   });
 }
