@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coalesce, coalesceWrites } from "./coalesce";
+import { coalesce, coalesceWrites, inChunks } from "./coalesce";
 
 /** device-service/coalesce.ts: reads asked for together go to the database together. */
 describe("coalesced reads", () => {
@@ -68,5 +68,39 @@ describe("coalesced writes", () => {
     fail = new Error("timeout exceeded when trying to connect");
     const failed = await Promise.allSettled([put("x", { a: 4 }), put("z", { a: 5 })]);
     expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+  });
+});
+
+describe("inChunks (the heartbeat's pings)", () => {
+  const turn = () => new Promise<void>((r) => setImmediate(r));
+
+  it("runs a chunk, lets the event loop turn, then the next: work queued during a chunk runs before the next chunk", async () => {
+    const seen: number[] = [];
+    let seenByOther = -1;
+    inChunks(
+      Array.from({ length: 120 }, (_, i) => i),
+      50,
+      (i) => {
+        // Something else arrives while the first chunk runs (a command, an acknowledgement): it is not kept waiting for all 120.
+        if (i === 0) setImmediate(() => (seenByOther = seen.length));
+        seen.push(i);
+      },
+    );
+    expect(seen).toHaveLength(50); // the first chunk at once, no more
+    await turn();
+    expect(seenByOther).toBe(50);
+    expect(seen).toHaveLength(100);
+    await turn();
+    expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => i)); // all, in order, each once
+  });
+
+  it("stops between chunks when told", async () => {
+    const seen: number[] = [];
+    let stop = false;
+    inChunks([1, 2, 3, 4, 5], 2, (i) => seen.push(i), () => stop);
+    stop = true;
+    await turn();
+    await turn();
+    expect(seen).toEqual([1, 2]);
   });
 });

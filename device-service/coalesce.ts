@@ -118,3 +118,16 @@ export function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[
   }
   return out;
 }
+
+/**
+ * Runs `each` over `items`, `size` at a time, letting the event loop turn (setImmediate) between two chunks, so I/O
+ * waiting meanwhile (a command, an acknowledgement) is served after at most one chunk. Stops when `stop()` says so.
+ */
+export function inChunks<T>(items: T[], size: number, each: (item: T) => void, stop: () => boolean = () => false): void {
+  const run = (from: number) => {
+    if (stop()) return;
+    for (let i = from; i < Math.min(items.length, from + size); i++) each(items[i]!);
+    if (from + size < items.length) setImmediate(run, from + size);
+  };
+  run(0);
+}

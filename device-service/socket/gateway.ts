@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { frameData, markSent, OPEN_STATUSES, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice, credentialDeviceId } from "../enrollment";
-import { coalesce, coalesceWrites } from "../coalesce";
+import { coalesce, coalesceWrites, inChunks } from "../coalesce";
 import { UNENROLLED_CLOSE } from "../unenroll";
 import { deviceToServer, MAX_FRAME_BYTES, type ServerFrame } from "./messages";
 import { handleDeviceMessage, ProtocolError, type DeviceRef } from "./telemetry";
@@ -266,30 +266,26 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     const slice = tick++ % HEARTBEAT_SLICES;
     const due: Conn[] = [];
     for (const c of all) if (c.slice === slice) due.push(c);
-    pingChunk(due, 0);
+    inChunks(due, PING_CHUNK, ping, () => closed);
   }, pingEvery / HEARTBEAT_SLICES);
   heartbeat.unref();
 
   /**
-   * PING_CHUNK pings at a time, the event loop turning between two chunks: a slice of a process holding 12,500 phones
-   * is 1,250 pings, and each is a write the kernel delivers to the phone in this process's time (~30–200 µs here),
-   * so the slice in one go held the loop for 35–280 ms every 3 s — the round trip's tail at 50,000 phones.
+   * A slice is pinged PING_CHUNK at a time, the event loop turning between two chunks (inChunks): a slice of a process
+   * holding 12,500 phones is 1,250 pings, each a write the kernel delivers to the phone in this process's time, and
+   * sent in one go it held the loop for 35–280 ms every 3 s (docs/performance.md, session 12).
    */
-  function pingChunk(due: Conn[], from: number): void {
-    if (closed) return;
-    for (const c of due.slice(from, from + PING_CHUNK)) {
-      if (!c.alive) {
-        c.ws.terminate();
-        continue;
-      }
-      c.alive = false;
-      try {
-        c.ws.ping();
-      } catch {
-        /* closed meanwhile */
-      }
+  function ping(c: Conn): void {
+    if (!c.alive) {
+      c.ws.terminate();
+      return;
     }
-    if (from + PING_CHUNK < due.length) setImmediate(pingChunk, due, from + PING_CHUNK);
+    c.alive = false;
+    try {
+      c.ws.ping();
+    } catch {
+      /* closed meanwhile */
+    }
   }
 
   const unsubscribe = deps.bus.subscribe((m) => {
