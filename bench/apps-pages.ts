@@ -136,7 +136,7 @@ if (args.includes("--child")) {
 } else {
   const out = reporter(JSON_ONLY);
   const dialects = dialectArg ? [dialectArg] : SMOKE ? ["sqlite"] : ["sqlite", "postgres"];
-  out.say(`bench: kid pages (/application, /category, /play-store, /requests, /reports, /report, /schedules) on the ${SMOKE ? "demo (smoke: no measurement)" : "--big"} data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`);
+  out.say(`bench: kid pages (/application, /category, /play-store, /requests, /reports, /report, /schedules, /global-settings) on the ${SMOKE ? "demo (smoke: no measurement)" : "--big"} data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`);
   const figures: Record<string, number> = {};
   const baselines: Record<string, number> = {};
   const ratios: Record<string, number> = {};
