@@ -119,17 +119,17 @@ export function cpuMeter(groups: Record<string, () => number[]>, everyMs = 250) 
 }
 
 /**
- * Waits until these processes are idle — under 5 % of a core over a second, at most `maxMs` — and returns how long
- * that took. The fleet bench measures memory and round trips on an idle fleet this way, not while the service still
- * sets up the phones that just connected.
+ * Waits until these processes are idle — under `floor` cores over a second (default 5 % of a core), at most `maxMs`
+ * — and returns how long that took. The fleet bench measures memory and round trips on an idle fleet this way, not
+ * while the service still sets up the phones that just connected.
  */
-export async function waitIdle(pids: number[], maxMs = 60_000): Promise<number> {
+export async function waitIdle(pids: number[], maxMs = 60_000, floor = 0.05): Promise<number> {
   const t0 = performance.now();
   const cpu = () => pids.reduce((a, p) => a + cpuSecondsOf(p), 0);
   for (let before = cpu(); performance.now() - t0 < maxMs; ) {
     await new Promise((r) => setTimeout(r, 1000));
     const now = cpu();
-    if (now - before < 0.05) break;
+    if (now - before < floor) break;
     before = now;
   }
   return performance.now() - t0;

@@ -7,7 +7,8 @@ import { migrations } from "./migrations/index";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
-export type Dialect = "sqlite" | "postgres";
+export type { Dialect } from "./dialect";
+import type { Dialect } from "./dialect";
 
 export interface DbOptions {
   /** postgres://… for PostgreSQL, otherwise a SQLite file path (":memory:" allowed). */
@@ -137,9 +138,7 @@ export function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.D
   });
 }
 
-export function dbDialect(db: DB): Dialect {
-  return db.getExecutor().adapter.constructor.name.toLowerCase().includes("postgres") ? "postgres" : "sqlite";
-}
+export { dbDialect } from "./dialect";
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

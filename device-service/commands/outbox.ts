@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/index";
+import { commitWithoutFlushWait } from "../../db/commit";
 import { newId, nowIso } from "../../core/ids.server";
 import type { CommandStatus, DeviceCommand } from "../../db/schema";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
+import { parentIdsForKid } from "../parents";
 import { coalesce, groupBy, type Coalesced } from "../coalesce";
 import { ONE_SHOT_TTL_MS, type CommandType } from "./types";
 
@@ -176,6 +178,9 @@ export async function markSent(db: DB, commandIds: string[]): Promise<void> {
     .set((eb) => ({ status: "sent", sent_at: nowIso(), attempts: eb("attempts", "+", 1) }))
     .where("id", "in", commandIds)
     .where("status", "in", OPEN_STATUSES)
+    // A lost "sent" mark only sends the command again (the phone ignores the copy by id); waiting for the flush
+    // held the row lock the phone's acknowledgement queues on (db/commit.ts).
+    .where(commitWithoutFlushWait(db))
     .execute();
 }
 
@@ -208,6 +213,10 @@ export interface AckInput {
  */
 export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: string, ack: AckInput, profileId?: string): Promise<DeviceCommand | undefined> {
   const now = nowIso();
+  // When the socket knows the phone's kid, its parents are read beside the update rather than after it (one round
+  // trip fewer on the way to their dashboards); a repeated ack wastes that read.
+  const parents = profileId ? parentIdsForKid(deps.db, profileId) : undefined;
+  parents?.catch(() => {}); // awaited below unless this returns early; notifyParents reports its failure
   // The usual case is one round trip: the open command is closed and its row comes back. Anything else (an
   // unknown id, another phone's command, a repeated ack) is told apart by reading the row afterwards.
   const closed = await deps.db
@@ -221,6 +230,8 @@ export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: stri
     .where("id", "=", ack.commandId)
     .where("device_id", "=", deviceId)
     .where("status", "in", OPEN_STATUSES)
+    // A lost acknowledgement is repaired by the protocol (db/commit.ts): the command is redelivered and acknowledged again.
+    .where(commitWithoutFlushWait(deps.db))
     .returningAll()
     .executeTakeFirst();
   if (!closed) return deps.db.selectFrom("device_commands").selectAll().where("id", "=", ack.commandId).where("device_id", "=", deviceId).executeTakeFirst();
@@ -235,7 +246,7 @@ export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: stri
   }
   // The socket knows the phone's kid; other callers have it read.
   const kid = profileId ?? (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst())?.profile_id;
-  if (kid) await notifyParents(deps, kid, `command.${ack.status}`);
+  if (kid) await notifyParents(deps, kid, `command.${ack.status}`, parents);
   return closed;
 }
 

@@ -14,8 +14,8 @@ import { resumeInstalls } from "../installs";
 import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 
 export const PING_INTERVAL_MS = 30_000;
-/** The heartbeat's interval is cut in this many ticks; each connection is pinged in one of them. */
-export const HEARTBEAT_SLICES = 10;
+/** The heartbeat ticks this often; each tick pings the next share of the connections (see the heartbeat below). */
+export const HEARTBEAT_TICK_MS = 100;
 /** Pings sent in one turn of the event loop (see pingChunk). */
 export const PING_CHUNK = 50;
 export const DEVICE_SOCKET_PATH = "/device-socket";
@@ -28,8 +28,6 @@ interface Conn {
   device: DeviceRef;
   statusSeen: boolean;
   alive: boolean;
-  /** The heartbeat tick this connection is pinged in (connections are dealt round the slices). */
-  slice: number;
   /** Frames are handled one at a time, in order; null until the first frame. */
   chain: Promise<void> | null;
   delivering: boolean;
@@ -104,7 +102,6 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   const connecting = new Map<string, Set<{ announced: boolean }>>();
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
-  let dealt = 0;
   let closed = false;
   // Phones whose sockets closed are marked offline together: a network blip closes thousands at once, and one UPDATE
   // each queued them all on the pool ahead of the reconnecting phones' reads. A phone back on this process by the
@@ -245,7 +242,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   function attach(ws: WebSocket, device: DeviceRef, waiting: { commands: boolean; installs: boolean }) {
     // First: every socket this process holds has an error listener before anything can arrive on it.
     ws.on("error", onError);
-    const c: Conn = { ws, device, statusSeen: false, alive: true, slice: dealt++ % HEARTBEAT_SLICES, chain: null, delivering: false, again: false, againIncludeSent: false, mayHaveCommands: waiting.commands, waitingInstalls: waiting.installs };
+    const c: Conn = { ws, device, statusSeen: false, alive: true, chain: null, delivering: false, again: false, againIncludeSent: false, mayHaveCommands: waiting.commands, waitingInstalls: waiting.installs };
     (ws as SocketWithConn)[CONN] = c;
     const previous = conns.get(device.id);
     conns.set(device.id, c);
@@ -257,23 +254,42 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     send(c, { event: "hello", id: "", data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS } });
   }
 
-  // The heartbeat is spread over HEARTBEAT_SLICES ticks of the interval: each connection is pinged once an
-  // interval, in its own slice, so a process holding thousands of phones never pings (nor hears pongs from) all of
-  // them at once — one burst would hold the event loop for tens of milliseconds (a command's round-trip tail).
+  // The heartbeat is paced: every HEARTBEAT_TICK_MS the next share of the connections is pinged (at 12,500 phones and
+  // a 30 s interval, 42 every 100 ms), going round them all once an interval. Dealt into ten slices of 3 s instead
+  // (until session 13), every process pinged 1,250 phones at once and heard 1,250 pongs back, and with the four
+  // processes started together those bursts met: the machine was saturated for tens of milliseconds every 3 s, and a
+  // command caught in one waited at every hop (docs/performance.md, session 13).
   const pingEvery = opts.pingIntervalMs ?? PING_INTERVAL_MS;
-  let tick = 0;
+  const ticksPerRound = Math.max(1, Math.round(pingEvery / HEARTBEAT_TICK_MS));
+  // The round under way (null between rounds) and when it began: a round begins at most once an interval, so a
+  // phone is pinged once an interval however few phones there are.
+  let round: IterableIterator<Conn> | null = null;
+  let roundBegan = -Infinity;
   const heartbeat = setInterval(() => {
-    const slice = tick++ % HEARTBEAT_SLICES;
+    if (!round) {
+      if (performance.now() - roundBegan < pingEvery - HEARTBEAT_TICK_MS / 2) return;
+      round = all.values();
+      roundBegan = performance.now();
+    }
     const due: Conn[] = [];
-    for (const c of all) if (c.slice === slice) due.push(c);
+    const share = Math.ceil(all.size / ticksPerRound);
+    while (due.length < share) {
+      // A Set's iterator skips connections closed meanwhile and visits those added meanwhile.
+      const next = round.next();
+      if (next.done) {
+        round = null;
+        break;
+      }
+      due.push(next.value);
+    }
     inChunks(due, PING_CHUNK, ping, () => closed);
-  }, pingEvery / HEARTBEAT_SLICES);
+  }, Math.min(HEARTBEAT_TICK_MS, pingEvery));
   heartbeat.unref();
 
   /**
-   * A slice is pinged PING_CHUNK at a time, the event loop turning between two chunks (inChunks): a slice of a process
-   * holding 12,500 phones is 1,250 pings, each a write the kernel delivers to the phone in this process's time, and
-   * sent in one go it held the loop for 35–280 ms every 3 s (docs/performance.md, session 12).
+   * A tick's share is pinged PING_CHUNK at a time, the event loop turning between two chunks (inChunks): each ping is
+   * a write the kernel delivers to the phone in this process's time, and 1,250 sent in one go held the loop for
+   * 35–280 ms (docs/performance.md, session 12). At the usual sizes a share is one chunk.
    */
   function ping(c: Conn): void {
     if (!c.alive) {
