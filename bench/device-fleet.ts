@@ -281,11 +281,14 @@ async function main() {
     out.say(`1. idle phones: ${N} connected in ${(connectMs / 1000).toFixed(1)} s (the service idle ${(settleMs / 1000).toFixed(1)} s later); memory per phone over ${P + 1} processes ${kib(perDev)} KiB vs bare ws ${kib(perBare)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×)`);
 
     const cmd = commander(db, bus);
+    const rttMeter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
     const rtt = await phase("rtt", deadline("rtt"), async () => {
       const xs: number[] = [];
       for (let j = 0; j < RTT_N; j++) xs.push(await cmd.roundTrip(Math.floor(Math.random() * N)));
       return xs;
     });
+    // What else ran meanwhile: an idle fleet's heartbeat, or work left from the connections.
+    process.stderr.write(`  cores used during the round trips: ${rttMeter()}\n`);
     out.say(`2. command round trip (${RTT_N} LOCKs issued on another process, through Redis): p50 ${pct(rtt, 50).toFixed(2)} ms, p99 ${pct(rtt, 99).toFixed(2)} ms (target p99 ≤ 20 ms); bare ws echo p50 ${pct(echo, 50).toFixed(2)} ms, p99 ${pct(echo, 99).toFixed(2)} ms`);
 
     // kill -9 of one process: its phones reconnect to the others; commands issued to them meanwhile arrive.

@@ -7,11 +7,15 @@ import { fleetDeviceId } from "../device-service/simulator/fleet";
 export function commander(db: DB, bus: Bus) {
   const deps = { db, bus, log: () => {} };
   const issued: string[] = [];
-  let wake: (() => void) | null = null;
+  // Commands whose acknowledgement the device service announced as stored (parent.refresh names the command), and
+  // the one round trip waiting for its own.
+  const acked = new Set<string>();
+  let waiting: { id: string; resolve: () => void } | null = null;
   bus.subscribe((m) => {
-    if (m.type === "parent.refresh" && m.reason === "command.acknowledged") wake?.();
+    if (m.type !== "parent.refresh" || m.reason !== "command.acknowledged" || !m.commandId) return;
+    acked.add(m.commandId);
+    if (waiting?.id === m.commandId) waiting.resolve();
   });
-  const statusOf = async (id: string) => (await db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirst())?.status;
   return {
     issued,
     async issue(i: number) {
@@ -19,18 +23,14 @@ export function commander(db: DB, bus: Bus) {
       issued.push(c.id);
       return c.id;
     },
-    /** One command, timed from issue to its acknowledgement stored. */
+    /** One command, timed from issue to its acknowledgement stored (announced to the kid's parents). */
     async roundTrip(i: number): Promise<number> {
       const t0 = performance.now();
-      // An acknowledgement can arrive before this command is issued (an earlier command's, another process's):
-      // it wakes nothing until the id is known.
-      let id: string | null = null;
-      const acked = new Promise<void>((resolve) => {
-        wake = () => void (id && statusOf(id).then((s) => s === "acknowledged" && resolve()));
-      });
-      id = await this.issue(i);
-      if ((await statusOf(id)) !== "acknowledged") await acked;
-      wake = null;
+      const id = await this.issue(i);
+      // The acknowledgement can be announced before issue() returns (it re-reads the row after dispatching).
+      if (!acked.has(id)) await new Promise<void>((resolve) => (waiting = { id, resolve }));
+      waiting = null;
+      acked.delete(id);
       return performance.now() - t0;
     },
     async unacknowledged(): Promise<number> {

@@ -8,7 +8,8 @@ import { Redis } from "ioredis";
  */
 export type BusMessage =
   | { type: "device.command"; deviceId: string }
-  | { type: "parent.refresh"; parentIds: string[]; profileId?: string; reason: string }
+  /** `commandId`: the command whose acknowledgement (or failure) was just stored, when that is the reason. */
+  | { type: "parent.refresh"; parentIds: string[]; profileId?: string; reason: string; commandId?: string }
   | { type: "device.unenrolled"; deviceId: string }
   /** Local only: the Redis subscription came back after a loss; what was published meanwhile never arrived. */
   | { type: "bus.resubscribed" };

@@ -5,11 +5,11 @@ import type { DB } from "../db/index";
 import { seedDemo } from "../db/seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
 import { acknowledgeCommand, issueCommand, markSent } from "./commands/outbox";
-import type { Bus } from "./bus";
+import type { Bus, BusMessage } from "./bus";
 
 // A command's "sent" mark and its acknowledgement commit without waiting for the disk (db/commit.ts): on
 // PostgreSQL the acknowledgement queued behind two flushes in a row (docs/performance.md, session 13).
-describe.each(DIALECTS)("commits that need not wait for the disk, on %s", (dialect) => {
+describe.each(DIALECTS)("a command's sent mark and acknowledgement: commits that need not wait for the disk, on %s", (dialect) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await createTestDb(dialect);
@@ -34,7 +34,8 @@ describe.each(DIALECTS)("commits that need not wait for the disk, on %s", (diale
     const device = await t.db.selectFrom("devices").select(["id", "profile_id"]).orderBy("id").executeTakeFirstOrThrow();
     const statements: string[] = [];
     const seen = capture(t.db, statements);
-    const bus = { publish: async () => {}, subscribe: () => () => {} } as unknown as Bus;
+    const published: BusMessage[] = [];
+    const bus = { publish: async (m: BusMessage) => void published.push(m), subscribe: () => () => {} } as unknown as Bus;
     const deps = { db: seen, bus, log: () => {} };
     const c = await issueCommand(deps, { deviceId: device.id, type: "LOCK" });
     const insert = statements.find((s) => /^insert into "device_commands"/i.test(s));
@@ -49,6 +50,8 @@ describe.each(DIALECTS)("commits that need not wait for the disk, on %s", (diale
     expect(acked?.status).toBe("acknowledged");
     const update = statements.find((s) => /^update "device_commands"/i.test(s));
     expect(update).toMatch(dialect === "postgres" ? /set_config\('synchronous_commit', 'off', true\)/ : /1 = 1/);
+    // The kid's parents hear which command was acknowledged (the fleet bench's commander times the round trip by it).
+    expect(published.filter((m) => m.type === "parent.refresh")).toEqual([expect.objectContaining({ reason: "command.acknowledged", commandId: c.id, profileId: device.profile_id })]);
     // Stored like any other write.
     expect((await t.db.selectFrom("device_commands").select("status").where("id", "=", c.id).executeTakeFirstOrThrow()).status).toBe("acknowledged");
   });

@@ -246,7 +246,7 @@ export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: stri
   }
   // The socket knows the phone's kid; other callers have it read.
   const kid = profileId ?? (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst())?.profile_id;
-  if (kid) await notifyParents(deps, kid, `command.${ack.status}`, parents);
+  if (kid) await notifyParents(deps, kid, `command.${ack.status}`, { parents, commandId: closed.id });
   return closed;
 }
 
