@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { cpuMeter, cpuSecondsOf } from "./proc-cpu";
+import { cpuMeter, cpuSecondsOf, stealMeter } from "./proc-cpu";
 
 /** A process that starts a child which burns `burnMs` of CPU at once, kills it when told, and says when it is reaped. */
 const PARENT = `
@@ -47,5 +47,16 @@ describe("the CPU meter", () => {
     const cores = meter.stop().child;
     // CPU-seconds: its 0.5 s or more, seen from its first sample (it may have started up to 50 ms before it).
     expect(cores * ((performance.now() - t0) / 1000)).toBeGreaterThan(0.4);
+  });
+});
+
+describe("stealMeter", () => {
+  it("reads the hypervisor's steal from /proc/stat: a share of the machine's cores, never negative", async () => {
+    const steal = stealMeter();
+    await new Promise((r) => setTimeout(r, 300));
+    const cores = steal();
+    expect(Number.isFinite(cores)).toBe(true);
+    expect(cores).toBeGreaterThanOrEqual(0);
+    expect(cores).toBeLessThanOrEqual((await import("node:os")).cpus().length);
   });
 });

@@ -135,12 +135,31 @@ export async function waitIdle(pids: number[], maxMs = 60_000, floor = 0.05): Pr
   return performance.now() - t0;
 }
 
-/** Where the cores go while phones come back: device processes, PostgreSQL, Redis, the phones' clients (stderr). */
+/**
+ * The machine's CPU time stolen by its hypervisor (the `steal` column of /proc/stat), in cores, from now until the
+ * returned function is called: on a shared virtual machine the same run can be 1.5× slower from one hour to the next.
+ */
+export function stealMeter(): () => number {
+  const read = () => {
+    try {
+      const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+      return Number(cpu[8]) / clockTicks();
+    } catch {
+      return Number.NaN;
+    }
+  };
+  const t0 = performance.now();
+  const s0 = read();
+  return () => (read() - s0) / ((performance.now() - t0) / 1000);
+}
+
+/** Where the cores go while phones come back: device processes, PostgreSQL, Redis, the phones' clients, steal (stderr). */
 export function stormMeter(serverGroup: number, clientPids: number[]): () => string {
   const m = cpuMeter({ device: () => processGroup(serverGroup), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => clientPids });
+  const steal = stealMeter();
   m.start();
   return () =>
-    Object.entries(m.stop())
+    [...Object.entries(m.stop()), ["stolen by the hypervisor", steal()] as const]
       .map(([k, v]) => `${k} ${v.toFixed(2)}`)
       .join(" · ");
 }
