@@ -122,63 +122,66 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
   }
 }
 
-/**
- * Claims a phone's commands for delivery, oldest first: queued ones, and with includeSent the sent-but-unacknowledged
- * ones too (a phone that reconnects gets everything still open). They are marked sent in the same statement that
- * returns them — one round trip, where a read and then a mark after the frames went out were two, and the mark's
- * row lock was still held when the phone's acknowledgement arrived (docs/performance.md, session 13). A command
- * claimed but not sent (the socket closed meanwhile) reads as sent and goes again when the phone reconnects. Expired
- * ones are left to the expiry job and the sweep (expireOverdue), never sent.
- */
-export async function claimCommands(db: DB, deviceId: string, includeSent: boolean): Promise<DeviceCommand[]> {
-  return (await claimer(db, includeSent)(deviceId)) ?? [];
+/** Commands to (re)deliver: queued ones, and with includeSent the sent-but-unacknowledged ones. Expired ones are closed on the way. */
+export async function pendingCommands(db: DB, deviceId: string, includeSent: boolean, now = new Date()): Promise<DeviceCommand[]> {
+  const rows = (await openCommandsReader(db, includeSent)(deviceId)) ?? [];
+  const live: DeviceCommand[] = [];
+  for (const r of rows) {
+    if (r.expires_at && r.expires_at <= nowIso(now)) await expireCommand({ db }, r.id, now);
+    else live.push(r);
+  }
+  return live;
 }
 
 /** Open commands a phone is given at once, oldest first. */
 const DELIVERY_BATCH = 200;
 
 /**
- * The claims of many phones at once go together (device-service/coalesce.ts): every phone claims its outbox when it
- * connects, so a reconnect storm asks for thousands. One claimer per database handle and kind of claim.
+ * The outbox reads of many phones at once go together (device-service/coalesce.ts): every phone reads its outbox
+ * when it connects, so a reconnect storm asks for thousands. One reader per database handle and kind of read.
  */
-const claimers = new WeakMap<DB, [Coalesced<DeviceCommand[]>, Coalesced<DeviceCommand[]>]>();
-function claimer(db: DB, includeSent: boolean): Coalesced<DeviceCommand[]> {
-  let pair = claimers.get(db);
+const openReaders = new WeakMap<DB, [Coalesced<DeviceCommand[]>, Coalesced<DeviceCommand[]>]>();
+function openCommandsReader(db: DB, includeSent: boolean): Coalesced<DeviceCommand[]> {
+  let pair = openReaders.get(db);
   if (!pair) {
-    pair = [coalesce((ids) => claimOpenCommandsOf(db, ids, false)), coalesce((ids) => claimOpenCommandsOf(db, ids, true))];
-    claimers.set(db, pair);
+    pair = [coalesce((ids) => openCommandsOf(db, ids, false)), coalesce((ids) => openCommandsOf(db, ids, true))];
+    openReaders.set(db, pair);
   }
   return pair[includeSent ? 1 : 0];
 }
 
-/** Each phone's first DELIVERY_BATCH open, unexpired commands, marked sent and returned in the order they were issued: one statement for all the phones. */
-async function claimOpenCommandsOf(db: DB, deviceIds: string[], includeSent: boolean): Promise<Map<string, DeviceCommand[]>> {
+/** Each phone's first DELIVERY_BATCH open commands, in the order they were issued: one query for all the phones. */
+async function openCommandsOf(db: DB, deviceIds: string[], includeSent: boolean): Promise<Map<string, DeviceCommand[]>> {
   const statuses = includeSent ? OPEN_STATUSES : ["queued" as const];
-  const now = nowIso();
-  const open = db
+  if (deviceIds.length === 1) {
+    const rows = await db.selectFrom("device_commands").selectAll().where("device_id", "=", deviceIds[0]!).where("status", "in", statuses).orderBy("created_at").orderBy("id").limit(DELIVERY_BATCH).execute();
+    return new Map([[deviceIds[0]!, rows]]);
+  }
+  const ranked = db
     .selectFrom("device_commands")
+    .selectAll()
+    .select(sql<number>`row_number() over (partition by device_id order by created_at, id)`.as("kp_rank"))
     .where("device_id", "in", deviceIds)
     .where("status", "in", statuses)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]));
-  const chosen =
-    deviceIds.length === 1
-      ? open.select("id").orderBy("created_at").orderBy("id").limit(DELIVERY_BATCH)
-      : db
-          .selectFrom(open.select(["id", sql<number>`row_number() over (partition by device_id order by created_at, id)`.as("kp_rank")]).as("c"))
-          .select("c.id")
-          .where("c.kp_rank", "<=", DELIVERY_BATCH);
-  const rows = await db
+    .as("c");
+  const rows = await db.selectFrom(ranked).selectAll().where("kp_rank", "<=", DELIVERY_BATCH).orderBy("device_id").orderBy("created_at").orderBy("id").execute();
+  return groupBy(
+    rows.map(({ kp_rank: _rank, ...r }) => r as DeviceCommand),
+    (r) => r.device_id,
+  );
+}
+
+export async function markSent(db: DB, commandIds: string[]): Promise<void> {
+  if (!commandIds.length) return;
+  await db
     .updateTable("device_commands")
-    .set((eb) => ({ status: "sent", sent_at: now, attempts: eb("attempts", "+", 1) }))
-    .where("id", "in", chosen)
-    // Checked again on the row as it is when locked: one acknowledged meanwhile is not set back to sent.
-    .where("status", "in", statuses)
-    // A lost "sent" mark only sends the command again (the phone ignores the copy by id) (db/commit.ts).
+    .set((eb) => ({ status: "sent", sent_at: nowIso(), attempts: eb("attempts", "+", 1) }))
+    .where("id", "in", commandIds)
+    .where("status", "in", OPEN_STATUSES)
+    // A lost "sent" mark only sends the command again (the phone ignores the copy by id); waiting for the flush
+    // held the row lock the phone's acknowledgement queues on (db/commit.ts).
     .where(commitWithoutFlushWait(db))
-    .returningAll()
     .execute();
-  rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return groupBy(rows, (r) => r.device_id);
 }
 
 export async function findCommand(db: DB, id: string): Promise<DeviceCommand | undefined> {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { sql } from "kysely";
-import { claimCommands, frameData, OPEN_STATUSES } from "../commands/outbox";
+import { frameData, markSent, OPEN_STATUSES, pendingCommands } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice, credentialDeviceId } from "../enrollment";
 import { coalesce, coalesceWrites, inChunks } from "../coalesce";
@@ -146,9 +146,11 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       for (;;) {
         c.again = false;
         c.againIncludeSent = false;
-        // Marked sent as they are read (claimCommands): a claim the closing socket could not send goes again on reconnect.
-        const cmds = await claimCommands(deps.db, c.device.id, incl);
-        for (const cmd of cmds) send(c, { event: "command", id: cmd.id, data: frameData(cmd) });
+        const cmds = await pendingCommands(deps.db, c.device.id, incl);
+        if (cmds.length && c.ws.readyState === c.ws.OPEN) {
+          for (const cmd of cmds) send(c, { event: "command", id: cmd.id, data: frameData(cmd) });
+          await markSent(deps.db, cmds.map((x) => x.id));
+        }
         if (!c.again) break;
         incl = c.againIncludeSent;
       }
