@@ -16,7 +16,7 @@ import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 export const PING_INTERVAL_MS = 30_000;
 /** The heartbeat ticks this often; each tick pings the next share of the connections (see the heartbeat below). */
 export const HEARTBEAT_TICK_MS = 100;
-/** Pings sent in one turn of the event loop (see pingChunk). */
+/** Pings sent in one turn of the event loop (see ping() and inChunks). */
 export const PING_CHUNK = 50;
 export const DEVICE_SOCKET_PATH = "/device-socket";
 /** A failed command delivery to a connected phone is tried again after 0.5 s, 1 s, 2 s … at most every 30 s. */
