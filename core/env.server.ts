@@ -35,6 +35,8 @@ const schema = z.object({
     .refine((v) => v === "" || v.startsWith("postgres://") || v.startsWith("postgresql://") || v.startsWith("file:"), {
       message: "DATABASE_URL must be empty (SQLite under DATA_DIR), file:<path> or postgres://…",
     }),
+  /** Repeated PostgreSQL queries as named statements (db/pg-statements.ts); false behind a PgBouncer < 1.21 in transaction mode. */
+  PG_NAMED_STATEMENTS: bool(true),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(12 * 60),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(7),

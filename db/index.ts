@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index";
+import { StatementNames, nameStatements } from "./pg-statements";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -19,6 +20,12 @@ export interface DbOptions {
    * connection; the pool drops it and opens a new one on the next query. Default: one line on stderr.
    */
   onError?: (err: Error) => void;
+  /**
+   * PostgreSQL: run the queries that repeat as named (prepared) statements, parsed once per connection and planned
+   * by PostgreSQL's plan cache (db/pg-statements.ts). Default on; PG_NAMED_STATEMENTS=false turns it off, e.g.
+   * behind a PgBouncer older than 1.21 in transaction mode, which cannot route them.
+   */
+  namedStatements?: boolean;
 }
 
 /** PostgreSQL: how long a query waits for a new connection before failing (the request then answers 503). */
@@ -32,11 +39,11 @@ export function dialectOf(url: string): Dialect {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
-export function createDb({ url, poolSize = 10, onError = (err) => console.error(`[db] connection lost: ${err.message}`) }: DbOptions): DB {
+export function createDb({ url, poolSize = 10, onError = (err) => console.error(`[db] connection lost: ${err.message}`), namedStatements = true }: DbOptions): DB {
   if (dialectOf(url) === "postgres") {
     return new Kysely<Database>({
       dialect: new PostgresDialect({
-        pool: createPgPool(url, poolSize, onError),
+        pool: createPgPool(url, poolSize, onError, namedStatements ? new StatementNames() : null),
       }),
     });
   }
@@ -80,7 +87,7 @@ export function sqliteHandleOf(db: DB): SQLite.Database | undefined {
  * its clients to end, and a DROP DATABASE … WITH (FORCE) right after it (db/testing.ts) used to terminate a
  * backend still reading its Terminate message: an error on a pool without a listener.
  */
-function createPgPool(url: string, max: number, onError: (err: Error) => void): pg.Pool {
+function createPgPool(url: string, max: number, onError: (err: Error) => void, names: StatementNames | null): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -91,6 +98,7 @@ function createPgPool(url: string, max: number, onError: (err: Error) => void): 
   pool.on("error", () => {});
   pool.on("connect", (client) => {
     open.add(client);
+    if (names) nameStatements(client, names);
     client.once("end", () => open.delete(client));
     let reported = false;
     client.on("error", (err) => {

@@ -34,19 +34,22 @@ describe("device socket heartbeat", () => {
 
   it("pings each phone once an interval, spread over the interval; a phone that does not answer is cut", async () => {
     const firstPing: number[] = [];
-    const answering = Array.from({ length: PHONES }, (_, i) => {
+    // Nine that answer and one that does not: ten connections, one a tick (with eleven it was two a tick, and their
+    // first pings only half an interval apart, too close to the bound below on a loaded machine: they are timed as
+    // the test receives them).
+    const answering = Array.from({ length: PHONES - 1 }, (_, i) => {
       const ws = open(i, true);
       ws.once("ping", () => (firstPing[i] = performance.now()));
       return ws;
     });
-    const silent = open(PHONES, false);
+    const silent = open(PHONES - 1, false);
     let cutAt = 0;
     silent.once("close", () => (cutAt = performance.now()));
     await Promise.all([...answering, silent].map((ws) => new Promise((r) => ws.once("open", r))));
     const t0 = performance.now();
 
-    await waitFor(async () => firstPing.filter(Boolean).length === PHONES, 5 * INTERVAL);
-    // Ten connections, ten ticks an interval: their first pings lie nine ticks (0.9 interval) apart, not in one burst.
+    await waitFor(async () => firstPing.filter(Boolean).length === answering.length, 5 * INTERVAL);
+    // Ten connections, ten ticks an interval: the nine's first pings lie at least eight ticks (0.8 interval) apart, not in one burst.
     expect(Math.max(...firstPing) - Math.min(...firstPing)).toBeGreaterThanOrEqual(INTERVAL * 0.4);
 
     // The silent phone is pinged within an interval and cut at its next turn, an interval later.

@@ -78,7 +78,7 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
 /** The migrations, once, before the workers start (each would otherwise race the others on them). */
 async function migrateOnce(): Promise<void> {
   const e = env();
-  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath });
+  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath, namedStatements: e.PG_NAMED_STATEMENTS });
   try {
     await migrateToLatest(db);
   } finally {

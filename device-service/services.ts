@@ -47,6 +47,7 @@ export async function createServices(env: Env, opts: ServiceOptions = {}): Promi
     url: env.databaseKind === "postgres" ? env.DATABASE_URL : env.sqlitePath,
     // A restart, failover or pg_terminate_backend: logged once per connection; the pool reconnects by itself.
     onError: (err) => log("warn", "database connection lost", { error: err.message }),
+    namedStatements: env.PG_NAMED_STATEMENTS,
   });
   await migrateToLatest(db);
   // SQLite: WAL checkpoints on a worker thread, not inside the commits of the one thread serving pages and phones.

@@ -23,7 +23,7 @@ async function main() {
     console.error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
     process.exit(1);
   }
-  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath, onError: (err) => log("warn", "database connection lost", { error: err.message }) });
+  const db = createDb({ url: e.databaseKind === "postgres" ? e.DATABASE_URL : e.sqlitePath, onError: (err) => log("warn", "database connection lost", { error: err.message }), namedStatements: e.PG_NAMED_STATEMENTS });
   await migrateToLatest(db);
   const bus = createRedisBus(e.REDIS_URL, (m) => log("error", m));
   const jobs = createBullRunner({ redisUrl: e.REDIS_URL, log });

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { listKidsForParent } from "#db/queries/kids";
-import { findLiveSessionParent } from "#db/queries/sessions";
+import { listKidsForSession } from "#db/queries/kids";
+import { findLiveSessionParent, hashToken } from "#db/queries/sessions";
 import type { DB } from "#db/index";
 import { tokenFromHeaders } from "./auth.server";
 import { KIDS_PAGE_SIZE, defaultKidId } from "../rules/kids";
@@ -239,15 +239,15 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       if (query.get("modal") === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return next();
       const token = await tokenFromHeaders(req.headers.authorization ?? null, req.headers.cookie ?? null);
       if (!token) return next();
-      const parent = await findLiveSessionParent(db, token, sessionPolicy);
+      // The session check and the kids list (with their revisions) in one round trip: the list is read through the
+      // session's row and used only once the check has found it live.
+      const [parent, listed] = await Promise.all([findLiveSessionParent(db, token, sessionPolicy), listKidsForSession(db, hashToken(token), { pageSize: KIDS_PAGE_SIZE })]);
       if (!parent) return next();
+      const { kids, viewRevs } = listed(parent.id);
       const requested = query.get("profileId");
-      const revOf = (id: string) => db.selectFrom("kid_profiles").select("view_rev").where("id", "=", id).executeTakeFirst();
-      // The named kid's revision is read beside the kids list (one round trip); it only counts if the kid is listed.
-      const [kids, requestedRev] = await Promise.all([listKidsForParent(db, parent, { pageSize: KIDS_PAGE_SIZE }), requested ? revOf(requested) : null]);
       if (requested && !kids.some((k) => k.id === requested)) return next();
       const kidId = requested ?? defaultKidId(kids);
-      const rev = requested ? requestedRev : kidId ? await revOf(kidId) : null;
+      const rev = kidId ? { view_rev: viewRevs.get(kidId) } : null;
       const key = createHash("sha256")
         .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev?.view_rev ?? null, new Date().toISOString().slice(0, 10)]))
         .digest("base64url");

@@ -19,6 +19,29 @@ export function accessibleKidIds(db: DB, parent: { id: string; email: string }) 
     );
 }
 
+/**
+ * accessibleKidIds of the parent a session belongs to, named by the session's id (the token's hash): the same
+ * two sets, read through the session's row, so a caller can read a parent's kids in the same round trip as the
+ * session itself (the page cache, on every dashboard view). Whether the session is live is the caller's check.
+ */
+export function accessibleKidIdsOfSession(db: DB, sessionId: string) {
+  return db
+    .selectFrom("sessions")
+    .innerJoin("kid_profiles", "kid_profiles.parent_id", "sessions.parent_id")
+    .select("kid_profiles.id")
+    .where("sessions.id", "=", sessionId)
+    .union(
+      db
+        .selectFrom("sessions")
+        .innerJoin("parents", "parents.id", "sessions.parent_id")
+        .innerJoin("delegations", "delegations.delegate_email", "parents.email")
+        .innerJoin("delegation_kids", "delegation_kids.delegation_id", "delegations.id")
+        .select("delegation_kids.profile_id as id")
+        .where("sessions.id", "=", sessionId)
+        .where("delegations.status", "=", "Accepted"),
+    );
+}
+
 export async function canAccessKid(db: DB, parent: { id: string; email: string }, profileId: string): Promise<boolean> {
   const own = await db
     .selectFrom("kid_profiles")

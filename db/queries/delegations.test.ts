@@ -3,7 +3,8 @@ import type { Parent } from "../schema";
 import { createTestDb, DIALECTS, type TestDb } from "../testing";
 import { canAccessKid } from "./access";
 import { answerDelegation, createDelegation, listAccessReceived, listDelegatedAccess, listOwnKids, revokeDelegation } from "./delegations";
-import { createKidProfile, listKidsForParent } from "./kids";
+import { createKidProfile, listKidsForParent, listKidsForSession } from "./kids";
+import { createSession, hashToken } from "./sessions";
 import { addParentNotification, listParentNotifications, markParentNotificationsRead, sleepModeChangedBy, updateParentName } from "./parent-profile";
 import { createParent } from "./parents";
 
@@ -109,5 +110,30 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     expect(await sleepModeChangedBy(t.db, mia)).toBeNull();
     await t.db.updateTable("kid_profiles").set({ sleep_mode: 1, sleep_mode_by: verified.id }).where("id", "=", mia).execute();
     expect(await sleepModeChangedBy(t.db, mia)).toEqual({ id: verified.id, name: "Bob", email: "bob@family.example" });
+  });
+
+  it("the kids list read through a session is the parent's own list, with each kid's view revision", async () => {
+    const policy = { idleMinutes: 60, absoluteDays: 1 };
+    const frank = await createParent(t.db, { email: "frank@family.example", name: "Frank", passwordHash: "x", emailVerified: true });
+    const created = await invite("frank@family.example", [leo]);
+    if (!created.ok) throw new Error(created.message);
+    const viaSession = async (parent: Parent) => (await listKidsForSession(t.db, hashToken(await createSession(t.db, parent.id, policy))))(parent.id);
+    const revs = async (ids: string[]) => new Map((await t.db.selectFrom("kid_profiles").select(["id", "view_rev"]).where("id", "in", ids.length ? ids : ["none"]).execute()).map((r) => [r.id, r.view_rev]));
+    const same = async (parent: Parent) => {
+      const listed = await viaSession(parent);
+      expect(listed.kids).toEqual(await listKidsForParent(t.db, parent));
+      expect(listed.viewRevs).toEqual(await revs(listed.kids.map((k) => k.id)));
+      return listed.kids.map((k) => k.name);
+    };
+    // Pending: only own kids (Frank has none).
+    expect(await same(frank)).toEqual([]);
+    expect(await answerDelegation(t.db, frank, created.id, "Accepted")).toMatchObject({ ok: true });
+    expect(await same(frank)).toEqual(["Leo"]);
+    expect((await same(owner)).sort()).toEqual(["Leo", "Mia"]);
+    expect(await same(stranger)).toEqual(["Zed"]);
+    await revokeDelegation(t.db, owner.id, created.id);
+    expect(await same(frank)).toEqual([]);
+    // An unknown session lists nothing.
+    expect((await listKidsForSession(t.db, hashToken("no such token")))(owner.id).kids).toEqual([]);
   });
 });
