@@ -17,6 +17,13 @@ describe("StatementNames", () => {
     expect(names.nameOf("select 2 where $1")).not.toBe(name);
   });
 
+  it("never names a batch: a text with more than `maxValues` values", () => {
+    const names = new StatementNames(500, 10_000, 3);
+    for (let i = 0; i < 3; i++) expect(names.nameOf("in ($1, $2, $3, $4)", 4)).toBeNull();
+    names.nameOf("in ($1, $2, $3)", 3);
+    expect(names.nameOf("in ($1, $2, $3)", 3)).not.toBeNull();
+  });
+
   it("names at most `max` texts, and keeps a bounded count of the others", () => {
     const names = new StatementNames(2, 3);
     for (const t of ["a", "a", "b", "b", "c", "c"]) names.nameOf(t);

@@ -12,8 +12,10 @@ import type pg from "pg";
  * plan_cache_mode = auto), so a query whose best plan depends on its values still gets custom plans.
  *
  * A text is named from its second run on (a one-off query costs no server memory), by a hash of its text (names
- * never collide). At most `max` texts are named; beyond that queries run unnamed, as before. The run counts are
- * bounded too. A text whose named statement failed with "cached plan must not change result type" (a table's
+ * never collide). A text with more than `maxValues` values is never named: those are the batches (`in (…)` lists of
+ * every length up to 500 in a reconnect storm), whose planning is shared by their many rows already, and whose
+ * every length would be another statement held by every connection. At most `max` texts are named; beyond that
+ * queries run unnamed, as before. The run counts are bounded too. A text whose named statement failed with "cached plan must not change result type" (a table's
  * columns changed under a `select *` while the connection was open: a migration applied by another process) is
  * never named again in this process; that one query fails, as it would have failed the next run anyway.
  */
@@ -23,15 +25,16 @@ export class StatementNames {
   private readonly refused = new Set<string>();
 
   constructor(
-    private readonly max = 1_000,
+    private readonly max = 500,
     private readonly maxCounted = 10_000,
+    private readonly maxValues = 32,
   ) {}
 
-  /** The name to run `text` under, or null (run it unnamed). */
-  nameOf(text: string): string | null {
+  /** The name to run `text` (with `values` values) under, or null (run it unnamed). */
+  nameOf(text: string, values = 0): string | null {
     const name = this.named.get(text);
     if (name) return name;
-    if (this.refused.has(text) || this.named.size >= this.max) return null;
+    if (values > this.maxValues || this.refused.has(text) || this.named.size >= this.max) return null;
     const runs = (this.runs.get(text) ?? 0) + 1;
     if (runs < 2) {
       if (this.runs.size >= this.maxCounted) this.runs.delete(this.runs.keys().next().value as string);
@@ -73,7 +76,7 @@ export function nameStatements(client: pg.PoolClient | pg.Client, names: Stateme
     // Only a query with values: one without runs on the simple protocol, which also takes several statements in one
     // text (migrations, `begin`), and a named statement could not.
     if (typeof text !== "string" || !Array.isArray(values) || values.length === 0 || rest.length) return query(text, values, ...rest);
-    const name = names.nameOf(text);
+    const name = names.nameOf(text, values.length);
     if (!name) return query(text, values);
     return (query({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
       names.failed(text, err);
