@@ -15,9 +15,11 @@ import type pg from "pg";
  * never collide). A text with more than `maxValues` values is never named: those are the batches (`in (…)` lists of
  * every length up to 500 in a reconnect storm), whose planning is shared by their many rows already, and whose
  * every length would be another statement held by every connection. At most `max` texts are named; beyond that
- * queries run unnamed, as before. The run counts are bounded too. A text whose named statement failed with "cached plan must not change result type" (a table's
- * columns changed under a `select *` while the connection was open: a migration applied by another process) is
- * never named again in this process; that one query fails, as it would have failed the next run anyway.
+ * queries run unnamed, as before. The run counts are bounded too.
+ *
+ * A text whose named statement failed with "cached plan must not change result type" (a table's columns changed
+ * under a `select *` while the connection was open: a migration applied by another process) is never named again in
+ * this process; that one query fails, as it would have failed the next run anyway.
  */
 export class StatementNames {
   private readonly runs = new Map<string, number>();
