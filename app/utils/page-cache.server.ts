@@ -247,9 +247,9 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       const requested = query.get("profileId");
       if (requested && !kids.some((k) => k.id === requested)) return next();
       const kidId = requested ?? defaultKidId(kids);
-      const rev = kidId ? { view_rev: viewRevs.get(kidId) } : null;
+      const rev = (kidId && viewRevs.get(kidId)) ?? null;
       const key = createHash("sha256")
-        .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev?.view_rev ?? null, new Date().toISOString().slice(0, 10)]))
+        .update(JSON.stringify([req.originalUrl, parent, kids, kidId, rev, new Date().toISOString().slice(0, 10)]))
         .digest("base64url");
       const isData = req.path.endsWith(".data");
       // The loader may shorten the entry's life (context.pageCacheUntil); the earliest time it names wins.
