@@ -20,7 +20,8 @@
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { benchResult, reporter, type Bound } from "./report";
-import { fmtLatency, latency, openBenchServer, runDialects, throughput, timedGet, type Dialect, type Latency } from "./page-bench";
+import { fmtLatency, latency, openBenchServer, runDialects, throughput, type Dialect, type Latency } from "./page-bench";
+import { openRemoteClient } from "./remote-client";
 
 const args = process.argv.slice(2);
 const dialectArg = args.includes("--dialect") ? args[args.indexOf("--dialect") + 1] : null;
@@ -30,9 +31,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 0.3 : 3));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? (SMOKE ? 9 : 150));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
-interface Result {
-  dialect: string;
-  samples: number;
+/** One client's figures: latency of full renders and repeat views, throughput against the bare route. */
+interface ClientFigures {
   /** Every request a full render: the kid's view_rev is moved before each one, as a phone upload would. */
   cold: Latency;
   /** Repeat views answered by the page cache. */
@@ -43,11 +43,25 @@ interface Result {
   ratio: number;
   coldRatio: number;
   hitRate: number;
+}
+
+interface Result {
+  dialect: string;
+  samples: number;
+  /** The figures of record: the client in its own process (bench/remote-client.ts), as a parent's browser is. */
+  remote: ClientFigures;
+  /** The server's own CPU per request (process.cpuUsage around the remote throughput runs). */
+  serverCpuMs: { bare: number; page: number; cold: number };
+  /** The same with `fetch` in the server's process: the method of sessions 4–14, kept to compare with them. */
+  inProcess: ClientFigures;
   seedSeconds: number | null;
 }
 
+type Getter = (url: string) => Promise<{ ms: number; status: number; serverTiming: string; body: string }>;
+
 async function child(dialect: Dialect): Promise<Result> {
   const { server, db, parentId, headers, base, seedSeconds } = await openBenchServer(dialect, { smoke: SMOKE, smokePrefix: "kids-device-smoke-" });
+  const remote = await openRemoteClient();
   try {
     const kids = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", parentId).orderBy("name").execute();
     const urls = kids.flatMap((k) => [
@@ -57,52 +71,92 @@ async function child(dialect: Dialect): Promise<Result> {
     ]);
     // Warm up (JIT, SQLite page cache, Postgres plans).
     for (const u of urls) await (await fetch(u, { headers })).arrayBuffer();
-    const sample = async (u: string, bump: boolean, into: number[]) => {
+    for (const u of urls) await remote.get(u, headers);
+    const viaRemote: Getter = async (u) => {
+      const r = await remote.get(u, headers);
+      return { ms: r.ms, status: r.status, serverTiming: r.headers["server-timing"] ?? "", body: r.body };
+    };
+    const viaFetch: Getter = async (u) => {
+      const t = performance.now();
+      const r = await fetch(u, { headers });
+      const body = await r.text();
+      return { ms: performance.now() - t, status: r.status, serverTiming: r.headers.get("server-timing") ?? "", body };
+    };
+    const sample = async (get: Getter, u: string, bump: boolean, into: number[]) => {
       if (bump) {
         const profileId = new URL(u).searchParams.get("profileId")!;
         await db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", profileId).execute();
       }
-      const r = await timedGet(u, headers, into, (_r, body) => body.includes("Most used apps"));
-      const path = /page-cache;desc="(\w+)"/.exec(r.headers.get("server-timing") ?? "")?.[1];
+      const r = await get(u);
+      into.push(r.ms);
+      if (r.status !== 200 || !r.body.includes("Most used apps")) throw new Error(`unexpected response ${r.status} for ${u}`);
+      const path = /page-cache;desc="(\w+)"/.exec(r.serverTiming)?.[1];
       if (path !== (bump ? "miss" : "hit")) throw new Error(`expected a cache ${bump ? "miss" : "hit"} for ${u}, got ${path}`);
     };
-    const cold: number[] = [];
-    const cached: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) await sample(urls[i % urls.length], true, cold);
-    for (const u of urls) await (await fetch(u, { headers })).arrayBuffer();
-    for (let i = 0; i < SAMPLES; i++) await sample(urls[i % urls.length], false, cached);
-    const bareRps = await throughput(`${base}/healthz`, {}, SECONDS, CONCURRENCY);
-    const before = server.pageCache.stats();
-    const pageRps = await throughput(urls[0], headers, SECONDS, CONCURRENCY);
-    const after = server.pageCache.stats();
-    server.pageCache.resize(0);
-    const coldRps = await throughput(urls[0], headers, SECONDS, CONCURRENCY);
-    return {
-      dialect,
-      samples: SAMPLES,
-      cold: latency(cold),
-      cached: latency(cached),
-      pageRps,
-      coldRps,
-      bareRps,
-      ratio: pageRps / bareRps,
-      coldRatio: coldRps / bareRps,
-      hitRate: (after.hits - before.hits) / Math.max(1, after.hits - before.hits + after.misses - before.misses),
-      seedSeconds,
+    type Through = (url: string, h: Record<string, string>) => Promise<number>;
+    const measure = async (get: Getter, through: Through): Promise<ClientFigures> => {
+      const cold: number[] = [];
+      const cached: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) await sample(get, urls[i % urls.length], true, cold);
+      for (const u of urls) await get(u);
+      for (let i = 0; i < SAMPLES; i++) await sample(get, urls[i % urls.length], false, cached);
+      const bareRps = await through(`${base}/healthz`, {});
+      const before = server.pageCache.stats();
+      const pageRps = await through(urls[0], headers);
+      const after = server.pageCache.stats();
+      const size = server.pageCache.limit;
+      server.pageCache.resize(0);
+      const coldRps = await through(urls[0], headers);
+      server.pageCache.resize(size);
+      const hits = after.hits - before.hits;
+      return {
+        cold: latency(cold),
+        cached: latency(cached),
+        pageRps,
+        coldRps,
+        bareRps,
+        ratio: pageRps / bareRps,
+        coldRatio: coldRps / bareRps,
+        hitRate: hits / Math.max(1, hits + after.misses - before.misses),
+      };
     };
+    // The server's CPU per request, read around each remote throughput run (the client's is in its own process).
+    const serverCpu: number[] = [];
+    const remoteThrough: Through = async (u, h) => {
+      const c0 = process.cpuUsage();
+      const rps = await remote.throughput(u, h, SECONDS, CONCURRENCY);
+      const c = process.cpuUsage(c0);
+      serverCpu.push((c.user + c.system) / 1000 / Math.max(1, rps * SECONDS));
+      return rps;
+    };
+    const remoteFigures = await measure(viaRemote, remoteThrough);
+    const inProcess = await measure(viaFetch, (u, h) => throughput(u, h, SECONDS, CONCURRENCY));
+    return { dialect, samples: SAMPLES, remote: remoteFigures, serverCpuMs: { bare: serverCpu[0], page: serverCpu[1], cold: serverCpu[2] }, inProcess, seedSeconds };
   } finally {
+    await remote.close();
     await server.close();
   }
 }
 
-function fmt(r: Result): string {
-  const ok = r.cold.p95 <= (FULL_RENDER_P95_MS[r.dialect] ?? 25) && r.ratio >= RATIO_MIN;
+function fmtClient(f: ClientFigures, ok: boolean): string[] {
   const l = fmtLatency;
   return [
-    `${r.dialect.padEnd(9)} full render (view_rev moved before each): ${l(r.cold)}  (${r.samples} sequential requests)`,
-    `          repeat view (page cache):                 ${l(r.cached)}`,
-    `          throughput /kids-device ${r.pageRps.toFixed(0)} req/s (hit rate ${(r.hitRate * 100).toFixed(0)}%) vs bare /healthz ${r.bareRps.toFixed(0)} req/s → ratio ${r.ratio.toFixed(3)}  ${ok ? "OK" : "BELOW TARGET"}`,
-    `          throughput with the page cache off: ${r.coldRps.toFixed(0)} req/s → ratio ${r.coldRatio.toFixed(3)}`,
+    `full render (view_rev moved before each): ${l(f.cold)}`,
+    `repeat view (page cache):                 ${l(f.cached)}`,
+    `throughput /kids-device ${f.pageRps.toFixed(0)} req/s (hit rate ${(f.hitRate * 100).toFixed(0)}%) vs bare /healthz ${f.bareRps.toFixed(0)} req/s → ratio ${f.ratio.toFixed(3)}${ok ? "" : "  BELOW TARGET"}`,
+    `throughput with the page cache off: ${f.coldRps.toFixed(0)} req/s → ratio ${f.coldRatio.toFixed(3)}`,
+  ];
+}
+
+function fmt(r: Result): string {
+  const ok = r.remote.cold.p95 <= (FULL_RENDER_P95_MS[r.dialect] ?? 25) && r.remote.ratio >= RATIO_MIN;
+  const c = r.serverCpuMs;
+  return [
+    `${r.dialect.padEnd(9)} client in its own process (the figures of record; ${r.samples} sequential requests each):`,
+    ...fmtClient(r.remote, ok).map((x) => `            ${x}`),
+    `            server CPU a request: bare ${c.bare.toFixed(3)} ms, repeat view ${c.page.toFixed(3)} ms (ratio ${(c.bare / c.page).toFixed(3)}), full render ${c.cold.toFixed(2)} ms`,
+    `          fetch in the server's process (the method of sessions 4–14, to compare with them):`,
+    ...fmtClient(r.inProcess, true).map((x) => `            ${x}`),
     r.seedSeconds != null ? `          (seeded the big family in ${r.seedSeconds.toFixed(0)} s)` : "",
   ]
     .filter(Boolean)
@@ -129,16 +183,28 @@ if (args.includes("--child")) {
   const results = runDialects<Result>(self, "kids-device", dialects, SMOKE ? ["--smoke"] : []);
   for (const { dialect: d, result: r } of results) {
     out.say(fmt(r));
+    const m = r.remote;
+    const p = r.inProcess;
     Object.assign(figures, {
-      [`${d}.fullRenderP50Ms`]: r.cold.p50,
-      [`${d}.fullRenderP95Ms`]: r.cold.p95,
-      [`${d}.repeatViewP95Ms`]: r.cached.p95,
-      [`${d}.pageRps`]: r.pageRps,
-      [`${d}.pageRpsCacheOff`]: r.coldRps,
+      [`${d}.fullRenderP50Ms`]: m.cold.p50,
+      [`${d}.fullRenderP95Ms`]: m.cold.p95,
+      [`${d}.repeatViewP95Ms`]: m.cached.p95,
+      [`${d}.pageRps`]: m.pageRps,
+      [`${d}.pageRpsCacheOff`]: m.coldRps,
+      [`${d}.serverCpuMs.repeatView`]: r.serverCpuMs.page,
+      [`${d}.serverCpuMs.fullRender`]: r.serverCpuMs.cold,
+      [`${d}.inProcess.fullRenderP50Ms`]: p.cold.p50,
+      [`${d}.inProcess.fullRenderP95Ms`]: p.cold.p95,
+      [`${d}.inProcess.repeatViewP95Ms`]: p.cached.p95,
+      [`${d}.inProcess.pageRps`]: p.pageRps,
     });
-    baselines[`${d}.bareRps`] = r.bareRps;
-    ratios[`${d}.pageRps`] = r.ratio;
-    ratios[`${d}.pageRpsCacheOff`] = r.coldRatio;
+    baselines[`${d}.bareRps`] = m.bareRps;
+    baselines[`${d}.serverCpuMs.bare`] = r.serverCpuMs.bare;
+    baselines[`${d}.inProcess.bareRps`] = p.bareRps;
+    ratios[`${d}.pageRps`] = m.ratio;
+    ratios[`${d}.pageRpsCacheOff`] = m.coldRatio;
+    ratios[`${d}.serverCpu`] = r.serverCpuMs.bare / r.serverCpuMs.page;
+    ratios[`${d}.inProcess.pageRps`] = p.ratio;
     targets[`${d}.fullRenderP95Ms`] = { max: FULL_RENDER_P95_MS[d] ?? 25 };
     targets[`${d}.pageRps`] = { min: RATIO_MIN };
   }

@@ -80,6 +80,11 @@ export class PageCache {
     this.evict();
   }
 
+  /** The memory bound in bytes (0: off). */
+  get limit(): number {
+    return this.maxBytes;
+  }
+
   get enabled(): boolean {
     return this.maxBytes > 0;
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Env } from "#core/env.server";
 
@@ -19,12 +19,29 @@ export function iconOrigin(base: string): string | null {
   }
 }
 
+/**
+ * A fresh nonce: 16 bytes from the system's CSPRNG, base64. The bytes are drawn 4 KiB at a time and each 16 is used
+ * once: `randomBytes(16)` a request was 5 % of a cached dashboard view's CPU (a native job for 16 bytes).
+ */
+export function freshNonce(): string {
+  if (noncePoolAt === NONCE_POOL.length) {
+    randomFillSync(NONCE_POOL);
+    noncePoolAt = 0;
+  }
+  const nonce = NONCE_POOL.toString("base64", noncePoolAt, noncePoolAt + 16);
+  noncePoolAt += 16;
+  return nonce;
+}
+
+const NONCE_POOL = Buffer.alloc(4096);
+let noncePoolAt = NONCE_POOL.length;
+
 export function securityHeaders(e: Env): RequestHandler {
   const icons = iconOrigin(e.CATALOG_ICON_BASE_URL);
   return (req, res, next) => {
     // Overwrite whatever the client sent: rate limits key on this, so it must come from Express only.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = freshNonce();
     res.locals.cspNonce = nonce;
     // Stripe's script and frames, on the card page only and only in Stripe mode (the Payment Element).
     const stripe = e.PAYMENTS_PROVIDER === "stripe" && req.path === "/payment-methods";

@@ -5,18 +5,8 @@ import type { DB } from "../index";
  * The single authorisation rule for kid-scoped data; routes and device-service procedures both use it.
  */
 export function accessibleKidIds(db: DB, parent: { id: string; email: string }) {
-  return db
-    .selectFrom("kid_profiles")
-    .select("kid_profiles.id")
-    .where("kid_profiles.parent_id", "=", parent.id)
-    .union(
-      db
-        .selectFrom("delegation_kids")
-        .innerJoin("delegations", "delegations.id", "delegation_kids.delegation_id")
-        .select("delegation_kids.profile_id as id")
-        .where("delegations.delegate_email", "=", parent.email)
-        .where("delegations.status", "=", "Accepted"),
-    );
+  const { own, delegated } = kidAccessOfParent(db, parent);
+  return db.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", own).union(delegated);
 }
 
 /**
@@ -25,22 +15,47 @@ export function accessibleKidIds(db: DB, parent: { id: string; email: string }) 
  * session itself (the page cache, on every dashboard view). Whether the session is live is the caller's check.
  */
 export function accessibleKidIdsOfSession(db: DB, sessionId: string) {
-  return db
-    .selectFrom("sessions")
-    .innerJoin("kid_profiles", "kid_profiles.parent_id", "sessions.parent_id")
-    .select("kid_profiles.id")
-    .where("sessions.id", "=", sessionId)
-    .union(
-      db
-        .selectFrom("sessions")
-        .innerJoin("parents", "parents.id", "sessions.parent_id")
-        .innerJoin("delegations", "delegations.delegate_email", "parents.email")
-        .innerJoin("delegation_kids", "delegation_kids.delegation_id", "delegations.id")
-        .select("delegation_kids.profile_id as id")
-        .where("sessions.id", "=", sessionId)
-        .where("delegations.status", "=", "Accepted"),
-    );
+  const { own, delegated } = kidAccessOfSession(db, sessionId);
+  return db.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", own).union(delegated);
 }
+
+/**
+ * The same rule in two parts, for a query over `kid_profiles` that filters by it (the switcher's list):
+ * `own`, the parent id (a value, or a subquery through the session's row), and `delegated`, the ids of the kids
+ * delegated to the parent's e-mail and accepted. accessibleKidIds is `parent_id = own UNION delegated`.
+ */
+export interface KidAccess {
+  own: string | ReturnType<typeof sessionParentId>;
+  delegated: ReturnType<typeof delegatedToEmail> | ReturnType<typeof delegatedThroughSession>;
+}
+
+export function kidAccessOfParent(db: DB, parent: { id: string; email: string }): KidAccess {
+  return { own: parent.id, delegated: delegatedToEmail(db, parent.email) };
+}
+
+export function kidAccessOfSession(db: DB, sessionId: string): KidAccess {
+  return { own: sessionParentId(db, sessionId), delegated: delegatedThroughSession(db, sessionId) };
+}
+
+const sessionParentId = (db: DB, sessionId: string) => db.selectFrom("sessions").select("sessions.parent_id").where("sessions.id", "=", sessionId);
+
+const delegatedToEmail = (db: DB, email: string) =>
+  db
+    .selectFrom("delegation_kids")
+    .innerJoin("delegations", "delegations.id", "delegation_kids.delegation_id")
+    .select("delegation_kids.profile_id as id")
+    .where("delegations.delegate_email", "=", email)
+    .where("delegations.status", "=", "Accepted");
+
+const delegatedThroughSession = (db: DB, sessionId: string) =>
+  db
+    .selectFrom("sessions")
+    .innerJoin("parents", "parents.id", "sessions.parent_id")
+    .innerJoin("delegations", "delegations.delegate_email", "parents.email")
+    .innerJoin("delegation_kids", "delegation_kids.delegation_id", "delegations.id")
+    .select("delegation_kids.profile_id as id")
+    .where("sessions.id", "=", sessionId)
+    .where("delegations.status", "=", "Accepted");
 
 export async function canAccessKid(db: DB, parent: { id: string; email: string }, profileId: string): Promise<boolean> {
   const own = await db

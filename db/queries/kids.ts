@@ -1,7 +1,7 @@
 import { birthMonth, birthYear, kidName } from "../../core/values";
-import type { DB } from "../index";
+import { sqliteHandleOf, type DB } from "../index";
 import { executeCompiledOnce } from "../compiled";
-import { accessibleKidIds, accessibleKidIdsOfSession } from "./access";
+import { kidAccessOfParent, kidAccessOfSession, type KidAccess } from "./access";
 import { newId, nowIso } from "../../core/ids.server";
 
 /** A parent's new kid profile (before any phone is added). */
@@ -28,7 +28,7 @@ export type PhoneState = "none" | "online" | "offline";
 export async function listKidsForParent(db: DB, parent: { id: string; email: string }, opts: { pageSize?: number; search?: string } = {}) {
   // Built and compiled once per parent, e-mail, page size and search: every input of the query.
   const key = JSON.stringify(["kids-for-parent", parent.id, parent.email, opts.pageSize ?? 50, opts.search ?? null]);
-  const rows = await executeCompiledOnce(db, key, () => kidsListQuery(db, accessibleKidIds(db, parent), opts));
+  const rows = await executeCompiledOnce(db, key, () => kidsListQuery(db, kidAccessOfParent(db, parent), opts));
   return toKidsList(rows, parent.id);
 }
 
@@ -39,20 +39,29 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
  */
 export async function listKidsForSession(db: DB, sessionId: string, opts: { pageSize?: number } = {}) {
   const key = JSON.stringify(["kids-for-session", sessionId, opts.pageSize ?? 50]);
-  const rows = await executeCompiledOnce(db, key, () => kidsListQuery(db, accessibleKidIdsOfSession(db, sessionId), opts).select("kid_profiles.view_rev"));
+  const rows = await executeCompiledOnce(db, key, () => kidsListQuery(db, kidAccessOfSession(db, sessionId), opts).select("kid_profiles.view_rev"));
   return (parentId: string) => ({ kids: toKidsList(rows, parentId), viewRevs: new Map(rows.map((r) => [r.id, r.view_rev])) });
 }
 
-type AccessibleIds = ReturnType<typeof accessibleKidIds> | ReturnType<typeof accessibleKidIdsOfSession>;
-
-function kidsListQuery(db: DB, ids: AccessibleIds, opts: { pageSize?: number; search?: string }) {
+/**
+ * The switcher's query over the kids `access` names (accessibleKidIds' rule). SQLite reads them as `parent_id = own
+ * OR id IN delegated`, each side by its index, where `id IN (own UNION delegated)` built and sorted a temporary
+ * b-tree per side: 120 µs against 45 µs a run with the CPU's caches cold, as they are between two requests
+ * (docs/performance.md, session 15). PostgreSQL cannot use an index for an OR with a subquery (it would scan
+ * every kid), so it keeps the UNION.
+ */
+function kidsListQuery(db: DB, access: KidAccess, opts: { pageSize?: number; search?: string }) {
   const q = db
     .selectFrom("kid_profiles")
     .leftJoin("devices", (j) => j.onRef("devices.profile_id", "=", "kid_profiles.id").on("devices.unenrolled_at", "is", null))
     .leftJoin("device_status", "device_status.device_id", "devices.id")
     .innerJoin("parents as owner", "owner.id", "kid_profiles.parent_id")
     .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number", "device_status.online", "device_status.updated_at as last_seen", "owner.name as owner_name"])
-    .where("kid_profiles.id", "in", ids)
+    .where((eb) =>
+      sqliteHandleOf(db)
+        ? eb.or([eb("kid_profiles.parent_id", "=", access.own), eb("kid_profiles.id", "in", access.delegated)])
+        : eb("kid_profiles.id", "in", eb.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", access.own).union(access.delegated)),
+    )
     .orderBy("kid_profiles.created_at")
     .orderBy("kid_profiles.name")
     .orderBy("devices.created_at")
