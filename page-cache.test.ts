@@ -166,6 +166,30 @@ describe("dashboard page cache", () => {
     expect(withToast.cache).toBeNull();
   });
 
+  it("compresses every dashboard answer exactly once: document and data, miss and hit, and pages it passes on", async () => {
+    await started.services.db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", mia.profileId).execute();
+    const answers = [
+      await get(`/kids-device?profileId=${mia.profileId}&filter=week&apps=7`),
+      await get(`/kids-device?profileId=${mia.profileId}&filter=week&apps=7`),
+      await get(`/kids-device.data?profileId=${mia.profileId}&filter=week&apps=7`),
+      await get(`/kids-device.data?profileId=${mia.profileId}&filter=week&apps=7`),
+      await get(`/kids-device?profileId=${mia.profileId}&modal=notifications`),
+      await get(`/Kids-Device/?profileId=${mia.profileId}`),
+      await get(`/kids-device`, {}),
+    ];
+    expect(answers.map((a) => a.cache)).toEqual(["miss", "hit", "miss", "hit", null, "miss", null]);
+    expect(answers.map((a) => a.res.headers.get("content-encoding"))).toEqual(["gzip", "gzip", "gzip", "gzip", "gzip", "gzip", null]);
+    // Decoded once by the client, each is the page or the data itself (compressed twice it would be gzip bytes).
+    for (const a of [answers[0], answers[1], answers[4], answers[5]]) expect(a.html).toContain("Most used apps");
+    for (const a of [answers[2], answers[3]]) expect(a.html).toContain("routes/_app.kids-device");
+    // Signed out: the redirect to sign-in, small enough to go as it is.
+    expect(answers[6].res.status).toBe(302);
+    // Other pages are compressed as before.
+    const settings = await get("/parent-profile");
+    expect(settings.res.status, settings.res.headers.get("location") ?? "").toBe(200);
+    expect(settings.res.headers.get("content-encoding")).toBe("gzip");
+  });
+
   it("the dashboard reads only tables whose writes move view_rev or that the key covers", async () => {
     const seen = new Set<string>();
     const proto = Object.getPrototypeOf(new Database(":memory:").prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;

@@ -3,9 +3,10 @@ import { migrateDown, migrateToLatest } from "./index";
 import { migrations } from "./migrations/index";
 import { canAccessKid, findAccessibleDevice } from "./queries/access";
 import { newId, nowIso } from "../core/ids.server";
-import { listKidsForParent } from "./queries/kids";
+import { findLiveSessionWithKids, listKidsForParent } from "./queries/kids";
 import { createParent, findParentByEmail } from "./queries/parents";
-import { createSession, findLiveSession, findLiveSessionParent, revokeAllSessions, revokeSession } from "./queries/sessions";
+import { createSession, findLiveSession, findLiveSessionParent, revokeAllSessions, revokeSession, type SessionPolicy } from "./queries/sessions";
+import type { DB } from "./index";
 import { seedDemo, DEMO_LOGIN } from "./seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "./testing";
 
@@ -31,6 +32,8 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
   it.each([
     ["findLiveSession", findLiveSession],
     ["findLiveSessionParent", findLiveSessionParent],
+    // The page cache's session check (with the kids list beside it) keeps the same rules.
+    ["findLiveSessionWithKids", (db: DB, token: string, p: SessionPolicy, now?: Date) => findLiveSessionWithKids(db, token, p, {}, now).then((r) => r?.parent)],
   ] as const)("keeps sessions by token hash with idle and absolute expiry and revocation (%s)", async (name, findLive) => {
     const p = await createParent(t.db, { email: `sess-${name}@example.com`, name: "S", passwordHash: "x" });
     const start = new Date("2026-01-01T00:00:00Z");

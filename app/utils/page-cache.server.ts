@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { listKidsForSession } from "#db/queries/kids";
-import { findLiveSessionParent, hashToken } from "#db/queries/sessions";
+import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { findLiveSessionWithKids } from "#db/queries/kids";
 import type { DB } from "#db/index";
 import { tokenFromHeaders } from "./auth.server";
 import { KIDS_PAGE_SIZE, defaultKidId } from "../rules/kids";
@@ -234,23 +233,31 @@ function hasCookie(header: string | undefined, name: string): boolean {
  * it answers. On a document miss it hands Remix a `pageCacheStore` (through res.locals and the load context)
  * that entry.server calls with the rendered page; on a data miss it collects the bytes as they are sent.
  */
-export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number } }) {
-  const { db, cache, sessionPolicy } = opts;
+export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number }; compress: RequestHandler }) {
+  const { db, cache, sessionPolicy, compress } = opts;
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (!cache.enabled || req.method !== "GET") return next();
+    // Every response but a hit (sent as stored, already gzip) is compressed, as elsewhere: the compression middleware
+    // is set up only when the request goes on, under a data miss's byte collector, which sees the plain bytes.
+    const pass = (setUp?: () => void) =>
+      compress(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        setUp?.();
+        next();
+      });
+    if (!cache.enabled || req.method !== "GET") return pass();
     try {
       // Read the query exactly as the loader does (first value of each name).
       const query = new URL(req.originalUrl, "http://localhost").searchParams;
-      if (query.get("modal") === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return next();
+      if (query.get("modal") === "notifications" || hasCookie(req.headers.cookie, TOAST_COOKIE)) return pass();
       const token = await tokenFromHeaders(req.headers.authorization ?? null, req.headers.cookie ?? null);
-      if (!token) return next();
-      // The session check and the kids list (with their revisions) in one round trip: the list is read through the
+      if (!token) return pass();
+      // The session check and the kids list (with their revisions) in one statement: the list is read through the
       // session's row and used only once the check has found it live.
-      const [parent, listed] = await Promise.all([findLiveSessionParent(db, token, sessionPolicy), listKidsForSession(db, hashToken(token), { pageSize: KIDS_PAGE_SIZE })]);
-      if (!parent) return next();
-      const { kids, viewRevs } = listed(parent.id);
+      const live = await findLiveSessionWithKids(db, token, sessionPolicy, { pageSize: KIDS_PAGE_SIZE });
+      if (!live) return pass();
+      const { parent, kids, viewRevs } = live;
       const requested = query.get("profileId");
-      if (requested && !kids.some((k) => k.id === requested)) return next();
+      if (requested && !kids.some((k) => k.id === requested)) return pass();
       const kidId = requested ?? defaultKidId(kids);
       const rev = (kidId && viewRevs.get(kidId)) ?? null;
       const key = createHash("sha256")
@@ -277,25 +284,26 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       }
       cache.misses++;
       res.setHeader("Server-Timing", 'page-cache;desc="miss"');
-      if (isData) {
-        captureDataResponse(res, keep);
-      } else {
-        // The miss is answered with the stored form too: one compression, and the same page and policy as every hit.
-        const store: PageCacheStore = (page, status, headers) => {
-          const entry = toEntry(page, nonce, status, headers);
-          const csp = entry?.scriptHashes ? hashedCsp(res, nonce, entry.scriptHashes) : null;
-          if (!entry || !csp) return null;
-          keep(entry);
-          res.setHeader("Content-Security-Policy", csp);
-          if (!req.acceptsEncodings("gzip")) return gunzipSync(entry.gz);
-          headers.set("Content-Encoding", "gzip");
-          return entry.gz;
-        };
-        res.locals.pageCacheStore = store;
-      }
-      // The loaders need the same session check and kids list: hand them over (perRequest reads them).
-      res.locals.preloaded = { parent: { parent, token }, kids };
-      next();
+      pass(() => {
+        if (isData) {
+          captureDataResponse(res, keep);
+        } else {
+          // The miss is answered with the stored form too: one compression, and the same page and policy as every hit.
+          const store: PageCacheStore = (page, status, headers) => {
+            const entry = toEntry(page, nonce, status, headers);
+            const csp = entry?.scriptHashes ? hashedCsp(res, nonce, entry.scriptHashes) : null;
+            if (!entry || !csp) return null;
+            keep(entry);
+            res.setHeader("Content-Security-Policy", csp);
+            if (!req.acceptsEncodings("gzip")) return gunzipSync(entry.gz);
+            headers.set("Content-Encoding", "gzip");
+            return entry.gz;
+          };
+          res.locals.pageCacheStore = store;
+        }
+        // The loaders need the same session check and kids list: hand them over (perRequest reads them).
+        res.locals.preloaded = { parent: { parent, token }, kids };
+      });
     } catch (err) {
       next(err);
     }

@@ -3,10 +3,10 @@ import type { Parent } from "../schema";
 import { createTestDb, DIALECTS, type TestDb } from "../testing";
 import { canAccessKid } from "./access";
 import { answerDelegation, createDelegation, listAccessReceived, listDelegatedAccess, listOwnKids, revokeDelegation } from "./delegations";
-import { createKidProfile, listKidsForParent, listKidsForSession } from "./kids";
-import { createSession, hashToken } from "./sessions";
+import { createKidProfile, findLiveSessionWithKids, listKidsForParent } from "./kids";
+import { createSession, revokeSession } from "./sessions";
 import { addParentNotification, listParentNotifications, markParentNotificationsRead, sleepModeChangedBy, updateParentName } from "./parent-profile";
-import { createParent } from "./parents";
+import { createParent, findParentById } from "./parents";
 
 describe.each(DIALECTS)("delegations on %s", (dialect) => {
   let t: TestDb;
@@ -112,12 +112,16 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     expect(await sleepModeChangedBy(t.db, mia)).toEqual({ id: verified.id, name: "Bob", email: "bob@family.example" });
   });
 
-  it("the kids list read through a session is the parent's own list, with each kid's view revision", async () => {
+  it("the kids list read with a live session is the parent's own list, with each kid's view revision", async () => {
     const policy = { idleMinutes: 60, absoluteDays: 1 };
     const frank = await createParent(t.db, { email: "frank@family.example", name: "Frank", passwordHash: "x", emailVerified: true });
     const created = await invite("frank@family.example", [leo]);
     if (!created.ok) throw new Error(created.message);
-    const viaSession = async (parent: Parent) => (await listKidsForSession(t.db, hashToken(await createSession(t.db, parent.id, policy))))(parent.id);
+    const viaSession = async (parent: Parent) => {
+      const listed = await findLiveSessionWithKids(t.db, await createSession(t.db, parent.id, policy), policy);
+      expect(listed?.parent).toEqual(await findParentById(t.db, parent.id));
+      return listed!;
+    };
     const revs = async (ids: string[]) => new Map((await t.db.selectFrom("kid_profiles").select(["id", "view_rev"]).where("id", "in", ids.length ? ids : ["none"]).execute()).map((r) => [r.id, r.view_rev]));
     const same = async (parent: Parent) => {
       const listed = await viaSession(parent);
@@ -133,7 +137,10 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     expect(await same(stranger)).toEqual(["Zed"]);
     await revokeDelegation(t.db, owner.id, created.id);
     expect(await same(frank)).toEqual([]);
-    // An unknown session lists nothing.
-    expect((await listKidsForSession(t.db, hashToken("no such token")))(owner.id).kids).toEqual([]);
+    // An unknown or revoked session: nothing.
+    expect(await findLiveSessionWithKids(t.db, "no such token", policy)).toBeUndefined();
+    const revoked = await createSession(t.db, owner.id, policy);
+    await revokeSession(t.db, revoked);
+    expect(await findLiveSessionWithKids(t.db, revoked, policy)).toBeUndefined();
   });
 });

@@ -49,7 +49,7 @@ export async function findLiveSession(db: DB, token: string, policy: SessionPoli
 }
 
 /** The rules of a live session, and the once-a-minute touch of its idle clock. */
-async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
+export async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
   if (row.revoked_at) return false;
   if (new Date(row.expires_at).getTime() <= now.getTime()) return false;
   const lastSeen = new Date(row.last_seen_at).getTime();
