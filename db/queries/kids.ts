@@ -1,5 +1,6 @@
 import { birthMonth, birthYear, kidName } from "../../core/values";
-import { sqliteHandleOf, type DB } from "../index";
+import type { DB } from "../index";
+import { dbDialect } from "../dialect";
 import { executeCompiledOnce } from "../compiled";
 import { kidAccessOfParent, kidAccessOfSession, type KidAccess } from "./access";
 import { checkLive, findLiveSessionParent, hashToken, type SessionPolicy } from "./sessions";
@@ -43,7 +44,7 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
  * Undefined when the token names no live session (the same rules as findLiveSessionParent, idle touch included).
  */
 export async function findLiveSessionWithKids(db: DB, token: string, policy: SessionPolicy, opts: { pageSize?: number } = {}, now: Date = new Date()) {
-  if (sqliteHandleOf(db)) {
+  if (dbDialect(db) === "sqlite") {
     const parent = await findLiveSessionParent(db, token, policy, now);
     if (!parent) return undefined;
     const key = JSON.stringify(["kids-for-parent-revs", parent.id, parent.email, opts.pageSize ?? 50]);
@@ -98,7 +99,7 @@ function kidsListQuery(db: DB, access: KidAccess, opts: { pageSize?: number; sea
     .innerJoin("parents as owner", "owner.id", "kid_profiles.parent_id")
     .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number", "device_status.online", "device_status.updated_at as last_seen", "owner.name as owner_name"])
     .where((eb) =>
-      sqliteHandleOf(db)
+      dbDialect(db) === "sqlite"
         ? eb.or([eb("kid_profiles.parent_id", "=", access.own), eb("kid_profiles.id", "in", access.delegated)])
         : eb("kid_profiles.id", "in", eb.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", access.own).union(access.delegated)),
     )
