@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect } from "./auth.server";
+import { safeRedirect, tokenFromHeaders } from "./auth.server";
+import { sessionCookie } from "#core/session-cookie.server";
 import { parseEnv } from "#core/env.server";
 
 describe("safeRedirect", () => {
@@ -86,5 +87,29 @@ describe("environment", () => {
 
   it("names every invalid variable", () => {
     expect(() => parseEnv({ PORT: "not-a-port", DATABASE_URL: "mysql://x" })).toThrow(/PORT[\s\S]*DATABASE_URL/);
+  });
+});
+
+describe("tokenFromHeaders", () => {
+  const cookieOf = async (token: string) => (await sessionCookie().serialize(token)).split(";")[0];
+
+  it("reads the session token from the cookie header, every time the same, beside other cookies and after many others", async () => {
+    const mine = await cookieOf("token-a");
+    const header = `theme=dark; ${mine}; kp_toast=x`;
+    expect(await tokenFromHeaders(null, header)).toBe("token-a");
+    expect(await tokenFromHeaders(null, header)).toBe("token-a");
+    // More headers than are kept: each still reads as its own token, and the first again.
+    for (let i = 0; i < 1_100; i++) expect(await tokenFromHeaders(null, await cookieOf(`token-${i}`))).toBe(`token-${i}`);
+    expect(await tokenFromHeaders(null, header)).toBe("token-a");
+    expect(await tokenFromHeaders(null, `${await cookieOf("token-b")}; pad=${"x".repeat(2_000)}`)).toBe("token-b");
+  });
+
+  it("has no token without the cookie, with an empty or a malformed one; a bearer token comes first", async () => {
+    expect(await tokenFromHeaders(null, null)).toBeNull();
+    expect(await tokenFromHeaders(null, "theme=dark")).toBeNull();
+    expect(await tokenFromHeaders(null, "theme=dark")).toBeNull();
+    expect(await tokenFromHeaders(null, "kp_session=%%%")).toBeNull();
+    expect(await tokenFromHeaders(null, await cookieOf(""))).toBeNull();
+    expect(await tokenFromHeaders("Bearer tok-1", await cookieOf("token-a"))).toBe("tok-1");
   });
 });
