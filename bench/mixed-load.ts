@@ -253,7 +253,7 @@ async function main() {
     const describe = (r: Round, cpu: Record<string, number>) => {
       const byPage = (k: string) => pct(r.pages.filter((x) => x.page === k).map((x) => x.ms), 95).toFixed(1);
       const cores = Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
-      return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (${r.commands.length}; the post alone p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
+      return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}; the post alone p50 ${pct(r.posts, 50).toFixed(1)} / p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
     };
     const quiet = await loop("baseline");
     out.say(`without the fleet: ${describe(quiet.r, quiet.cpu)}`);
