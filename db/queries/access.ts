@@ -1,28 +1,10 @@
 import type { DB } from "../index";
 
 /**
- * The ids of every kid a parent may see and change: their own, and those delegated to their email and accepted.
- * The single authorisation rule for kid-scoped data; routes and device-service procedures both use it.
- */
-export function accessibleKidIds(db: DB, parent: { id: string; email: string }) {
-  const { own, delegated } = kidAccessOfParent(db, parent);
-  return db.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", own).union(delegated);
-}
-
-/**
- * accessibleKidIds of the parent a session belongs to, named by the session's id (the token's hash): the same
- * two sets, read through the session's row, so a caller can read a parent's kids in the same round trip as the
- * session itself (the page cache, on every dashboard view). Whether the session is live is the caller's check.
- */
-export function accessibleKidIdsOfSession(db: DB, sessionId: string) {
-  const { own, delegated } = kidAccessOfSession(db, sessionId);
-  return db.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", own).union(delegated);
-}
-
-/**
- * The same rule in two parts, for a query over `kid_profiles` that filters by it (the switcher's list):
- * `own`, the parent id (a value, or a subquery through the session's row), and `delegated`, the ids of the kids
- * delegated to the parent's e-mail and accepted. accessibleKidIds is `parent_id = own UNION delegated`.
+ * Every kid a parent may see and change: their own, and those delegated to their e-mail and accepted. In two parts,
+ * for a query over `kid_profiles` that filters by them (the switcher's list, db/queries/kids.ts): `own`, the parent's
+ * id (a value, or a subquery through the session's row), and `delegated`, the ids of the kids delegated and accepted.
+ * A kid is the parent's when `parent_id = own` or its id is in `delegated`.
  */
 export interface KidAccess {
   own: string | ReturnType<typeof sessionParentId>;

@@ -39,8 +39,9 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
  * findLiveSessionParent and listKidsForParent (with each listed kid's `view_rev`) at once; the page cache asks this
  * on every dashboard view. On PostgreSQL one statement and one row: the session's row, its parent, and the kids list
  * read through that row, as a JSON array (one round trip and one driver's work where there were two: a repeat
- * view's server CPU 0.50 → 0.39 ms; one row instead of the parent's columns on each kid's: 118 → 74 µs a read). On SQLite, where a statement costs no round trip, the two plain statements one after the
- * other: the joined one cost more there (its list materialised, the parent's columns on every kid's row).
+ * view's server CPU 0.50 → 0.39 ms; one row, not the parent's columns on each kid's: 118 → 74 µs a read). On
+ * SQLite, where a statement costs no round trip, the two plain statements one after the other: one statement cost
+ * more there (the list materialised in a join, or built as JSON).
  * Undefined when the token names no live session (the same rules as findLiveSessionParent, idle touch included).
  */
 export async function findLiveSessionWithKids(db: DB, token: string, policy: SessionPolicy, opts: { pageSize?: number } = {}, now: Date = new Date()) {
@@ -71,7 +72,7 @@ export async function findLiveSessionWithKids(db: DB, token: string, policy: Ses
 }
 
 /**
- * The switcher's query over the kids `access` names (accessibleKidIds' rule). SQLite reads them as `parent_id = own
+ * The switcher's query over the kids `access` names (db/queries/access.ts). SQLite reads them as `parent_id = own
  * OR id IN delegated`, each side by its index, where `id IN (own UNION delegated)` built and sorted a temporary
  * b-tree per side: 120 µs against 45 µs a run with the CPU's caches cold, as they are between two requests
  * (docs/performance.md, session 15). PostgreSQL cannot use an index for an OR with a subquery (it would scan
