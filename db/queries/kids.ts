@@ -3,7 +3,7 @@ import type { DB } from "../index";
 import { dbDialect } from "../dialect";
 import { executeCompiledOnce } from "../compiled";
 import { kidAccessOfParent, kidAccessOfSession, type KidAccess } from "./access";
-import { checkLive, findLiveSessionParent, hashToken, type SessionPolicy } from "./sessions";
+import { findLiveSessionParent, liveParentOf, sessionIdOf, sessionParentQuery, type SessionPolicy } from "./sessions";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { newId, nowIso } from "../../core/ids.server";
 
@@ -52,22 +52,18 @@ export async function findLiveSessionWithKids(db: DB, token: string, policy: Ses
     const rows = await executeCompiledOnce(db, key, () => kidsListQuery(db, kidAccessOfParent(db, parent), opts).select("kid_profiles.view_rev"));
     return { parent, kids: toKidsList(rows, parent.id), viewRevs: new Map(rows.map((r) => [r.id, r.view_rev])) };
   }
-  if (!token || token.length > 200) return undefined;
-  const id = hashToken(token);
+  const id = sessionIdOf(token);
+  if (!id) return undefined;
   const key = JSON.stringify(["live-session-kids", id, opts.pageSize ?? 50]);
   const [row] = await executeCompiledOnce(db, key, () =>
-    db
-      .selectFrom("sessions")
-      .innerJoin("parents", "parents.id", "sessions.parent_id")
-      .selectAll("parents")
-      .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
+    sessionParentQuery(db, id)
       // One row: the kids as one JSON array (in the list's order) instead of the parent's columns on every kid's row.
-      .select(jsonArrayFrom(kidsListQuery(db, kidAccessOfSession(db, id), opts).select("kid_profiles.view_rev")).as("kids"))
-      .where("sessions.id", "=", id),
+      .select(jsonArrayFrom(kidsListQuery(db, kidAccessOfSession(db, id), opts).select("kid_profiles.view_rev")).as("kids")),
   );
   if (!row) return undefined;
-  const { session_id, session_revoked_at, session_expires_at, session_last_seen_at, kids: rows, ...parent } = row;
-  if (!(await checkLive(db, { id: session_id, revoked_at: session_revoked_at, expires_at: session_expires_at, last_seen_at: session_last_seen_at }, policy, now))) return undefined;
+  const { kids: rows, ...rest } = row;
+  const parent = await liveParentOf(db, rest, policy, now);
+  if (!parent) return undefined;
   return { parent, kids: toKidsList(rows, parent.id), viewRevs: new Map(rows.map((r) => [r.id, r.view_rev])) };
 }
 

@@ -43,13 +43,14 @@ export async function createSession(
  * Touches last_seen_at at most once a minute so reads stay cheap.
  */
 export async function findLiveSession(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()) {
-  if (!token || token.length > 200) return undefined;
-  const row = await db.selectFrom("sessions").selectAll().where("id", "=", hashToken(token)).executeTakeFirst();
+  const id = sessionIdOf(token);
+  if (!id) return undefined;
+  const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
   return row && (await checkLive(db, row, policy, now)) ? row : undefined;
 }
 
 /** The rules of a live session, and the once-a-minute touch of its idle clock. */
-export async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
+async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
   if (row.revoked_at) return false;
   if (new Date(row.expires_at).getTime() <= now.getTime()) return false;
   const lastSeen = new Date(row.last_seen_at).getTime();
@@ -60,23 +61,40 @@ export async function checkLive(db: DB, row: { id: string; revoked_at: string | 
   return true;
 }
 
-/** findLiveSession and the session's parent in one query (one round trip on every guarded page). */
-export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
-  if (!token || token.length > 200) return undefined;
-  const id = hashToken(token);
-  // Read on every guarded request and page-cache hit: built and compiled once per session (its id is the only input).
-  const [row] = await executeCompiledOnce(db, JSON.stringify(["live-session", id]), () =>
-    db
-      .selectFrom("sessions")
-      .innerJoin("parents", "parents.id", "sessions.parent_id")
-      .selectAll("parents")
-      .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
-      .where("sessions.id", "=", id),
-  );
-  if (!row) return undefined;
+/** The session id (the hash) a token names, or null for a token no session can have. */
+export function sessionIdOf(token: string): string | null {
+  return !token || token.length > 200 ? null : hashToken(token);
+}
+
+/** The session's row with its parent's (session columns as `session_…`), for findLiveSessionParent and callers that add to it. */
+export function sessionParentQuery(db: DB, sessionId: string) {
+  return db
+    .selectFrom("sessions")
+    .innerJoin("parents", "parents.id", "sessions.parent_id")
+    .selectAll("parents")
+    .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
+    .where("sessions.id", "=", sessionId);
+}
+
+/** The parent of a sessionParentQuery row if the session is live (checkLive's rules and idle touch), else undefined. */
+export async function liveParentOf(
+  db: DB,
+  row: Parent & { session_id: string; session_revoked_at: string | null; session_expires_at: string; session_last_seen_at: string },
+  policy: SessionPolicy,
+  now: Date,
+): Promise<Parent | undefined> {
   const { session_id, session_revoked_at, session_expires_at, session_last_seen_at, ...parent } = row;
   const live = await checkLive(db, { id: session_id, revoked_at: session_revoked_at, expires_at: session_expires_at, last_seen_at: session_last_seen_at }, policy, now);
   return live ? parent : undefined;
+}
+
+/** findLiveSession and the session's parent in one query (one round trip on every guarded page). */
+export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
+  const id = sessionIdOf(token);
+  if (!id) return undefined;
+  // Read on every guarded request and page-cache hit: built and compiled once per session (its id is the only input).
+  const [row] = await executeCompiledOnce(db, JSON.stringify(["live-session", id]), () => sessionParentQuery(db, id));
+  return row ? liveParentOf(db, row, policy, now) : undefined;
 }
 
 export async function revokeSession(db: DB, token: string): Promise<void> {
