@@ -184,6 +184,16 @@ describe("dashboard page cache", () => {
     for (const a of [answers[2], answers[3]]) expect(a.html).toContain("routes/_app.kids-device");
     // Signed out: the redirect to sign-in, small enough to go as it is.
     expect(answers[6].res.status).toBe(302);
+    // With the cache turned off (PAGE_CACHE_MB=0) every dashboard answer is still compressed, once.
+    const limit = started.pageCache.limit;
+    started.pageCache.resize(0);
+    try {
+      const off = await get(`/kids-device?profileId=${mia.profileId}&filter=week&apps=7`);
+      expect([off.cache, off.res.headers.get("content-encoding")]).toEqual([null, "gzip"]);
+      expect(off.html).toContain("Most used apps");
+    } finally {
+      started.pageCache.resize(limit);
+    }
     // Other pages are compressed as before.
     const settings = await get("/parent-profile");
     expect(settings.res.status, settings.res.headers.get("location") ?? "").toBe(200);

@@ -10,7 +10,7 @@ import express from "express";
 import { env } from "./core/env.server";
 import { createServices, type Services } from "./device-service/services";
 import { mountSse } from "./app/utils/sse.server";
-import { PageCache, dashboardCache, type PageCacheStore } from "./app/utils/page-cache.server";
+import { DASHBOARD_PATHS, PageCache, dashboardCache, isDashboardGet, type PageCacheStore } from "./app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
 import { boundedFormBodies, createRemixHandler } from "./app/utils/request-limits.server";
 import { forwardAsyncErrors, healthz, outageErrors } from "./device-service/outage";
@@ -58,10 +58,8 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   app.set("query parser", "simple");
   const compress = compression({ filter: (req, res) => !req.path.startsWith("/events") && compression.filter(req, res) });
   // The dashboard's GETs are compressed below the page cache, which sends a hit as stored (gzip already) and sets
-  // compression up for everything else it passes on; the same paths as its route below (Express: any case, one
-  // trailing slash).
-  const dashboardGet = (req: express.Request) => (req.method === "GET" || req.method === "HEAD") && /^\/kids-device(?:\.data)?\/?$/i.test(req.path);
-  app.use((req, res, next) => (dashboardGet(req) ? next() : compress(req, res, next)));
+  // compression up for everything else it passes on.
+  app.use((req, res, next) => (isDashboardGet(req) ? next() : compress(req, res, next)));
   // 503 while the database does not answer (load balancers stop sending traffic), 200 again once it does.
   app.get("/healthz", healthz(services.db));
   // Headers on everything, static files included (nosniff, CSP, HSTS in production).
@@ -69,7 +67,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   // Rendered dashboards reused while nothing on them changed (PAGE_CACHE_MB=0 turns it off). Before the static
   // files (no file answers these paths), so a repeat view does not look for one on disk first.
   const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
-  app.get(["/kids-device", "/kids-device.data"], dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS }, compress }));
+  app.get(DASHBOARD_PATHS, dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS }, compress }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
   app.use(sameOriginPosts());

@@ -228,6 +228,19 @@ function hasCookie(header: string | undefined, name: string): boolean {
   return header.split(";").some((part) => part.trim().startsWith(`${name}=`));
 }
 
+/** The paths the page cache answers (its Express route in server.ts). */
+export const DASHBOARD_PATHS = ["/kids-device", "/kids-device.data"];
+
+/**
+ * Whether a request goes to dashboardCache's route: a GET or HEAD of one of its paths, matched as Express matches a
+ * route (any case, one trailing slash). The compression middleware is set up by the cache for these (dashboardCache).
+ */
+export function isDashboardGet(req: ExpressRequest): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && DASHBOARD_PATH.test(req.path);
+}
+
+const DASHBOARD_PATH = new RegExp(`^(?:${DASHBOARD_PATHS.map((p) => p.replace(/[.]/g, "\\.")).join("|")})/?$`, "i");
+
 /**
  * Express middleware for GET /kids-device documents and their single-fetch data (/kids-device.data). On a hit
  * it answers. On a document miss it hands Remix a `pageCacheStore` (through res.locals and the load context)
