@@ -17,13 +17,21 @@ const next = (p: ChildProcess) => new Promise<unknown>((resolve) => p.once("mess
 // Reads /proc: Linux, as this machine and CI are (elsewhere the meter gives NaN, and these fail).
 describe("the CPU meter", () => {
   let parent: ChildProcess | undefined;
+  let child = 0;
   afterEach(() => {
+    // The child first: killed with its parent it would live on, reparented, idling in its timer.
+    try {
+      if (child) process.kill(child, "SIGKILL");
+    } catch {
+      // already reaped
+    }
     parent?.kill("SIGKILL");
+    child = 0;
   });
 
   it("does not count, during its interval, the past of a child that ends in it (PostgreSQL's backends)", async () => {
     parent = spawn(process.execPath, ["-e", PARENT], { stdio: ["ignore", "ignore", "ignore", "ipc"] });
-    const child = Number(await next(parent));
+    child = Number(await next(parent));
     // The child's CPU is spent before the meter starts.
     while (cpuSecondsOf(child) < 0.5) await new Promise((r) => setTimeout(r, 50));
     const meter = cpuMeter({ parent: () => [parent!.pid!] }, 50);
@@ -37,13 +45,12 @@ describe("the CPU meter", () => {
   });
 
   it("counts a process that starts and works within its interval", async () => {
-    let childPid = 0;
-    const meter = cpuMeter({ child: () => (childPid ? [childPid] : []) }, 50);
+    const meter = cpuMeter({ child: () => (child ? [child] : []) }, 50);
     const t0 = performance.now();
     meter.start();
     parent = spawn(process.execPath, ["-e", PARENT], { stdio: ["ignore", "ignore", "ignore", "ipc"] });
-    childPid = Number(await next(parent));
-    while (cpuSecondsOf(childPid) < 0.5) await new Promise((r) => setTimeout(r, 50));
+    child = Number(await next(parent));
+    while (cpuSecondsOf(child) < 0.5) await new Promise((r) => setTimeout(r, 50));
     const cores = meter.stop().child;
     // CPU-seconds: its 0.5 s or more, seen from its first sample (it may have started up to 50 ms before it).
     expect(cores * ((performance.now() - t0) / 1000)).toBeGreaterThan(0.4);
