@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDown, migrateToLatest } from "./index";
 import { migrations } from "./migrations/index";
-import { canAccessKid, findAccessibleDevice } from "./queries/access";
+import { canAccessKid, findAccessibleDevice, findAccessibleKid } from "./queries/access";
 import { newId, nowIso } from "../core/ids.server";
 import { findLiveSessionWithKids, listKidsForParent } from "./queries/kids";
 import { createParent, findParentByEmail } from "./queries/parents";
@@ -78,7 +78,17 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
     expect(await listKidsForParent(t.db, other)).toEqual([]);
     expect(await canAccessKid(t.db, other, kids[0].id)).toBe(false);
     expect(await findAccessibleDevice(t.db, other, kids[0].serialNumber!)).toBeUndefined();
+    expect(await findAccessibleKid(t.db, other, kids[0].id)).toBeUndefined();
     expect(await canAccessKid(t.db, demo, kids[0].id)).toBe(true);
+    // The phone is read with its kid, the check and its online state in one statement.
+    const ownDevice = (await findAccessibleDevice(t.db, demo, kids[0].serialNumber!))!;
+    expect(ownDevice.device.serial_number).toBe(kids[0].serialNumber);
+    expect(ownDevice.kid).toEqual({ id: kids[0].id, name: kids[0].name });
+    await t.db.updateTable("device_status").set({ online: 1 }).where("device_id", "=", ownDevice.device.id).execute();
+    expect((await findAccessibleDevice(t.db, demo, kids[0].serialNumber!))!.online).toBe(true);
+    await t.db.updateTable("device_status").set({ online: 0 }).where("device_id", "=", ownDevice.device.id).execute();
+    expect((await findAccessibleDevice(t.db, demo, kids[0].serialNumber!))!.online).toBe(false);
+    expect(await findAccessibleDevice(t.db, demo, "NO-SUCH-SERIAL")).toBeUndefined();
 
     const delegationId = newId();
     await t.db
@@ -87,9 +97,18 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
       .execute();
     await t.db.insertInto("delegation_kids").values({ delegation_id: delegationId, profile_id: kids[0].id }).execute();
     expect(await canAccessKid(t.db, other, kids[0].id)).toBe(false); // pending is not enough
+    expect(await findAccessibleDevice(t.db, other, kids[0].serialNumber!)).toBeUndefined();
     await t.db.updateTable("delegations").set({ status: "Accepted" }).where("id", "=", delegationId).execute();
     expect(await canAccessKid(t.db, other, kids[0].id)).toBe(true);
     expect(await canAccessKid(t.db, other, kids[1].id)).toBe(false); // only the kids delegated
+    expect((await findAccessibleKid(t.db, other, kids[0].id))?.name).toBe(kids[0].name);
+    expect((await findAccessibleDevice(t.db, other, kids[0].serialNumber!))?.kid.id).toBe(kids[0].id);
+    expect(await findAccessibleDevice(t.db, other, kids[1].serialNumber!)).toBeUndefined();
+    // A revoked delegation takes the kid and the phone away again.
+    await t.db.updateTable("delegations").set({ status: "Revoked" }).where("id", "=", delegationId).execute();
+    expect(await canAccessKid(t.db, other, kids[0].id)).toBe(false);
+    expect(await findAccessibleDevice(t.db, other, kids[0].serialNumber!)).toBeUndefined();
+    await t.db.updateTable("delegations").set({ status: "Accepted" }).where("id", "=", delegationId).execute();
     expect((await listKidsForParent(t.db, other)).map((k) => k.id)).toEqual([kids[0].id]);
 
     const catalog = await t.db.selectFrom("catalog_apps").select(["package_name", "expert_rating", "genre_id"]).execute();

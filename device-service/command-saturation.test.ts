@@ -65,12 +65,13 @@ describe.each(DIALECTS)("commands on a saturated server (%s)", (dialect) => {
   it("a Lock that fails before it is stored is refused with a clear message, and nothing is stored or sent", async () => {
     const phone = await h.phone(MIA);
     const before = await commandsOf(phone.deviceId!);
-    f.failNext("device_status", 1);
+    // The procedure's first read: the phone, with its kid, the access check, its online state and the budget's count.
+    f.failNext("devices", 1);
     await expect(h.caller(h.demo).device.issueCommand({ serialNumber: MIA, type: "LOCK" })).rejects.toMatchObject({
       code: "SERVICE_UNAVAILABLE",
       message: "The service is briefly unavailable. Please try again in a minute.",
     });
-    expect(f.left("device_status")).toBe(0);
+    expect(f.left("devices")).toBe(0);
     expect(await commandsOf(phone.deviceId!)).toBe(before);
     await new Promise((r) => setTimeout(r, 300));
     expect(phone.state.locked).toBe(false);

@@ -1,10 +1,10 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { recordId, serialNumber } from "../core/values";
-import { canAccessKid, findAccessibleDevice } from "../db/queries/access";
-import { assertCommandBudget } from "./commands/limits";
+import { findAccessibleDevice, findAccessibleKid } from "../db/queries/access";
+import { assertCommandBudget, commandWindowStart } from "./commands/limits";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
-import type { DeviceServiceContext } from "./context";
+import type { DeviceServiceContext, ParentIdentity } from "./context";
 import { publicMessage } from "./errors";
 import { UNENROLLED_DEVICE } from "./unenroll";
 
@@ -43,22 +43,31 @@ export const parentProcedure = publicProcedure.use(({ ctx, next }) => {
  * (db/queries/access.ts). Anything else is NOT_FOUND, so another family's ids reveal nothing.
  */
 export const kidProcedure = parentProcedure.input(z.object({ profileId: recordId })).use(async ({ ctx, input, next }) => {
-  const kid = await ctx.db.selectFrom("kid_profiles").select(["id", "name", "parent_id", "sleep_mode"]).where("id", "=", input.profileId).executeTakeFirst();
-  if (!kid || !(await canAccessKid(ctx.db, ctx.parent, kid.id))) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_KID });
+  const kid = await findAccessibleKid(ctx.db, ctx.parent, input.profileId);
+  if (!kid) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_KID });
   return next({ ctx: { ...ctx, kid } });
 });
 
+/**
+ * The phone named by serial number, its kid, the access check, whether it is online (read before anything is
+ * stored) and, for commands, the parent's count in the budget's window: one statement.
+ */
+async function deviceContext(ctx: DeviceServiceContext & { parent: ParentIdentity }, serial: string, o: { commandsIssuedSince?: string } = {}) {
+  const found = await findAccessibleDevice(ctx.db, ctx.parent, serial, o);
+  if (!found) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
+  if (found.device.unenrolled_at) throw new TRPCError({ code: "PRECONDITION_FAILED", message: UNENROLLED_DEVICE });
+  return found;
+}
+
 /** Device-scoped procedures, looked up by serial number under the same rule. */
 export const deviceProcedure = parentProcedure.input(z.object({ serialNumber })).use(async ({ ctx, input, next }) => {
-  const device = await findAccessibleDevice(ctx.db, ctx.parent, input.serialNumber);
-  if (!device) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
-  if (device.unenrolled_at) throw new TRPCError({ code: "PRECONDITION_FAILED", message: UNENROLLED_DEVICE });
-  const kid = await ctx.db.selectFrom("kid_profiles").select(["id", "name"]).where("id", "=", device.profile_id).executeTakeFirstOrThrow();
-  return next({ ctx: { ...ctx, device, kid } });
+  const { device, kid, online } = await deviceContext(ctx, input.serialNumber);
+  return next({ ctx: { ...ctx, device, kid, deviceOnline: online } });
 });
 
 /** Device procedures that send the phone a command on the parent's say-so: at most 30 a minute per parent. */
-export const commandProcedure = deviceProcedure.use(async ({ ctx, next }) => {
-  await assertCommandBudget(ctx.db, ctx.parent.id, ctx.device.id, ctx.kid.name);
-  return next();
+export const commandProcedure = parentProcedure.input(z.object({ serialNumber })).use(async ({ ctx, input, next }) => {
+  const { device, kid, online, commandsIssued } = await deviceContext(ctx, input.serialNumber, { commandsIssuedSince: commandWindowStart() });
+  assertCommandBudget(commandsIssued, kid.name);
+  return next({ ctx: { ...ctx, device, kid, deviceOnline: online } });
 });

@@ -1,3 +1,5 @@
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database } from "../schema";
 import type { DB } from "../index";
 
 /**
@@ -39,28 +41,71 @@ const delegatedThroughSession = (db: DB, sessionId: string) =>
     .where("sessions.id", "=", sessionId)
     .where("delegations.status", "=", "Accepted");
 
+/** The authorisation rule: the kid is the parent's own, or delegated to their e-mail and accepted. One statement. */
 export async function canAccessKid(db: DB, parent: { id: string; email: string }, profileId: string): Promise<boolean> {
-  const own = await db
-    .selectFrom("kid_profiles")
-    .select("id")
-    .where("id", "=", profileId)
-    .where("parent_id", "=", parent.id)
-    .executeTakeFirst();
-  if (own) return true;
-  const delegated = await db
-    .selectFrom("delegation_kids")
-    .innerJoin("delegations", "delegations.id", "delegation_kids.delegation_id")
-    .select("delegation_kids.profile_id")
-    .where("delegation_kids.profile_id", "=", profileId)
-    .where("delegations.delegate_email", "=", parent.email)
-    .where("delegations.status", "=", "Accepted")
-    .executeTakeFirst();
-  return Boolean(delegated);
+  return Boolean(await findAccessibleKid(db, parent, profileId));
 }
 
-/** A device the parent may act on, looked up by serial number, or undefined. */
-export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string) {
-  const device = await db.selectFrom("devices").selectAll().where("serial_number", "=", serialNumber).executeTakeFirst();
-  if (!device) return undefined;
-  return (await canAccessKid(db, parent, device.profile_id)) ? device : undefined;
+/**
+ * canAccessKid's rule as a condition on a row of `kid_profiles` in a larger statement: the kid is the
+ * parent's own, or delegated to their e-mail and accepted. Lets a procedure read its kid or phone and check access
+ * in one round trip (a Lock went through four reads before its command was stored: docs/performance.md, session 16).
+ */
+function accessibleKid(parent: { id: string; email: string }) {
+  return (eb: ExpressionBuilder<Database, "kid_profiles">) =>
+    eb.or([
+      eb("kid_profiles.parent_id", "=", parent.id),
+      eb.exists(
+        eb
+          .selectFrom("delegation_kids")
+          .innerJoin("delegations", "delegations.id", "delegation_kids.delegation_id")
+          .select("delegation_kids.profile_id")
+          .whereRef("delegation_kids.profile_id", "=", "kid_profiles.id")
+          .where("delegations.delegate_email", "=", parent.email)
+          .where("delegations.status", "=", "Accepted"),
+      ),
+    ]);
+}
+
+/** A kid the parent may see and change (canAccessKid's rule), read with the check in one statement; else undefined. */
+export async function findAccessibleKid(db: DB, parent: { id: string; email: string }, profileId: string) {
+  return db
+    .selectFrom("kid_profiles")
+    .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "kid_profiles.sleep_mode"])
+    .where("kid_profiles.id", "=", profileId)
+    .where(accessibleKid(parent))
+    .executeTakeFirst();
+}
+
+/**
+ * A device the parent may act on, looked up by serial number, with its kid and whether it is online, in one
+ * statement (canAccessKid's rule); undefined when there is none or it is another family's. With
+ * `commandsIssuedSince`, also how many commands this parent stored for the phone since then (the command budget,
+ * device-service/commands/limits.ts), read by the phone's id in the same statement.
+ */
+export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string, opts: { commandsIssuedSince?: string } = {}) {
+  const since = opts.commandsIssuedSince;
+  const row = await db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .leftJoin("device_status", "device_status.device_id", "devices.id")
+    .selectAll("devices")
+    .select(["kid_profiles.name as kid_name", "device_status.online as status_online"])
+    .select((eb) =>
+      (since === undefined
+        ? sql<number>`0`
+        : eb
+            .selectFrom("device_commands")
+            .select(eb.fn.countAll().as("n"))
+            .whereRef("device_commands.device_id", "=", "devices.id")
+            .where("device_commands.issued_by", "=", parent.id)
+            .where("device_commands.created_at", ">", since)
+      ).as("commands_issued"),
+    )
+    .where("devices.serial_number", "=", serialNumber)
+    .where(accessibleKid(parent))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { kid_name, status_online, commands_issued, ...device } = row;
+  return { device, kid: { id: device.profile_id, name: kid_name }, online: status_online === 1, commandsIssued: Number(commands_issued) };
 }

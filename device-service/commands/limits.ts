@@ -1,6 +1,4 @@
 import { TRPCError } from "@trpc/server";
-import { sql } from "kysely";
-import type { DB } from "../../db/index";
 import { possessive } from "../messages";
 
 /** Abuse limit: commands one parent may send to one phone in any 60 seconds (LOCK, RING, SYNC, installs, …). */
@@ -12,18 +10,16 @@ export function tooManyCommandsMessage(kidName: string): string {
 }
 
 /**
- * Refuses a parent's command to a phone when they already sent 30 in the last minute. The count is the
- * outbox itself (device_commands rows issued by this parent to this phone), so it is shared by every
- * process and needs no counter of its own; the window slides, so it never resets at a minute boundary.
+ * A parent's budget of commands to a phone: at most 30 in any 60 seconds. The count is the outbox itself
+ * (device_commands rows issued by this parent to this phone since `commandWindowStart`), so it is shared by every
+ * process and needs no counter of its own; the window slides, so it never resets at a minute boundary. The count is
+ * read with the phone itself (findAccessibleDevice's `commandsIssuedSince`), in the same statement.
  */
-export async function assertCommandBudget(db: DB, parentId: string, deviceId: string, kidName: string, now: Date = new Date()): Promise<void> {
-  const since = new Date(now.getTime() - WINDOW_MS).toISOString();
-  const row = await db
-    .selectFrom("device_commands")
-    .select(sql<number>`count(*)`.as("n"))
-    .where("device_id", "=", deviceId)
-    .where("issued_by", "=", parentId)
-    .where("created_at", ">", since)
-    .executeTakeFirstOrThrow();
-  if (Number(row.n) >= COMMANDS_PER_MINUTE) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: tooManyCommandsMessage(kidName) });
+export function commandWindowStart(now: Date = new Date()): string {
+  return new Date(now.getTime() - WINDOW_MS).toISOString();
+}
+
+/** Refuses the command when the parent already sent 30 to this phone in the window. */
+export function assertCommandBudget(issuedInWindow: number, kidName: string): void {
+  if (issuedInWindow >= COMMANDS_PER_MINUTE) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: tooManyCommandsMessage(kidName) });
 }

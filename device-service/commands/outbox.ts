@@ -76,38 +76,50 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
     expires_at: ttl === null ? null : nowIso(new Date(now.getTime() + ttl)),
   };
   await deps.db.insertInto("device_commands").values(row).execute();
-  if (ttl !== null && deps.jobs) {
-    await deps.jobs.enqueue("command-expiry", { commandId: row.id }, { delayMs: ttl + 250, jobId: `expire-${row.id}` }).catch((err: unknown) => {
-      // The expiry is re-derived at start-up and by the sweep, so a failed enqueue only delays it.
-      deps.log("warn", "command expiry not scheduled", { commandId: row.id, error: err instanceof Error ? err.message : String(err) });
-    });
-  }
+  // The expiry is scheduled while the command goes out (one wait, not two): it only ever closes a command still open.
+  const expiry =
+    ttl !== null && deps.jobs
+      ? deps.jobs.enqueue("command-expiry", { commandId: row.id }, { delayMs: ttl + 250, jobId: `expire-${row.id}` }).catch((err: unknown) => {
+          // The expiry is re-derived at start-up and by the sweep, so a failed enqueue only delays it.
+          deps.log("warn", "command expiry not scheduled", { commandId: row.id, error: err instanceof Error ? err.message : String(err) });
+        })
+      : undefined;
   try {
-    await dispatch(deps, input.deviceId, [row]);
-    return (await findCommand(deps.db, row.id)) ?? row;
+    // Sent from here (this process's socket, or push), the row changed: read it again. Handed to the bus, it is as
+    // stored until another process sends it, and reading it again would only cost a round trip.
+    return (await dispatch(deps, input.deviceId, [row])) === "sent here" ? ((await findCommand(deps.db, row.id)) ?? row) : row;
   } catch (err) {
     deps.log("warn", "command stored, dispatch deferred", { commandId: row.id, deviceId: input.deviceId, error: err instanceof Error ? err.message : String(err) });
     return row;
+  } finally {
+    await expiry;
   }
 }
 
-export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = []): Promise<void> {
+/**
+ * Sends a phone its open commands: at once when its socket is on this process, else through the bus (to the process
+ * holding it) and, for `fresh` commands of a phone connected nowhere, by push. "sent here" when this process sent
+ * them (socket or push), so their rows changed.
+ */
+export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = []): Promise<"sent here" | "handed on"> {
   if (deps.connections?.has(deviceId)) {
     await deps.connections.deliver(deviceId);
-    return;
+    return "sent here";
   }
   await deps.bus.publish({ type: "device.command", deviceId }).catch((err: unknown) => {
     deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
   });
-  if (!deps.push || fresh.length === 0) return;
+  if (!deps.push || fresh.length === 0) return "handed on";
   const status = await deps.db.selectFrom("device_status").select("online").where("device_id", "=", deviceId).executeTakeFirst();
-  if (status?.online) return; // connected to another process: the bus carries it there
+  if (status?.online) return "handed on"; // connected to another process: the bus carries it there
   const device = await deps.db.selectFrom("devices").select(["id", "fcm_token"]).where("id", "=", deviceId).executeTakeFirst();
-  if (!device) return;
+  if (!device) return "handed on";
+  let pushed = false;
   for (const c of fresh) {
     try {
       const r = await deps.push.send({ deviceId, fcmToken: device.fcm_token }, { commandId: c.id, type: c.type, data: { payload: c.payload.slice(0, 2000) } });
       if (r === "sent") {
+        pushed = true;
         await deps.db
           .updateTable("device_commands")
           .set((eb) => ({ status: "sent", sent_at: nowIso(), attempts: eb("attempts", "+", 1) }))
@@ -120,6 +132,7 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
       deps.log("warn", "push failed", { deviceId, commandId: c.id, transport: deps.push.name, error: err instanceof Error ? err.message : String(err) });
     }
   }
+  return pushed ? "sent here" : "handed on";
 }
 
 /** Commands to (re)deliver: queued ones, and with includeSent the sent-but-unacknowledged ones. Expired ones are closed on the way. */

@@ -33,8 +33,8 @@ const FCM_MESSAGES: Record<string, string> = {
 
 export const deviceRouter = router({
   issueCommand: commandProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
-    // Read before the command is stored: once it is, the answer cannot fail (nothing half-done, commands/outbox.ts).
-    const online = await isOnline(ctx.db, ctx.device.id);
+    // Read before the command is stored (deviceProcedure): once it is, the answer cannot fail (nothing half-done, commands/outbox.ts).
+    const online = ctx.deviceOnline;
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id });
     return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, online), commandId: cmd.id };
   }),
@@ -54,7 +54,7 @@ export const deviceRouter = router({
         if (!packageName) throw new TRPCError({ code: "BAD_REQUEST", message: "Please enter the package name of the app." });
         if (input.action !== "enable_app" && packageName === KIDS_APP_PACKAGE) throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to uninstall this app" });
       }
-      const online = await isOnline(ctx.db, ctx.device.id);
+      const online = ctx.deviceOnline;
       const cmd = await issueCommand(ctx, {
         deviceId: ctx.device.id,
         type: FCM_ACTIONS[input.action],
@@ -65,13 +65,13 @@ export const deviceRouter = router({
     }),
 
   sync: commandProcedure.mutation(async ({ ctx }) => {
-    const online = await isOnline(ctx.db, ctx.device.id);
+    const online = ctx.deviceOnline;
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id });
     return { respones_msg: sentMessage("Syncing", ctx.kid.name, online), commandId: cmd.id };
   }),
 
   fetchLogs: commandProcedure.mutation(async ({ ctx }) => {
-    const online = await isOnline(ctx.db, ctx.device.id);
+    const online = ctx.deviceOnline;
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id });
     return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, online), commandId: cmd.id };
   }),
