@@ -48,6 +48,7 @@ const OPTIONS = {
   buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
   "web-processes": { type: "string", default: "2", smoke: "1", help: "server.ts processes of the web tier" },
+  "device-calls": { type: "string", default: "http", smoke: "http", help: "how the web tier calls the device service's procedures: http (DEVICE_SERVICE_URL, as deployed) or in-process (its own caller; commands reach the phones' processes through Redis)" },
   "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
   server: { type: "boolean", default: false, help: "(internal) run as a web process" },
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
@@ -80,6 +81,7 @@ const REPORT_MS = num("report-ms");
 const BUCKETS = num("buckets");
 const DEVICE_PROCESSES = num("device-processes");
 const WEB_PROCESSES = num("web-processes");
+const DEVICE_CALLS = str("device-calls");
 const CPU_PROF = str("cpu-prof");
 const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
 const REDIS = process.env.BENCH_REDIS ?? "redis://127.0.0.1:6379";
@@ -168,6 +170,10 @@ async function main() {
     process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers.\n");
     return EXIT_USAGE;
   }
+  if (DEVICE_CALLS !== "http" && DEVICE_CALLS !== "in-process") {
+    process.stderr.write("--device-calls is http or in-process.\n");
+    return EXIT_USAGE;
+  }
   const noBuild = missingBuild();
   if (noBuild) {
     process.stderr.write(noBuild);
@@ -182,7 +188,7 @@ async function main() {
     return EXIT_FAILED;
   }
   out.say(
-    `# mixed load: ${PARENTS} parents (think ${THINK_MS} ms) for ${SECONDS} s, without and with ${PHONES} phones uploading every ${REPORT_MS} ms · web tier ${WEB_PROCESSES} process(es), device service ${DEVICE_PROCESSES} processes, ${plan.clientProcesses} client processes, ${plan.sourceAddresses.length} source addresses · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`,
+    `# mixed load: ${PARENTS} parents (think ${THINK_MS} ms) for ${SECONDS} s, without and with ${PHONES} phones uploading every ${REPORT_MS} ms · web tier ${WEB_PROCESSES} process(es) calling the device service ${DEVICE_CALLS === "http" ? "over HTTP" : "in-process"}, device service ${DEVICE_PROCESSES} processes, ${plan.clientProcesses} client processes, ${plan.sourceAddresses.length} source addresses · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`,
   );
   const dbName = `mixed_bench_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
@@ -215,7 +221,8 @@ async function main() {
     const bases = await phase("start-web", 120_000, () =>
       Promise.all(
         Array.from({ length: WEB_PROCESSES }, async () => {
-          const p = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` });
+          const calls = DEVICE_CALLS === "http" ? { DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` } : {};
+          const p = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, ...calls });
           web.push(p);
           return (await ask<{ url: string }>(p, null, "ready")).url;
         }),
@@ -290,6 +297,7 @@ async function main() {
       parents: PARENTS,
       thinkMs: THINK_MS,
       webProcesses: WEB_PROCESSES,
+      deviceCallsInProcess: DEVICE_CALLS === "in-process" ? 1 : 0,
       deviceProcesses: DEVICE_PROCESSES,
       "loaded.pageP50Ms": pct(pages(loaded.r), 50),
       "loaded.pageP95Ms": pct(pages(loaded.r), 95),
