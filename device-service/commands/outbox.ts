@@ -106,11 +106,17 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
     await deps.connections.deliver(deviceId);
     return "sent here";
   }
-  await deps.bus.publish({ type: "device.command", deviceId }).catch((err: unknown) => {
+  const published = deps.bus.publish({ type: "device.command", deviceId }).catch((err: unknown) => {
     deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
   });
-  if (!deps.push || fresh.length === 0) return "handed on";
-  const status = await deps.db.selectFrom("device_status").select("online").where("device_id", "=", deviceId).executeTakeFirst();
+  if (!deps.push || fresh.length === 0) {
+    await published;
+    return "handed on";
+  }
+  // Whether to push is read while the bus carries the message (one wait, not two). A phone that connects meanwhile
+  // gets the command on connecting (and perhaps a needless push); one that drops meanwhile gets it on its return, as
+  // it would had it dropped a moment after a read made in turn.
+  const [, status] = await Promise.all([published, deps.db.selectFrom("device_status").select("online").where("device_id", "=", deviceId).executeTakeFirst()]);
   if (status?.online) return "handed on"; // connected to another process: the bus carries it there
   const device = await deps.db.selectFrom("devices").select(["id", "fcm_token"]).where("id", "=", deviceId).executeTakeFirst();
   if (!device) return "handed on";
