@@ -10,7 +10,8 @@ import type { DB } from "../index";
  */
 export interface KidAccess {
   own: string | ReturnType<typeof sessionParentId>;
-  delegated: ReturnType<typeof delegatedToEmail> | ReturnType<typeof delegatedThroughSession>;
+  /** null: known to have none (the page cache's SQLite read asks first). */
+  delegated: ReturnType<typeof delegatedToEmail> | ReturnType<typeof delegatedThroughSession> | null;
 }
 
 export function kidAccessOfParent(db: DB, parent: { id: string; email: string }): KidAccess {

@@ -133,10 +133,13 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     expect(await same(frank)).toEqual([]);
     expect(await answerDelegation(t.db, frank, created.id, "Accepted")).toMatchObject({ ok: true });
     expect(await same(frank)).toEqual(["Leo"]);
+    // Own and delegated kids together (on SQLite the list then reads both sides of the rule; with none delegated, one).
+    await createKidProfile(t.db, frank.id, { name: "Fay", birthMonth: 1, birthYear: 2016 });
+    expect((await same(frank)).sort()).toEqual(["Fay", "Leo"]);
     expect((await same(owner)).sort()).toEqual(["Leo", "Mia"]);
     expect(await same(stranger)).toEqual(["Zed"]);
     await revokeDelegation(t.db, owner.id, created.id);
-    expect(await same(frank)).toEqual([]);
+    expect(await same(frank)).toEqual(["Fay"]);
     // An unknown or revoked session: nothing.
     expect(await findLiveSessionWithKids(t.db, "no such token", policy)).toBeUndefined();
     const revoked = await createSession(t.db, owner.id, policy);
