@@ -9,7 +9,6 @@ import type { DeviceServiceContext } from "../context";
 import { possessive, waitingFor } from "../messages";
 import { applyPolicy } from "../policy/store";
 import { commandProcedure, kidProcedure, router } from "../trpc";
-import { isOnline } from "./helpers";
 
 export const KIDS_APP_ALWAYS_ON = "The kids app is always on and has no limit.";
 export const APP_NOT_FOUND = "We couldn't find this app.";
@@ -44,7 +43,7 @@ export const appsRouter = router({
         .execute();
       const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
       const what = input.enableDailyLimit && minutes > 0 ? `${app.title} has a daily limit of ${minutes} minutes.` : `${app.title} has no daily limit.`;
-      return { respones_msg: `${what} ${waitingFor(ctx.kid.name, await isOnline(ctx.db, ctx.device.id))}`, policyVersion: applied.version };
+      return { respones_msg: `${what} ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`, policyVersion: applied.version };
     }),
 
   /** Enable or disable an app by hand. Enabling an app that used up its limit today is refused (spec 2 §5). */
@@ -65,7 +64,7 @@ export const appsRouter = router({
       .execute();
     const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
     const what = input.enabled ? `${app.title} is enabled on ${possessive(ctx.kid.name)} phone.` : `${app.title} is disabled on ${possessive(ctx.kid.name)} phone.`;
-    return { respones_msg: `${what} ${waitingFor(ctx.kid.name, await isOnline(ctx.db, ctx.device.id))}`, policyVersion: applied.version };
+    return { respones_msg: `${what} ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`, policyVersion: applied.version };
   }),
 
   /**

@@ -7,7 +7,6 @@ import { enableRefusal } from "../../core/limits";
 import { possessive, waitingFor } from "../messages";
 import { applyPolicy } from "../policy/store";
 import { commandProcedure, router } from "../trpc";
-import { isOnline } from "./helpers";
 
 export const CATEGORY_NOT_FOUND = "We couldn't find this category.";
 const categoryId = z.string({ invalid_type_error: CATEGORY_NOT_FOUND }).trim().min(1, CATEGORY_NOT_FOUND).max(64, CATEGORY_NOT_FOUND);
@@ -42,6 +41,6 @@ export const categoriesRouter = router({
         if (d.id === ctx.device.id) version = applied.version;
       }
       const state = input.isCategoryEnabled ? (minutes > 0 ? `has a daily limit of ${minutes} minutes` : "has no daily limit") : "is disabled";
-      return { respones_msg: `${known.name} ${state} on ${possessive(ctx.kid.name)} phone. ${waitingFor(ctx.kid.name, await isOnline(ctx.db, ctx.device.id))}`, policyVersion: version };
+      return { respones_msg: `${known.name} ${state} on ${possessive(ctx.kid.name)} phone. ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`, policyVersion: version };
     }),
 });

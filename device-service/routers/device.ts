@@ -9,7 +9,6 @@ import { requestInstall } from "../installs";
 import { possessive } from "../messages";
 import { applyPolicy } from "../policy/store";
 import { commandProcedure, deviceProcedure, router } from "../trpc";
-import { isOnline } from "./helpers";
 
 function sentMessage(action: string, kidName: string, online: boolean): string {
   const phone = `${possessive(kidName)} phone`;
@@ -33,10 +32,10 @@ const FCM_MESSAGES: Record<string, string> = {
 
 export const deviceRouter = router({
   issueCommand: commandProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
-    // Read before the command is stored (deviceProcedure): once it is, the answer cannot fail (nothing half-done, commands/outbox.ts).
-    const online = ctx.deviceOnline;
+    // ctx.deviceOnline was read before the command is stored (the procedure's first read): once it is, the answer
+    // cannot fail (nothing half-done, commands/outbox.ts).
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id });
-    return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, online), commandId: cmd.id };
+    return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
   sendFcmCommand: commandProcedure
@@ -54,26 +53,23 @@ export const deviceRouter = router({
         if (!packageName) throw new TRPCError({ code: "BAD_REQUEST", message: "Please enter the package name of the app." });
         if (input.action !== "enable_app" && packageName === KIDS_APP_PACKAGE) throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to uninstall this app" });
       }
-      const online = ctx.deviceOnline;
       const cmd = await issueCommand(ctx, {
         deviceId: ctx.device.id,
         type: FCM_ACTIONS[input.action],
         payload: { action: input.action, title: input.title ?? null, message: input.message ?? null, packageName: packageName ?? null },
         issuedBy: ctx.parent.id,
       });
-      return { respones_msg: sentMessage(FCM_MESSAGES[input.action], ctx.kid.name, online), commandId: cmd.id };
+      return { respones_msg: sentMessage(FCM_MESSAGES[input.action], ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
     }),
 
   sync: commandProcedure.mutation(async ({ ctx }) => {
-    const online = ctx.deviceOnline;
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id });
-    return { respones_msg: sentMessage("Syncing", ctx.kid.name, online), commandId: cmd.id };
+    return { respones_msg: sentMessage("Syncing", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
   fetchLogs: commandProcedure.mutation(async ({ ctx }) => {
-    const online = ctx.deviceOnline;
     const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id });
-    return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, online), commandId: cmd.id };
+    return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
   /** Map display flag and location tracking settings (tracking off stores interval 0). */
@@ -112,7 +108,7 @@ export const deviceRouter = router({
 
   installApp: commandProcedure.input(z.object({ packageName: pkg })).mutation(async ({ ctx, input }) => {
     const cmd = await requestInstall(ctx, ctx.device.id, input.packageName, ctx.parent.id);
-    return { respones_msg: sentMessage("Install command sent to", ctx.kid.name, await isOnline(ctx.db, ctx.device.id)), commandId: cmd.id };
+    return { respones_msg: sentMessage("Install command sent to", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
   commands: deviceProcedure.input(z.object({ limit: z.number().int().min(1).max(100).optional() })).query(async ({ ctx, input }) => {
