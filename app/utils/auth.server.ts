@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { sessionCookie } from "#core/session-cookie.server";
-import { canAccessKid } from "#db/queries/access";
+import { findAccessibleKid } from "#db/queries/access";
 import { createSession, findLiveSessionParent, revokeSession } from "#db/queries/sessions";
 import type { Parent } from "#db/schema";
 import { env, publicOrigin } from "#core/env.server";
@@ -92,14 +92,18 @@ export async function requireOperator(args: Args): Promise<Authenticated> {
   return auth;
 }
 
-/** A parent acting on a kid: own kid, or delegated to them and accepted. Others get a 404 that reveals nothing. */
-export async function requireKidAccess(args: Args, profileId: string | null | undefined): Promise<Authenticated> {
+/**
+ * A parent acting on a kid: own kid, or delegated to them and accepted. Others get a 404 that reveals nothing.
+ * The kid's row comes with the check (one statement).
+ */
+export async function requireKidAccess(args: Args, profileId: string | null | undefined): Promise<Authenticated & { kid: AccessibleKid }> {
   const auth = await requireParent(args);
-  if (!profileId || !(await canAccessKid(args.context.services.db, auth.parent, profileId))) {
-    throw new Response("Kid not found.", { status: 404 });
-  }
-  return auth;
+  const kid = profileId ? await findAccessibleKid(args.context.services.db, auth.parent, profileId) : undefined;
+  if (!kid) throw new Response("Kid not found.", { status: 404 });
+  return { ...auth, kid };
 }
+
+type AccessibleKid = NonNullable<Awaited<ReturnType<typeof findAccessibleKid>>>;
 
 /** Characters a browser strips or rewrites in a URL (tab, newline, other controls; a backslash reads as "/"). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
