@@ -18,7 +18,7 @@ import { BATCH_LIMIT, publicMessage, TRPC_BODY_LIMIT_BYTES } from "./errors";
 import { DEVICE_API_BODY_LIMIT, jsonErrors, refuseDeclaredOver } from "./http-errors";
 import { appRouter } from "./routers/_app";
 import type { DeviceRuntime } from "./runtime";
-import { SERVICE_KEY_HEADER, SERVICE_PARENT_HEADER } from "./remote";
+import { SERVICE_KEY_HEADER, SERVICE_PARENT_EMAIL_HEADER, SERVICE_PARENT_HEADER, SERVICE_PARENT_ROLE_HEADER } from "./remote";
 import { DEVICE_SOCKET_PATH } from "./socket/gateway";
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -49,13 +49,33 @@ export async function parentFromRequest(db: DB, req: Request, policy: SessionPol
   return parent ? { id: parent.id, email: parent.email, role: parent.role } : null;
 }
 
-/** A web tier's call: the shared key, then the parent it acts for (looked up, never trusted blindly). */
-async function parentFromServiceHeaders(db: DB, req: Request, serviceKey: string | undefined): Promise<ParentIdentity | null> {
+const ServiceParent = z.object({ id: z.string().min(1).max(64), email: z.string().min(1).max(320), role: z.enum(["parent", "operator"]) });
+
+/**
+ * A web tier's call: the shared key, then the parent it acts for. Whoever holds the key may name any parent, so the
+ * parent's e-mail and role as the web tier read them with the session (this request) are worth as much as a lookup
+ * by id, and save a database round trip on every call; an older web tier sends the id alone, which is looked up.
+ * Malformed headers name nobody.
+ */
+export async function parentFromServiceHeaders(db: DB, req: { get(name: string): string | undefined }, serviceKey: string | undefined): Promise<ParentIdentity | null> {
   const key = req.get(SERVICE_KEY_HEADER);
   if (!serviceKey || !key) return null;
   if (!sameSecret(key, serviceKey)) return null;
   const id = req.get(SERVICE_PARENT_HEADER);
-  const parent = id ? await findParentById(db, id) : undefined;
+  if (!id) return null;
+  const email = req.get(SERVICE_PARENT_EMAIL_HEADER);
+  const role = req.get(SERVICE_PARENT_ROLE_HEADER);
+  if (email !== undefined || role !== undefined) {
+    let decoded: string | undefined;
+    try {
+      decoded = email === undefined ? undefined : decodeURIComponent(email);
+    } catch {
+      return null;
+    }
+    const told = ServiceParent.safeParse({ id, email: decoded, role });
+    return told.success ? told.data : null;
+  }
+  const parent = await findParentById(db, id);
   return parent ? { id: parent.id, email: parent.email, role: parent.role } : null;
 }
 

@@ -8,6 +8,12 @@ import type { DeviceCaller } from "./caller";
 /** Headers a web tier uses to call a separately deployed device service on a parent's behalf. */
 export const SERVICE_KEY_HEADER = "x-device-service-key";
 export const SERVICE_PARENT_HEADER = "x-device-service-parent";
+/**
+ * The parent's e-mail (URI-encoded) and role, as the web tier read them with the session in the same request. Beside
+ * the key they save the device service a lookup per call; without them (an older web tier) it looks the id up.
+ */
+export const SERVICE_PARENT_EMAIL_HEADER = "x-device-service-parent-email";
+export const SERVICE_PARENT_ROLE_HEADER = "x-device-service-parent-role";
 
 type Caller = DeviceCaller;
 
@@ -19,15 +25,24 @@ const procedureType = (path: string): "query" | "mutation" | undefined => {
 
 /**
  * The device service over HTTP (`DEVICE_SERVICE_URL`), shaped exactly like the in-process caller, so routes
- * do not know which one they hold: `device(parent).kids.setSleepMode(input)`. The parent's id travels in a
- * header that the device service trusts only beside the shared `DEVICE_SERVICE_KEY`; authorisation still
- * happens there, in the procedures. Remote errors come back as TRPCError with the same code and message.
+ * do not know which one they hold: `device(parent).kids.setSleepMode(input)`. The parent (id, e-mail, role, as the
+ * web tier's session check read them) travels in headers that the device service trusts only beside the shared
+ * `DEVICE_SERVICE_KEY`; authorisation still happens there, in the procedures. Remote errors come back as TRPCError with the same code and message.
  */
 export function createRemoteDevice(url: string, key: string): (parent: ParentIdentity | null) => Caller {
   if (!key) throw new Error("DEVICE_SERVICE_KEY is required with DEVICE_SERVICE_URL.");
   return (parent) => {
     const client = createTRPCClient<AppRouter>({
-      links: [httpLink({ url, headers: () => ({ [SERVICE_KEY_HEADER]: key, [SERVICE_PARENT_HEADER]: parent?.id ?? "" }) })],
+      links: [
+        httpLink({
+          url,
+          headers: () => ({
+            [SERVICE_KEY_HEADER]: key,
+            [SERVICE_PARENT_HEADER]: parent?.id ?? "",
+            ...(parent ? { [SERVICE_PARENT_EMAIL_HEADER]: encodeURIComponent(parent.email), [SERVICE_PARENT_ROLE_HEADER]: parent.role } : {}),
+          }),
+        }),
+      ],
     });
     const at = (path: string[]): unknown =>
       new Proxy(() => undefined, {

@@ -19,6 +19,12 @@ export interface IssueInput {
   /** null: never expires (policies, which are superseded instead). Default 10 minutes. */
   ttlMs?: number | null;
   policyVersion?: number | null;
+  /**
+   * Whether the phone was connected when the caller read it, before the command was stored (a command procedure's
+   * first read). Read as connected, the phone is reached through the bus without asking again whether to push; one
+   * that dropped meanwhile gets the command when it reconnects, as it would had it dropped a moment later.
+   */
+  online?: boolean;
 }
 
 /** The command as the phone receives it: `{event: "command", id: <command id>, data: CommandFrameData}`. */
@@ -76,7 +82,9 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
     expires_at: ttl === null ? null : nowIso(new Date(now.getTime() + ttl)),
   };
   await deps.db.insertInto("device_commands").values(row).execute();
+  const sending = dispatch(deps, input.deviceId, [row], input.online);
   // The expiry is scheduled while the command goes out (one wait, not two): it only ever closes a command still open.
+  // It is sent after the command's own message, which Redis would otherwise answer after the job's script.
   const expiry =
     ttl !== null && deps.jobs
       ? deps.jobs.enqueue("command-expiry", { commandId: row.id }, { delayMs: ttl + 250, jobId: `expire-${row.id}` }).catch((err: unknown) => {
@@ -87,7 +95,8 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
   try {
     // Sent from here (this process's socket, or push), the row changed: read it again. Handed to the bus, it is as
     // stored until another process sends it, and reading it again would only cost a round trip.
-    return (await dispatch(deps, input.deviceId, [row])) === "sent here" ? ((await findCommand(deps.db, row.id)) ?? row) : row;
+    const sent = await sending;
+    return sent === "sent here" ? ((await findCommand(deps.db, row.id)) ?? row) : row;
   } catch (err) {
     deps.log("warn", "command stored, dispatch deferred", { commandId: row.id, deviceId: input.deviceId, error: err instanceof Error ? err.message : String(err) });
     return row;
@@ -99,9 +108,10 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
 /**
  * Sends a phone its open commands: at once when its socket is on this process, else through the bus (to the process
  * holding it) and, for `fresh` commands of a phone connected nowhere, by push. "sent here" when this process sent
- * them (socket or push), so their rows changed.
+ * them (socket or push), so their rows changed. `knownOnline`: the caller read the phone as connected (IssueInput's
+ * `online`), so whether to push is not read again.
  */
-export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = []): Promise<"sent here" | "handed on"> {
+export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = [], knownOnline = false): Promise<"sent here" | "handed on"> {
   if (deps.connections?.has(deviceId)) {
     await deps.connections.deliver(deviceId);
     return "sent here";
@@ -109,7 +119,7 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
   const published = deps.bus.publish({ type: "device.command", deviceId }).catch((err: unknown) => {
     deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
   });
-  if (!deps.push || fresh.length === 0) {
+  if (!deps.push || fresh.length === 0 || knownOnline) {
     await published;
     return "handed on";
   }

@@ -34,7 +34,7 @@ export const deviceRouter = router({
   issueCommand: commandProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
     // ctx.deviceOnline was read before the command is stored (the procedure's first read): once it is, the answer
     // cannot fail (nothing half-done, commands/outbox.ts).
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id });
+    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id, online: ctx.deviceOnline });
     return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
@@ -58,17 +58,18 @@ export const deviceRouter = router({
         type: FCM_ACTIONS[input.action],
         payload: { action: input.action, title: input.title ?? null, message: input.message ?? null, packageName: packageName ?? null },
         issuedBy: ctx.parent.id,
+        online: ctx.deviceOnline,
       });
       return { respones_msg: sentMessage(FCM_MESSAGES[input.action], ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
     }),
 
   sync: commandProcedure.mutation(async ({ ctx }) => {
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id });
+    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id, online: ctx.deviceOnline });
     return { respones_msg: sentMessage("Syncing", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
   fetchLogs: commandProcedure.mutation(async ({ ctx }) => {
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id });
+    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id, online: ctx.deviceOnline });
     return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
