@@ -4,10 +4,14 @@ import type { BusMessage } from "./bus";
 import { issueCommand } from "./commands/outbox";
 import type { PushTransport } from "./commands/push";
 import { startHarness, waitFor, type Harness } from "./testing";
+import { appRouter } from "./routers/_app";
+import { createCallerFactory } from "./trpc";
 
 // A command for a phone whose socket is not on this process goes out on the bus (to the process holding it) and,
 // when the phone is connected nowhere, by push. A command procedure has already read whether the phone is online
 // (before the command is stored); that answer decides the push without a second read.
+const createCaller = createCallerFactory(appRouter);
+
 describe("whether a command is pushed", () => {
   const pushed: { deviceId: string; commandId: string }[] = [];
   const push: PushTransport = {
@@ -48,6 +52,22 @@ describe("whether a command is pushed", () => {
     expect(r.respones_msg).toBe("Lock command sent to Leo's phone.");
     await waitFor(async () => heard.some((m) => m.type === "device.command" && m.deviceId === deviceId));
     expect(pushed).toEqual([]);
+  });
+
+  it("a Lock for a phone online on another process runs two statements: the procedure's read and the outbox insert", async () => {
+    const { deviceId } = await h.kid(SERIAL);
+    await setOnline(deviceId, true);
+    const run: string[] = [];
+    const counted = h.tdb.db.withPlugin({
+      transformQuery: (args) => {
+        run.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const r = await createCaller({ ...h.runtime.deps, db: counted, parent: h.demo }).device.issueCommand({ serialNumber: SERIAL, type: "LOCK" });
+    expect(r.respones_msg).toBe("Lock command sent to Leo's phone.");
+    expect(run).toEqual(["SelectQueryNode", "InsertQueryNode"]);
   });
 
   it("a phone connected nowhere: on the bus and pushed", async () => {
