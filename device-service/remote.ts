@@ -27,7 +27,8 @@ const procedureType = (path: string): "query" | "mutation" | undefined => {
  * The device service over HTTP (`DEVICE_SERVICE_URL`), shaped exactly like the in-process caller, so routes
  * do not know which one they hold: `device(parent).kids.setSleepMode(input)`. The parent (id, e-mail, role, as the
  * web tier's session check read them) travels in headers that the device service trusts only beside the shared
- * `DEVICE_SERVICE_KEY`; authorisation still happens there, in the procedures. Remote errors come back as TRPCError with the same code and message.
+ * `DEVICE_SERVICE_KEY`; authorisation still happens there, in the procedures. Remote errors come back as TRPCError
+ * with the same code and message.
  */
 export function createRemoteDevice(url: string, key: string): (parent: ParentIdentity | null) => Caller {
   if (!key) throw new Error("DEVICE_SERVICE_KEY is required with DEVICE_SERVICE_URL.");
