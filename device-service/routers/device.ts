@@ -10,6 +10,14 @@ import { possessive } from "../messages";
 import { applyPolicy } from "../policy/store";
 import { commandProcedure, deviceProcedure, router } from "../trpc";
 
+/**
+ * Whose command, for which phone, and whether it was online: the command procedure's first read, made before the
+ * command is stored (so the push decision needs no second read, commands/outbox.ts).
+ */
+function fromProcedure(ctx: { device: { id: string }; parent: { id: string }; deviceOnline: boolean }) {
+  return { deviceId: ctx.device.id, issuedBy: ctx.parent.id, online: ctx.deviceOnline };
+}
+
 function sentMessage(action: string, kidName: string, online: boolean): string {
   const phone = `${possessive(kidName)} phone`;
   return online ? `${action} ${phone}.` : `${action} ${phone}. It is offline, so it will happen when it reconnects (within 10 minutes).`;
@@ -34,7 +42,7 @@ export const deviceRouter = router({
   issueCommand: commandProcedure.input(z.object({ type: z.enum(["LOCK", "REBOOT"]) })).mutation(async ({ ctx, input }) => {
     // ctx.deviceOnline was read before the command is stored (the procedure's first read): once it is, the answer
     // cannot fail (nothing half-done, commands/outbox.ts).
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: input.type, issuedBy: ctx.parent.id, online: ctx.deviceOnline });
+    const cmd = await issueCommand(ctx, { ...fromProcedure(ctx), type: input.type });
     return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
@@ -54,22 +62,20 @@ export const deviceRouter = router({
         if (input.action !== "enable_app" && packageName === KIDS_APP_PACKAGE) throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to uninstall this app" });
       }
       const cmd = await issueCommand(ctx, {
-        deviceId: ctx.device.id,
+        ...fromProcedure(ctx),
         type: FCM_ACTIONS[input.action],
         payload: { action: input.action, title: input.title ?? null, message: input.message ?? null, packageName: packageName ?? null },
-        issuedBy: ctx.parent.id,
-        online: ctx.deviceOnline,
       });
       return { respones_msg: sentMessage(FCM_MESSAGES[input.action], ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
     }),
 
   sync: commandProcedure.mutation(async ({ ctx }) => {
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "SYNC", issuedBy: ctx.parent.id, online: ctx.deviceOnline });
+    const cmd = await issueCommand(ctx, { ...fromProcedure(ctx), type: "SYNC" });
     return { respones_msg: sentMessage("Syncing", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
   fetchLogs: commandProcedure.mutation(async ({ ctx }) => {
-    const cmd = await issueCommand(ctx, { deviceId: ctx.device.id, type: "FETCH_LOGS", issuedBy: ctx.parent.id, online: ctx.deviceOnline });
+    const cmd = await issueCommand(ctx, { ...fromProcedure(ctx), type: "FETCH_LOGS" });
     return { respones_msg: sentMessage("Asking for the logs of", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
   }),
 
