@@ -25,6 +25,7 @@ import { provisionFamilies } from "./mixed-parents";
 import { stormMeter, waitIdle } from "./proc-cpu";
 import { ask, Children, freePort, parseDeadlines, phase, PhaseTimeout } from "./phases";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
+import { apartFromPauses, watchGcPauses, type Span } from "./gc-pauses";
 import { bundleEntry } from "../scripts/build-device.mjs";
 
 const OPTIONS = {
@@ -282,14 +283,28 @@ async function main() {
 
     const cmd = commander(db, bus);
     const rttMeter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
+    // Each round trip's span, beside this process's own GC pauses: a span a pause overlaps carries the measurer's cost.
+    const spans: Span[] = [];
+    const gc = watchGcPauses();
     const rtt = await phase("rtt", deadline("rtt"), async () => {
       const xs: number[] = [];
-      for (let j = 0; j < RTT_N; j++) xs.push(await cmd.roundTrip(Math.floor(Math.random() * N)));
+      for (let j = 0; j < RTT_N; j++) {
+        const ms = await cmd.roundTrip(Math.floor(Math.random() * N));
+        const end = performance.now();
+        spans.push({ start: end - ms, end });
+        xs.push(ms);
+      }
       return xs;
     });
+    const benchGc = gc.stop();
+    const apart = apartFromPauses(spans, benchGc);
+    const rttClear = apart.clear.map((x) => x.end - x.start);
     // What else ran meanwhile: an idle fleet's heartbeat, or work left from the connections.
     process.stderr.write(`  cores used during the round trips: ${rttMeter()}\n`);
     out.say(`2. command round trip (${RTT_N} LOCKs issued on another process, through Redis): p50 ${pct(rtt, 50).toFixed(2)} ms, p99 ${pct(rtt, 99).toFixed(2)} ms (target p99 ≤ 20 ms); bare ws echo p50 ${pct(echo, 50).toFixed(2)} ms, p99 ${pct(echo, 99).toFixed(2)} ms`);
+    process.stderr.write(
+      `  the bench's own GC meanwhile: ${benchGc.length} pauses, longest ${Math.max(0, ...benchGc.map((x) => x.end - x.start)).toFixed(1)} ms; ${apart.overlapped} of ${RTT_N} round trips overlapped one; p99 of the others ${rttClear.length ? pct(rttClear, 99).toFixed(2) : "–"} ms\n`,
+    );
 
     // kill -9 of one process: its phones reconnect to the others; commands issued to them meanwhile arrive.
     const victim = dev.pids[0];
@@ -342,6 +357,8 @@ async function main() {
           memoryPerPhoneKiB: perDev / 1024,
           rttP50Ms: pct(rtt, 50),
           rttP99Ms: pct(rtt, 99),
+          rttP99MsApartFromBenchGc: rttClear.length ? pct(rttClear, 99) : 0,
+          rttOverlappingBenchGc: apart.overlapped,
           killOneBackMs: killOneMs,
           killAllBackMs: killAllMs,
           commandsIssued: cmd.issued.length,
