@@ -28,7 +28,7 @@ describe("the bench's own GC pauses beside its timed spans", () => {
 
   it("records this process's collections while it watches", async () => {
     const w = watchGcPauses();
-    // Enough short-lived garbage to need several young-generation collections.
+    // 48 MB of short-lived arrays: more than any heap takes without a collection.
     let keep = 0;
     for (let i = 0; i < 300; i++) keep += new Array(20_000).fill(i).length;
     await new Promise((r) => setTimeout(r, 20));

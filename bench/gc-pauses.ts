@@ -3,7 +3,7 @@
  * timed span that overlaps a pause of the measuring process carries part of the measurer's cost, not the product's.
  * `perf_hooks` reports each collection with its start on the same clock as `performance.now()`.
  */
-import { PerformanceObserver } from "node:perf_hooks";
+import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 
 export interface Span {
   start: number;
@@ -13,14 +13,15 @@ export interface Span {
 /** Starts recording this process's GC pauses; `stop()` ends it and returns them (start, end in performance.now() ms). */
 export function watchGcPauses(): { stop: () => Span[] } {
   const pauses: Span[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
-  });
+  const add = (entries: PerformanceEntry[]) => {
+    for (const e of entries) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+  };
+  const observer = new PerformanceObserver((list) => add(list.getEntries()));
   observer.observe({ entryTypes: ["gc"] });
   return {
     stop: () => {
       // Entries still buffered are delivered by takeRecords before the observer goes.
-      for (const e of observer.takeRecords()) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+      add(observer.takeRecords());
       observer.disconnect();
       return pauses;
     },
