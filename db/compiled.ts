@@ -1,5 +1,6 @@
 import type { CompiledQuery, Compilable } from "kysely";
-import type { DB } from "./index";
+import type SQLite from "better-sqlite3";
+import { sqliteReaderOf, type DB } from "./index";
 
 /**
  * Kysely builds and compiles every query anew: for the switcher's kids list (four joins and a union) that was
@@ -11,6 +12,33 @@ const MAX_PER_DB = 2_000;
 const compiled = new WeakMap<DB, Map<string, CompiledQuery>>();
 
 export async function executeCompiledOnce<R>(db: DB, key: string, build: () => Compilable<R>): Promise<R[]> {
+  return (await db.executeQuery(compiledOnce(db, key, build))).rows as R[];
+}
+
+/**
+ * SQLite: the same query run at once on the database's reader connection (db/index.ts sqliteReaderOf), which sees
+ * only committed rows and is never inside another request's transaction. Undefined where there is no reader
+ * (PostgreSQL, ":memory:"): the caller then uses executeCompiledOnce. Kysely's SQLite driver hands the rows over as
+ * better-sqlite3 gives them, so the rows are the same as through Kysely.
+ */
+export function readCompiledNow<R>(db: DB, key: string, build: () => Compilable<R>): R[] | undefined {
+  const reader = sqliteReaderOf(db);
+  if (!reader) return undefined;
+  const query = compiledOnce(db, key, build);
+  let statements = readerStatements.get(reader);
+  if (!statements) readerStatements.set(reader, (statements = new Map()));
+  let stmt = statements.get(query.sql);
+  if (!stmt) {
+    stmt = reader.prepare(query.sql);
+    if (statements.size >= MAX_PER_DB) statements.delete(statements.keys().next().value as string);
+    statements.set(query.sql, stmt);
+  }
+  return stmt.all(query.parameters as unknown[]) as R[];
+}
+
+const readerStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+function compiledOnce<R>(db: DB, key: string, build: () => Compilable<R>): CompiledQuery<R> {
   let byKey = compiled.get(db);
   if (!byKey) compiled.set(db, (byKey = new Map()));
   let query = byKey.get(key);
@@ -21,5 +49,5 @@ export async function executeCompiledOnce<R>(db: DB, key: string, build: () => C
     if (byKey.size >= MAX_PER_DB) byKey.delete(byKey.keys().next().value as string);
   }
   byKey.set(key, query);
-  return (await db.executeQuery(query)).rows as R[];
+  return query as CompiledQuery<R>;
 }

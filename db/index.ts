@@ -58,14 +58,39 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
   // dashboard's kids list took 175–300 µs in some processes and 21 µs in others, on the same file; in memory it
   // took 21 µs every time (docs/performance.md, session 9). Our temporary tables are small (a page of rows).
   sqlite.pragma("temp_store = MEMORY");
+  let reader: SQLite.Database | null = null;
+  const openReader = url === ":memory:" ? null : () => (reader ??= openSqliteReader(url));
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, 500, () => reader?.close()) }),
   });
   sqliteHandles.set(db, sqlite);
+  if (openReader) sqliteReaders.set(db, openReader);
   return db;
 }
 
 const sqliteHandles = new WeakMap<DB, SQLite.Database>();
+const sqliteReaders = new WeakMap<DB, () => SQLite.Database>();
+
+function openSqliteReader(url: string): SQLite.Database {
+  const reader = new SQLite(url);
+  reader.pragma("query_only = ON");
+  reader.pragma("busy_timeout = 5000");
+  reader.pragma("temp_store = MEMORY");
+  return reader;
+}
+
+/**
+ * A second connection on a SQLite file (opened on first use, closed with the `db`; undefined on PostgreSQL and for
+ * ":memory:"), for reads that run at once, synchronously, outside Kysely: the page cache's session check and kids
+ * list on every cached dashboard view (db/compiled.ts readCompiledNow). Kysely's one connection is shared by every
+ * request, and a read issued on it between two statements of another request's transaction would see that
+ * transaction's uncommitted rows; this one sees only what is committed (WAL: it never blocks the writer). Kysely's
+ * promise chain, its connection mutex and the driver around a statement were about 10 % of a cached view's CPU
+ * (docs/performance.md, session 19). Read-only (query_only): a write through it fails.
+ */
+export function sqliteReaderOf(db: DB): SQLite.Database | undefined {
+  return sqliteReaders.get(db)?.();
+}
 
 /**
  * The better-sqlite3 connection behind a SQLite `DB` (undefined on PostgreSQL). For hot paths that run many
@@ -122,11 +147,17 @@ function createPgPool(url: string, max: number, onError: (err: Error) => void, n
  * same query text always yields the same statement, so prepared statements are kept (bounded, LRU-ish).
  * better-sqlite3 runs them synchronously, so one statement is never used by two queries at once.
  */
-export function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+export function withStatementCache(sqlite: SQLite.Database, max = 500, onClose?: () => void): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
+      if (prop === "close" && onClose) {
+        return () => {
+          onClose();
+          return target.close();
+        };
+      }
       if (prop !== "prepare") {
         const value = Reflect.get(target, prop, receiver);
         return typeof value === "function" ? value.bind(target) : value;

@@ -1,7 +1,7 @@
 import { birthMonth, birthYear, kidName } from "../../core/values";
 import type { DB } from "../index";
 import { dbDialect } from "../dialect";
-import { executeCompiledOnce } from "../compiled";
+import { executeCompiledOnce, readCompiledNow } from "../compiled";
 import { kidAccessOfParent, kidAccessOfSession, type KidAccess } from "./access";
 import { liveParentOf, sessionIdOf, sessionParentQuery, type SessionPolicy } from "./sessions";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
@@ -50,18 +50,21 @@ export async function findLiveSessionWithKids(db: DB, token: string, policy: Ses
   if (dbDialect(db) === "sqlite") {
     // The session's row says whether any kid is delegated to the parent and accepted; most parents have none, and
     // their list then reads only their own kids (the delegated side of the rule cost a cached view 12 of 38 µs).
-    const [row] = await executeCompiledOnce(db, JSON.stringify(["live-session-delegated", id]), () =>
+    // Both reads on the reader connection where there is one (a file): at once, committed rows only (db/index.ts).
+    const sessionKey = JSON.stringify(["live-session-delegated", id]);
+    const sessionRead = () =>
       sessionParentQuery(db, id).select((eb) =>
         eb.exists(eb.selectFrom("delegations").select("delegations.id").whereRef("delegations.delegate_email", "=", "parents.email").where("delegations.status", "=", "Accepted")).as("has_delegated"),
-      ),
-    );
+      );
+    const [row] = readCompiledNow(db, sessionKey, sessionRead) ?? (await executeCompiledOnce(db, sessionKey, sessionRead));
     if (!row) return undefined;
     const { has_delegated, ...rest } = row;
     const parent = await liveParentOf(db, rest, policy, now);
     if (!parent) return undefined;
     const access: KidAccess = has_delegated ? kidAccessOfParent(db, parent) : { own: parent.id, delegated: null };
     const key = JSON.stringify(["kids-for-parent-revs", parent.id, parent.email, opts.pageSize ?? 50, Boolean(has_delegated)]);
-    const rows = await executeCompiledOnce(db, key, () => kidsListQuery(db, access, opts).select("kid_profiles.view_rev"));
+    const kidsRead = () => kidsListQuery(db, access, opts).select("kid_profiles.view_rev");
+    const rows = readCompiledNow(db, key, kidsRead) ?? (await executeCompiledOnce(db, key, kidsRead));
     return { parent, kids: toKidsList(rows, parent.id), viewRevs: new Map(rows.map((r) => [r.id, r.view_rev])) };
   }
   const key = JSON.stringify(["live-session-kids", id, opts.pageSize ?? 50]);

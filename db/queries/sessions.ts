@@ -63,8 +63,24 @@ async function checkLive(db: DB, row: { id: string; revoked_at: string | null; e
 
 /** The session id (the hash) a token names, or null for a token no session can have. */
 export function sessionIdOf(token: string): string | null {
-  return !token || token.length > 200 ? null : hashToken(token);
+  if (!token || token.length > 200) return null;
+  let id = sessionIds.get(token);
+  if (id === undefined) {
+    id = hashToken(token);
+    if (sessionIds.size >= SESSION_IDS_MAX) sessionIds.delete(sessionIds.keys().next().value as string);
+    sessionIds.set(token, id);
+  }
+  return id;
 }
+
+/**
+ * Tokens already hashed, and their session ids: a browser sends the same token on every request, and the SHA-256
+ * (a hash object, its update and digest) was 4 % of a cached dashboard view's CPU (docs/performance.md, session 19).
+ * The id is a function of the token alone; whether its session is live is checked every time, after. Bounded:
+ * the oldest token out first.
+ */
+const sessionIds = new Map<string, string>();
+const SESSION_IDS_MAX = 1_000;
 
 /** The session's row with its parent's (session columns as `session_…`), for findLiveSessionParent and callers that add to it. */
 export function sessionParentQuery(db: DB, sessionId: string) {
