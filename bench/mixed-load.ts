@@ -282,6 +282,11 @@ async function main() {
     await all({ cmd: "report", everyMs: REPORT_MS, buckets: BUCKETS }, "reporting");
     // One report interval first (each phone's first upload falls somewhere in it), so uploads run at their steady rate.
     await sleep(Math.min(REPORT_MS, 30_000));
+    // The usage tables went from empty to a row per phone and app: statistics again, as autovacuum's analyze would
+    // (its threshold is 10 % of the rows changed). Without it the planner keeps the empty tables' statistics, and the
+    // upload statement's cached plan read all of app_usage_hourly by a sequential scan for each batch: PostgreSQL
+    // 1.0–1.2 cores instead of 0.6 (docs/performance.md, session 19). This machine's server runs with autovacuum off.
+    await sql`ANALYZE`.execute(db);
     const startedReports = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0);
     const tLoad = performance.now();
     const loaded = await loop("loaded");
