@@ -263,6 +263,29 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     await b.close();
   });
 
+  it("paces its batches: an upload at an idle batcher is written at once, those arriving within the window go together", async () => {
+    // A window far longer than the test: only the pace (or a full batch, or a flush) can start the second batch.
+    const b = batcher({ windowMs: 60_000, maxRows: 3 });
+    const hour = "2026-01-11T10:00:00Z";
+    const up = (i: number, id: string, minutes: number) => b.usage(phone(i), id, [{ packageName: "com.pace", hour, minutes }]);
+    await up(12, "p0", 1); // idle: written without waiting for the window
+    expect(b.stats()).toEqual({ batches: 1, items: 1, retried: 0 });
+    const waiting = [track(up(12, "p1", 2)), track(up(13, "p2", 3))];
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waiting.map((w) => w.settled)).toEqual([false, false]);
+    // A third row fills the batch (maxRows): it begins at once, before the window ends.
+    await Promise.all([up(13, "p3", 4), ...waiting.map((w) => w.promise)]);
+    expect(b.stats()).toEqual({ batches: 2, items: 4, retried: 0 });
+    expect(await hourly(12, "2026-01-11T10:00:00.000Z")).toEqual([{ package_name: "com.pace", minutes: 2 }]);
+    expect(await hourly(13, "2026-01-11T10:00:00.000Z")).toEqual([{ package_name: "com.pace", minutes: 4 }]);
+    // flush() writes what waits for the pace.
+    const last = track(up(12, "p4", 5));
+    await b.flush();
+    expect(last.settled).toBe(true);
+    expect(b.stats()).toEqual({ batches: 3, items: 5, retried: 0 });
+    await b.close();
+  });
+
   it("refuses items after close", async () => {
     const b = batcher();
     await b.close();
