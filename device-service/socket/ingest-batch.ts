@@ -24,7 +24,7 @@ import { writeUsageRows, type UsageRow } from "./ingest-usage";
  * is written at once and those arriving within the next `windowMs` go together. Each batch is a transaction, and
  * its fixed cost (BEGIN, the phones' lock, the statement, COMMIT: four round trips and a WAL flush) is most of an
  * upload's: with 50,000 phones uploading every 30 s over 4 processes, a 2 ms window gave batches of about one upload,
- * and pacing at 25 ms took PostgreSQL from 0.61 to 0.33 cores and the device processes from 0.68 to 0.47
+ * and pacing them at 50 ms took PostgreSQL from 0.59 to 0.29 cores and the device processes from 0.70 to 0.45
  * (docs/performance.md, mixed load, session 19). A batch written for longer than the window is followed at once.
  */
 
@@ -35,7 +35,7 @@ type Item = Work & { resolve: () => void; reject: (err: unknown) => void };
 type Tx = Transaction<Database>;
 
 export interface IngestOptions {
-  /** A batch begins at most this often (default 25 ms): items arriving meanwhile wait for it and join it. */
+  /** A batch begins at most this often (default 50 ms): items arriving meanwhile wait for it and join it. */
   windowMs?: number;
   /** A batch is flushed at once when it holds this many rows (usage buckets + locations; default 2,000). */
   maxRows?: number;
@@ -65,7 +65,7 @@ export function laneOf(profileId: string, lanes: number): number {
 }
 
 /** The batches' pace (IngestOptions.windowMs). */
-export const INGEST_WINDOW_MS = 25;
+export const INGEST_WINDOW_MS = 50;
 
 const CHUNK = 500;
 const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
