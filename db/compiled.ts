@@ -1,6 +1,7 @@
 import type { CompiledQuery, Compilable } from "kysely";
 import type SQLite from "better-sqlite3";
-import { sqliteReaderOf, type DB } from "./index";
+import type { DB } from "./index";
+import { sqliteReaderOf } from "./reader";
 
 /**
  * Kysely builds and compiles every query anew: for the switcher's kids list (four joins and a union) that was

@@ -6,6 +6,7 @@ import pg from "pg";
 import { migrations } from "./migrations/index";
 import { StatementNames, nameStatements } from "./pg-statements";
 import type { Database } from "./schema";
+import { registerSqliteReader } from "./reader";
 
 export type DB = Kysely<Database>;
 export type { Dialect } from "./dialect";
@@ -64,12 +65,11 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
     dialect: new SqliteDialect({ database: withStatementCache(sqlite, 500, () => reader?.close()) }),
   });
   sqliteHandles.set(db, sqlite);
-  if (openReader) sqliteReaders.set(db, openReader);
+  if (openReader) registerSqliteReader(db, openReader);
   return db;
 }
 
 const sqliteHandles = new WeakMap<DB, SQLite.Database>();
-const sqliteReaders = new WeakMap<DB, () => SQLite.Database>();
 
 function openSqliteReader(url: string): SQLite.Database {
   const reader = new SQLite(url);
@@ -79,18 +79,6 @@ function openSqliteReader(url: string): SQLite.Database {
   return reader;
 }
 
-/**
- * A second connection on a SQLite file (opened on first use, closed with the `db`; undefined on PostgreSQL and for
- * ":memory:"), for reads that run at once, synchronously, outside Kysely: the page cache's session check and kids
- * list on every cached dashboard view (db/compiled.ts readCompiledNow). Kysely's one connection is shared by every
- * request, and a read issued on it between two statements of another request's transaction would see that
- * transaction's uncommitted rows; this one sees only what is committed (WAL: it never blocks the writer). Kysely's
- * promise chain, its connection mutex and the driver around a statement were about 10 % of a cached view's CPU
- * (docs/performance.md, session 19). Read-only (query_only): a write through it fails.
- */
-export function sqliteReaderOf(db: DB): SQLite.Database | undefined {
-  return sqliteReaders.get(db)?.();
-}
 
 /**
  * The better-sqlite3 connection behind a SQLite `DB` (undefined on PostgreSQL). For hot paths that run many
@@ -178,6 +166,7 @@ export function withStatementCache(sqlite: SQLite.Database, max = 500, onClose?:
 }
 
 export { dbDialect } from "./dialect";
+export { sqliteReaderOf } from "./reader";
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
