@@ -78,9 +78,17 @@ export function securityHeaders(e: Env): RequestHandler {
  */
 export function scriptsByHash(csp: string, nonce: string, hashes: string[]): string | null {
   const source = ` 'nonce-${nonce}'`;
-  if (!nonce || !csp.includes(source) || hashes.some((h) => !/^'sha256-[A-Za-z0-9+/]+=*'$/.test(h))) return null;
-  return csp.replace(source, hashes.map((h) => ` ${h}`).join(""));
+  if (!nonce || !csp.includes(source)) return null;
+  let sources = hashSources.get(hashes);
+  if (sources === undefined) {
+    sources = hashes.some((h) => !/^'sha256-[A-Za-z0-9+/]+=*'$/.test(h)) ? null : hashes.map((h) => ` ${h}`).join("");
+    hashSources.set(hashes, sources);
+  }
+  return sources === null ? null : csp.replace(source, sources);
 }
+
+/** A stored page's hashes are checked and joined once, not on every response that serves it (they never change). */
+const hashSources = new WeakMap<string[], string | null>();
 
 /** Paths that legitimately receive cross-site POSTs (Apple's form_post return). */
 const CROSS_SITE_POST_PATHS = new Set(["/users/apple-callback"]);
