@@ -2,6 +2,7 @@ import type { CompiledQuery, Compilable } from "kysely";
 import type SQLite from "better-sqlite3";
 import type { DB } from "./index";
 import { sqliteReaderOf } from "./reader";
+import { setBounded } from "../core/bounded";
 
 /**
  * Kysely builds and compiles every query anew: for the switcher's kids list (four joins and a union) that was
@@ -32,8 +33,7 @@ export function readCompiledNow<R>(db: DB, key: string, build: () => Compilable<
   if (!prepared) {
     const stmt = reader.prepare(query.sql).raw(true);
     prepared = { stmt, columns: stmt.columns().map((c) => c.name) };
-    if (statements.size >= MAX_PER_DB) statements.delete(statements.keys().next().value as string);
-    statements.set(query.sql, prepared);
+    setBounded(statements, query.sql, prepared, MAX_PER_DB);
   }
   // Rows as arrays, made objects here: better-sqlite3 builds an object a row through V8's API, which took 7 of a
   // session row's 30 µs with the CPU's caches cold (docs/performance.md, session 19). A name twice: the last wins, as there.
@@ -51,12 +51,8 @@ function compiledOnce<R>(db: DB, key: string, build: () => Compilable<R>): Compi
   let byKey = compiled.get(db);
   if (!byKey) compiled.set(db, (byKey = new Map()));
   let query = byKey.get(key);
-  if (query) {
-    byKey.delete(key);
-  } else {
-    query = build().compile();
-    if (byKey.size >= MAX_PER_DB) byKey.delete(byKey.keys().next().value as string);
-  }
-  byKey.set(key, query);
+  if (query) byKey.delete(key); // set again below: the most recently used last
+  else query = build().compile();
+  setBounded(byKey, key, query, MAX_PER_DB);
   return query as CompiledQuery<R>;
 }

@@ -7,6 +7,7 @@ import { migrations } from "./migrations/index";
 import { StatementNames, nameStatements } from "./pg-statements";
 import type { Database } from "./schema";
 import { registerSqliteReader } from "./reader";
+import { setBounded } from "../core/bounded";
 
 export type DB = Kysely<Database>;
 export type { Dialect } from "./dialect";
@@ -78,7 +79,6 @@ function openSqliteReader(url: string): SQLite.Database {
   reader.pragma("temp_store = MEMORY");
   return reader;
 }
-
 
 /**
  * The better-sqlite3 connection behind a SQLite `DB` (undefined on PostgreSQL). For hot paths that run many
@@ -152,13 +152,9 @@ export function withStatementCache(sqlite: SQLite.Database, max = 500, onClose?:
       }
       return (sql: string) => {
         let stmt = cache.get(sql);
-        if (stmt) {
-          cache.delete(sql);
-        } else {
-          stmt = prepare(sql);
-          if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        }
-        cache.set(sql, stmt);
+        if (stmt) cache.delete(sql); // set again below: the most recently used last
+        else stmt = prepare(sql);
+        setBounded(cache, sql, stmt, max);
         return stmt;
       };
     },

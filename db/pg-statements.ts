@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { setBounded } from "../core/bounded";
 
 /**
  * Named (prepared) statements on PostgreSQL for the queries the product runs again and again.
@@ -39,8 +40,7 @@ export class StatementNames {
     if (values > this.maxValues || this.refused.has(text) || this.named.size >= this.max) return null;
     const runs = (this.runs.get(text) ?? 0) + 1;
     if (runs < 2) {
-      if (this.runs.size >= this.maxCounted) this.runs.delete(this.runs.keys().next().value as string);
-      this.runs.set(text, runs);
+      setBounded(this.runs, text, runs, this.maxCounted);
       return null;
     }
     this.runs.delete(text);

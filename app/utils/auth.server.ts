@@ -6,6 +6,7 @@ import type { Parent } from "#db/schema";
 import { env, publicOrigin } from "#core/env.server";
 import { perRequest } from "./request-memo.server";
 import { CLIENT_IP_HEADER } from "./security.server";
+import { setBounded } from "#core/bounded";
 
 interface Args {
   request: Request;
@@ -32,10 +33,7 @@ export async function tokenFromHeaders(authorization: string | null, cookieHeade
   if (known !== undefined) return known;
   const value = await sessionCookie().parse(cookieHeader);
   const token = typeof value === "string" && value ? value : null;
-  if (cookieHeader.length <= COOKIES_READ_MAX_LENGTH) {
-    if (cookiesRead.size >= COOKIES_READ_MAX) cookiesRead.delete(cookiesRead.keys().next().value as string);
-    cookiesRead.set(cookieHeader, token);
-  }
+  if (cookieHeader.length <= COOKIES_READ_MAX_LENGTH) setBounded(cookiesRead, cookieHeader, token, COOKIES_READ_MAX);
   return token;
 }
 

@@ -7,6 +7,7 @@ import { tokenFromHeaders } from "./auth.server";
 import { KIDS_PAGE_SIZE, defaultKidId } from "../rules/kids";
 import { TOAST_COOKIE } from "./toast.server";
 import { scriptsByHash } from "./security.server";
+import { setBounded } from "#core/bounded";
 
 /**
  * Rendered dashboards, kept per signed-in parent and reused while nothing they show has changed.
@@ -187,10 +188,7 @@ function takesGzip(req: ExpressRequest): boolean {
   let takes = gzipTaken.get(header);
   if (takes === undefined) {
     takes = Boolean(req.acceptsEncodings("gzip"));
-    if (header.length <= 256) {
-      if (gzipTaken.size >= 100) gzipTaken.delete(gzipTaken.keys().next().value as string);
-      gzipTaken.set(header, takes);
-    }
+    if (header.length <= 256) setBounded(gzipTaken, header, takes, 100);
   }
   return takes;
 }

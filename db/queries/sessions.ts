@@ -3,6 +3,7 @@ import type { DB } from "../index";
 import { executeCompiledOnce } from "../compiled";
 import type { Parent } from "../schema";
 import { nowIso } from "../../core/ids.server";
+import { setBounded } from "../../core/bounded";
 
 export interface SessionPolicy {
   idleMinutes: number;
@@ -67,8 +68,7 @@ export function sessionIdOf(token: string): string | null {
   let id = sessionIds.get(token);
   if (id === undefined) {
     id = hashToken(token);
-    if (sessionIds.size >= SESSION_IDS_MAX) sessionIds.delete(sessionIds.keys().next().value as string);
-    sessionIds.set(token, id);
+    setBounded(sessionIds, token, id, SESSION_IDS_MAX);
   }
   return id;
 }
