@@ -49,6 +49,7 @@ const OPTIONS = {
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
   "web-processes": { type: "string", default: "2", smoke: "1", help: "server.ts processes of the web tier" },
   "device-calls": { type: "string", default: "http", smoke: "http", help: "how the web tier calls the device service's procedures: http (DEVICE_SERVICE_URL, as deployed) or in-process (its own caller; commands reach the phones' processes through Redis)" },
+  "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers, as before session 20)" },
   "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
   server: { type: "boolean", default: false, help: "(internal) run as a web process" },
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
@@ -83,6 +84,7 @@ const DEVICE_PROCESSES = num("device-processes");
 const WEB_PROCESSES = num("web-processes");
 const DEVICE_CALLS = str("device-calls");
 const CPU_PROF = str("cpu-prof");
+const FLEET_NICE = num("fleet-nice");
 const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
 const REDIS = process.env.BENCH_REDIS ?? "redis://127.0.0.1:6379";
 const SECRET = "mixed-bench-secret-mixed-bench-secret-0123";
@@ -142,8 +144,9 @@ const children = new Children();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A node child with its soft open-files limit raised to the hard one, and IPC. */
-function nodeChild(args: string[], env: NodeJS.ProcessEnv, o: { group?: boolean; stdout?: "pipe" } = {}): ChildProcess {
-  const cmd = `ulimit -n $(ulimit -Hn) && exec "$0" "$@"`;
+function nodeChild(args: string[], env: NodeJS.ProcessEnv, o: { group?: boolean; stdout?: "pipe"; nice?: number } = {}): ChildProcess {
+  // `nice` before node starts, so every thread of it (libuv's pool, V8's) inherits the level.
+  const cmd = `ulimit -n $(ulimit -Hn) && exec ${o.nice ? `nice -n ${o.nice} ` : ""}"$0" "$@"`;
   const proc = spawn("sh", ["-c", cmd, process.execPath, ...args], { stdio: ["ignore", o.stdout ?? process.stderr, "inherit", "ipc"], env, detached: o.group });
   return children.add(proc, o.group);
 }
@@ -166,8 +169,8 @@ async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise
 
 async function main() {
   const out = reporter(values.json === true);
-  if (![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS, DEVICE_PROCESSES, WEB_PROCESSES].every((n) => Number.isFinite(n) && n > 0) || BUCKETS > 20) {
-    process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers.\n");
+  if (![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS, DEVICE_PROCESSES, WEB_PROCESSES].every((n) => Number.isFinite(n) && n > 0) || BUCKETS > 20 || !(Number.isInteger(FLEET_NICE) && FLEET_NICE >= 0 && FLEET_NICE <= 19)) {
+    process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers; --fleet-nice is a whole number from 0 to 19.\n");
     return EXIT_USAGE;
   }
   if (DEVICE_CALLS !== "http" && DEVICE_CALLS !== "in-process") {
@@ -269,7 +272,7 @@ async function main() {
     const per = Math.ceil(PHONES / plan.clientProcesses);
     for (let c = 0; c * per < PHONES; c++) {
       const from = PARENTS + c * per;
-      const p = nodeChild(["--import", "tsx", path.resolve("bench/fleet-client.ts"), "device", wsUrl, String(from), String(Math.min(PARENTS + PHONES, from + per)), plan.sourceAddresses.join(",")], process.env);
+      const p = nodeChild(["--import", "tsx", path.resolve("bench/fleet-client.ts"), "device", wsUrl, String(from), String(Math.min(PARENTS + PHONES, from + per)), plan.sourceAddresses.join(",")], process.env, { nice: FLEET_NICE });
       await ask(p, null, "started");
       clients.push(p);
     }
@@ -292,7 +295,11 @@ async function main() {
     const loaded = await loop("loaded");
     const reported = (await all<{ reported: number }>({ cmd: "stop-report" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
     const uploadsPerS = reported / ((performance.now() - tLoad) / 1000);
-    out.say(`with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s`);
+    const setUploadsPerS = (PHONES / REPORT_MS) * 1000;
+    out.say(`with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s (set: ${setUploadsPerS.toFixed(0)}/s; its clients at nice ${FLEET_NICE})`);
+    // Each phone waits for its acknowledgement before its next pause, so slow acknowledgements (or clients short of
+    // CPU) lower the rate a little (0.97 of the set rate in quiet runs): more than 5 % below, the load was lighter than set.
+    if (!SMOKE && uploadsPerS < 0.95 * setUploadsPerS) out.say(`  the fleet uploaded ${((1 - uploadsPerS / setUploadsPerS) * 100).toFixed(1)} % below its set rate (${uploadsPerS.toFixed(0)} of ${setUploadsPerS.toFixed(0)}/s): the loaded figures are for that lighter load`);
     for (const f of [...new Set([...quiet.r.failures, ...loaded.r.failures])].slice(0, 8)) out.say(`  failure: ${f}`);
     await all({ cmd: "close" }, "closed");
 
@@ -309,6 +316,8 @@ async function main() {
       "loaded.commandP99Ms": pct(loaded.r.commands, 99),
       "loaded.pagesPerS": loaded.r.pages.length / SECONDS,
       "loaded.uploadsPerS": uploadsPerS,
+      setUploadsPerS,
+      fleetNice: FLEET_NICE,
       failures: quiet.r.failures.length + loaded.r.failures.length,
       halfDoneCommands: quiet.r.halfDone + loaded.r.halfDone,
       ...Object.fromEntries(Object.entries(quiet.cpu).map(([k, v]) => [`quiet.cores.${k}`, v])),
