@@ -2,7 +2,7 @@ import type { CompiledQuery, Compilable } from "kysely";
 import type SQLite from "better-sqlite3";
 import type { DB } from "./index";
 import { sqliteReaderOf } from "./reader";
-import { setBounded } from "../core/bounded";
+import { getOrCreateLru, setBounded } from "../core/bounded";
 
 /**
  * Kysely builds and compiles every query anew: for the switcher's kids list (four joins and a union) that was
@@ -50,9 +50,5 @@ const readerStatements = new WeakMap<SQLite.Database, Map<string, { stmt: SQLite
 function compiledOnce<R>(db: DB, key: string, build: () => Compilable<R>): CompiledQuery<R> {
   let byKey = compiled.get(db);
   if (!byKey) compiled.set(db, (byKey = new Map()));
-  let query = byKey.get(key);
-  if (query) byKey.delete(key); // set again below: the most recently used last
-  else query = build().compile();
-  setBounded(byKey, key, query, MAX_PER_DB);
-  return query as CompiledQuery<R>;
+  return getOrCreateLru(byKey, key, () => build().compile(), MAX_PER_DB) as CompiledQuery<R>;
 }

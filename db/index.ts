@@ -7,7 +7,7 @@ import { migrations } from "./migrations/index";
 import { StatementNames, nameStatements } from "./pg-statements";
 import type { Database } from "./schema";
 import { registerSqliteReader } from "./reader";
-import { setBounded } from "../core/bounded";
+import { getOrCreateLru } from "../core/bounded";
 
 export type DB = Kysely<Database>;
 export type { Dialect } from "./dialect";
@@ -151,11 +151,7 @@ export function withStatementCache(sqlite: SQLite.Database, max = 500, onClose?:
         return typeof value === "function" ? value.bind(target) : value;
       }
       return (sql: string) => {
-        let stmt = cache.get(sql);
-        if (stmt) cache.delete(sql); // set again below: the most recently used last
-        else stmt = prepare(sql);
-        setBounded(cache, sql, stmt, max);
-        return stmt;
+        return getOrCreateLru(cache, sql, () => prepare(sql), max);
       };
     },
   });

@@ -1,4 +1,5 @@
 import { renderToStaticMarkup } from "react-dom/server";
+import { getOrCreateLru } from "#core/bounded";
 import { CategoryBarChartAt, type CategoryChartData } from "./CategoryBarChart";
 
 /**
@@ -13,13 +14,10 @@ const cache = new Map<string, { phone: string; wide: string }>();
 export const CHART_SIZES = { phone: { width: 340, height: 220 }, wide: { width: 640, height: 260 } } as const;
 
 export function renderCategoryChart(data: CategoryChartData, title: string): { phone: string; wide: string } {
-  const key = JSON.stringify([title, data]);
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  return getOrCreateLru(cache, JSON.stringify([title, data]), () => renderBoth(data, title), CACHE_SIZE);
+}
+
+function renderBoth(data: CategoryChartData, title: string): { phone: string; wide: string } {
   // Coordinates to one decimal: the same picture in about half the bytes.
   const compact = (markup: string) => markup.replace(/(\d+\.\d)\d+/g, "$1");
   const svg = {
@@ -30,8 +28,6 @@ export function renderCategoryChart(data: CategoryChartData, title: string): { p
       `<svg viewBox="0 0 ${CHART_SIZES.wide.width} ${CHART_SIZES.wide.height}" preserveAspectRatio="xMidYMid meet" `,
     ),
   };
-  cache.set(key, svg);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return svg;
 }
 
