@@ -191,21 +191,28 @@ export class SimulatedPhone extends EventEmitter {
         ws.terminate();
       });
       ws.on("message", (raw) => this.onFrame(raw.toString()));
+      // A socket this phone has already replaced (connect() called again while it was open: the server closes the
+      // old one with 4000) is not the phone's connection any more: its end must not mark the phone offline or start
+      // a reconnect, which would in turn replace the new socket before its status is acknowledged.
+      const superseded = () => this.ws !== ws;
       ws.on("close", (code, reason) => {
-        this.connected = false;
-        this.emit("disconnected", code, reason.toString());
+        const current = !superseded();
+        if (current) {
+          this.connected = false;
+          this.emit("disconnected", code, reason.toString());
+        }
         if (!settled) {
           settled = true;
           reject(new Error(`socket closed ${code} ${reason.toString()}`));
         }
-        if (!this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
+        if (current && !this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
       });
       ws.on("error", (err) => {
         this.opts.log?.(`[${this.serialNumber}] socket error: ${err.message}`);
         if (!settled && ws.readyState !== WebSocket.OPEN) {
           settled = true;
           reject(err);
-          if (!this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
+          if (!superseded() && !this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
         }
       });
     });
@@ -372,6 +379,11 @@ export class SimulatedPhone extends EventEmitter {
   /** Resolves when a matching command of this type has arrived or arrives. */
   waitForCommand(type: CommandType, timeoutMs = 5_000, match: (c: ReceivedCommand) => boolean = () => true): Promise<ReceivedCommand> {
     return waitForCommand(this, this.received, type, timeoutMs, match);
+  }
+
+  /** Whether a reconnect is waiting for its backoff (the socket closed without close() being called). */
+  reconnectScheduled(): boolean {
+    return this.reconnectTimer !== undefined;
   }
 
   unanswered(): number {
