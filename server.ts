@@ -10,7 +10,7 @@ import express from "express";
 import { env } from "./core/env.server";
 import { createServices, type Services } from "./device-service/services";
 import { mountSse } from "./app/utils/sse.server";
-import { DASHBOARD_PATHS, PageCache, dashboardCache, isDashboardGet, type PageCacheStore } from "./app/utils/page-cache.server";
+import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "./app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
 import { boundedFormBodies, createRemixHandler } from "./app/utils/request-limits.server";
 import { forwardAsyncErrors, healthz, outageErrors } from "./device-service/outage";
@@ -57,17 +57,17 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   // `_data`); qs's nested objects and arrays were 3 % of a cached dashboard view's CPU and serve nothing here.
   app.set("query parser", "simple");
   const compress = compression({ filter: (req, res) => !req.path.startsWith("/events") && compression.filter(req, res) });
-  // The dashboard's GETs are compressed below the page cache, which sends a hit as stored (gzip already) and sets
+  // The cached pages' GETs are compressed below the page cache, which sends a hit as stored (gzip already) and sets
   // compression up for everything else it passes on.
-  app.use((req, res, next) => (isDashboardGet(req) ? next() : compress(req, res, next)));
+  app.use((req, res, next) => (isPageCacheGet(req) ? next() : compress(req, res, next)));
   // 503 while the database does not answer (load balancers stop sending traffic), 200 again once it does.
   app.get("/healthz", healthz(services.db));
   // Headers on everything, static files included (nosniff, CSP, HSTS in production).
   app.use(securityHeaders(e));
-  // Rendered dashboards reused while nothing on them changed (PAGE_CACHE_MB=0 turns it off). Before the static
-  // files (no file answers these paths), so a repeat view does not look for one on disk first.
+  // Rendered dashboards and Global Settings pages reused while nothing on them changed (PAGE_CACHE_MB=0 turns it
+  // off). Before the static files (no file answers these paths), so a repeat view does not look for one on disk first.
   const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
-  app.get(DASHBOARD_PATHS, dashboardCache({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS }, compress }));
+  app.get(PAGE_CACHE_PATHS, pageCacheRoute({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS }, compress }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
   app.use(sameOriginPosts());

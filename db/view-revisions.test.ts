@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { BUMPED_BY_WRITERS, bumpKidsOfPhones, USAGE_WRITERS, VIEW_REV_TABLES } from "./view-revisions";
+import { BUMPED_BY_WRITERS, bumpKidsOfPhones, USAGE_WRITERS, VIEW_REV_ROWS, VIEW_REV_TABLES } from "./view-revisions";
 import { seedDemo } from "./seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "./testing";
 
@@ -28,6 +28,7 @@ const KEY_OF: Record<string, "profile_id" | "device_id" | "everyone" | "self"> =
   store_categories: "everyone",
   catalog_apps: "everyone",
   app_requests: "profile_id",
+  kid_time_rules: "profile_id",
 };
 
 describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
@@ -68,6 +69,10 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
     await t.db
       .insertInto("app_requests")
       .values({ id: "view-rev-request", profile_id: mia.profileId, device_id: mia.deviceId, package_name: "com.duolingo", request_type: "App Install", remarks: null, message_id: null, answered_by: null, answered_at: null, created_at: now, updated_at: now })
+      .execute();
+    await t.db
+      .insertInto("kid_time_rules")
+      .values({ profile_id: mia.profileId, scope: "phone", target: "", weekday_minutes: "[60,60,60,60,60,120,120]", session_minutes: null, break_minutes: null, always_allowed: 0, updated_at: now })
       .execute();
     await t.db.insertInto("bonus_grants").values({ id: "view-rev-bonus", profile_id: mia.profileId, scope: "phone", target: "", day: now.slice(0, 10), minutes: 30, granted_by: null, created_at: now }).execute();
     if (!hasPolicy) await t.db.insertInto("device_policies").values({ device_id: mia.deviceId, version: 1, document: "{}", command_id: null, created_at: now, acknowledged_at: null }).execute();
@@ -130,6 +135,23 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
     expect(row, `the fixture needs one of Mia's rows in ${table}`).toBeDefined();
     expect(await moved(() => sql`UPDATE ${sql.table(table)} SET minutes = minutes WHERE device_id = ${mia.deviceId}`.execute(t.db))).toEqual({ mia: false, leo: false });
     expect(await moved(() => bumpKidsOfPhones(t.db, [mia.deviceId, mia.deviceId]))).toEqual({ mia: true, leo: false });
+  });
+
+  it("device_commands: a RING or STOP_SOUND row moves its phone's kid on insert, status change and delete; a Lock or a policy push moves nobody", async () => {
+    expect(VIEW_REV_ROWS.device_commands.values).toEqual(["RING", "STOP_SOUND"]);
+    const command = (id: string, type: string) => ({ id, device_id: mia.deviceId, type, payload: "{}", status: "queued" as const, policy_version: null, issued_by: null, error: null, result: null, created_at: new Date().toISOString(), sent_at: null, completed_at: null, expires_at: null });
+    for (const type of ["RING", "STOP_SOUND"]) {
+      const id = `view-rev-${type}`;
+      expect(await moved(() => t.db.insertInto("device_commands").values(command(id, type)).execute()), `${type} insert`).toEqual({ mia: true, leo: false });
+      expect(await moved(() => t.db.updateTable("device_commands").set({ status: "acknowledged" }).where("id", "=", id).execute()), `${type} update`).toEqual({ mia: true, leo: false });
+      expect(await moved(() => t.db.deleteFrom("device_commands").where("id", "=", id).execute()), `${type} delete`).toEqual({ mia: true, leo: false });
+    }
+    for (const type of ["LOCK", "APPLY_POLICY"]) {
+      const id = `view-rev-${type}`;
+      expect(await moved(() => t.db.insertInto("device_commands").values(command(id, type)).execute()), `${type} insert`).toEqual({ mia: false, leo: false });
+      expect(await moved(() => t.db.updateTable("device_commands").set({ status: "acknowledged" }).where("id", "=", id).execute()), `${type} update`).toEqual({ mia: false, leo: false });
+      expect(await moved(() => t.db.deleteFrom("device_commands").where("id", "=", id).execute()), `${type} delete`).toEqual({ mia: false, leo: false });
+    }
   });
 
   // Last: it deletes Mia.

@@ -4,8 +4,9 @@ import type { Database } from "./schema";
 /**
  * Tables whose every write moves the shown kid's view_rev (kept in step with migrations
  * 2026-11-22T00-view-revisions, 2026-11-23T02-apps, 2026-11-23T07-time-rules, 2026-11-23T09-requests, 2026-11-23T13-usage-statement-triggers,
- * 2026-11-25T00-usage-writers-bump and 2026-11-26T00-status-statement-triggers; db/view-revisions.test.ts checks it). The dashboard's page cache
- * (app/utils/page-cache.server.ts) relies on it: a table the dashboard reads belongs here and in a migration.
+ * 2026-11-25T00-usage-writers-bump, 2026-11-26T00-status-statement-triggers and 2026-11-27T00-settings-view-rev; db/view-revisions.test.ts
+ * checks it). The page cache (app/utils/page-cache.server.ts: the dashboard and Global Settings) relies on it: a table
+ * those pages read belongs here and in a migration.
  * Every table here has triggers that move the revision, except those in BUMPED_BY_WRITERS.
  */
 export const VIEW_REV_TABLES = [
@@ -26,7 +27,15 @@ export const VIEW_REV_TABLES = [
   "store_categories",
   "catalog_apps",
   "app_requests",
+  "kid_time_rules",
 ] as const;
+
+/**
+ * Tables whose writes move the revision for some rows only: device_commands' RING and STOP_SOUND rows (Global
+ * Settings' ring state; migration 2026-11-27T00-settings-view-rev). A cached page may read these tables only
+ * through those rows (page-cache.test.ts checks the statements), so a Lock does not throw cached pages away.
+ */
+export const VIEW_REV_ROWS = { device_commands: { column: "type", values: ["RING", "STOP_SOUND"] } } as const;
 
 /**
  * The usage tables have no view-revision trigger (a row trigger per usage row cost a quarter of the ingest's time

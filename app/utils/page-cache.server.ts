@@ -10,14 +10,16 @@ import { scriptsByHash } from "./security.server";
 import { setBounded } from "#core/bounded";
 
 /**
- * Rendered dashboards, kept per signed-in parent and reused while nothing they show has changed.
+ * Rendered dashboards and Global Settings pages, kept per signed-in parent and reused while nothing they show has
+ * changed (PAGE_CACHE_PATHS; Global Settings since issue 22's mixed load, where its ~20 ms render was the slowest).
  *
  * The key holds everything the page is a function of:
- *  - the URL (path and query: kid, tab, Day/Week, dates, Show More counts, open popup);
+ *  - the URL (path and query: kid, tab, Day/Week, dates, Show More counts, open popup; Global Settings' drafts);
  *  - the parent's whole row and the kids list exactly as the switcher reads it (so a rename, a new kid, an
  *    accepted or revoked delegation, a changed flag all make a new key);
- *  - the shown kid's `view_rev`, which database triggers move on every write to a table the dashboard reads
- *    (VIEW_REV_TABLES in db/view-revisions.ts; migration 2026-11-22T00-view-revisions), from any process — the
+ *  - the shown kid's `view_rev`, which database triggers move on every write to a table these pages read
+ *    (VIEW_REV_TABLES and VIEW_REV_ROWS in db/view-revisions.ts; migrations 2026-11-22T00-view-revisions,
+ *    2026-11-27T00-settings-view-rev), from any process — the
  *    usage tables' writers move it themselves, in the same transaction (BUMPED_BY_WRITERS there; decision 004);
  *  - the UTC day (today's chart, the kid's age, the footer's year).
  * And an entry lives only until the loader says (`context.pageCacheUntil`): the dashboard's "Blocked by Bedtime
@@ -26,7 +28,8 @@ import { setBounded } from "#core/bounded";
  * The session is checked on every request exactly as the route guard does (and its idle clock is refreshed),
  * so a signed-out or revoked session never sees a cached page. Not cached: requests carrying a toast (reading
  * it clears a cookie), the notification centre (opening it marks notifications read), a kid outside the
- * parent's first switcher page (the loader asks the access rule), anything but 200 without Set-Cookie.
+ * parent's first switcher page (the loader asks the access rule), Global Settings without a kid in its URL (the
+ * loader redirects), anything but 200 without Set-Cookie.
  *
  * A stored page is served to many responses, so it carries no nonce: its inline scripts are authorised by their
  * sha256 hashes, computed once when it is stored, from the scripts the render marked with its nonce (toEntry).
@@ -245,25 +248,35 @@ function hasCookie(header: string | undefined, name: string): boolean {
   return header.split(";").some((part) => part.trim().startsWith(`${name}=`));
 }
 
-/** The paths the page cache answers (its Express route in server.ts). */
-export const DASHBOARD_PATHS = ["/kids-device", "/kids-device.data"];
+/**
+ * The pages the page cache answers, documents and single-fetch data (its Express route in server.ts). The dashboard
+ * shows the first kid when its URL names none; Global Settings redirects to a URL that names one, and only that
+ * second request is looked up.
+ */
+const CACHED_PAGES = { "/kids-device": { kidInUrl: false }, "/global-settings": { kidInUrl: true } } as const;
+export const PAGE_CACHE_PATHS = Object.keys(CACHED_PAGES).flatMap((p) => [p, `${p}.data`]);
 
 /**
- * Whether a request goes to dashboardCache's route: a GET or HEAD of one of its paths, matched as Express matches a
- * route (any case, one trailing slash). The compression middleware is set up by the cache for these (dashboardCache).
+ * Whether a request goes to pageCacheRoute: a GET or HEAD of one of its paths, matched as Express matches a route
+ * (any case, one trailing slash). The compression middleware is set up by the cache for these (pageCacheRoute).
  */
-export function isDashboardGet(req: ExpressRequest): boolean {
-  return (req.method === "GET" || req.method === "HEAD") && DASHBOARD_PATH.test(req.path);
+export function isPageCacheGet(req: ExpressRequest): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && CACHED_PATH.test(req.path);
 }
 
-const DASHBOARD_PATH = new RegExp(`^(?:${DASHBOARD_PATHS.map((p) => p.replace(/[.]/g, "\\.")).join("|")})/?$`, "i");
+const CACHED_PATH = new RegExp(`^(?:${PAGE_CACHE_PATHS.map((p) => p.replace(/[.]/g, "\\.")).join("|")})/?$`, "i");
+
+function kidInUrl(path: string): boolean {
+  const page = path.toLowerCase().replace(/\/$/, "").replace(/\.data$/, "");
+  return (CACHED_PAGES as Record<string, { kidInUrl: boolean }>)[page]?.kidInUrl ?? false;
+}
 
 /**
- * Express middleware for GET /kids-device documents and their single-fetch data (/kids-device.data). On a hit
- * it answers. On a document miss it hands Remix a `pageCacheStore` (through res.locals and the load context)
- * that entry.server calls with the rendered page; on a data miss it collects the bytes as they are sent.
+ * Express middleware for GET documents of the cached pages and their single-fetch data (`.data`). On a hit it
+ * answers. On a document miss it hands Remix a `pageCacheStore` (through res.locals and the load context) that
+ * entry.server calls with the rendered page; on a data miss it collects the bytes as they are sent.
  */
-export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number }; compress: RequestHandler }) {
+export function pageCacheRoute(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number }; compress: RequestHandler }) {
   const { db, cache, sessionPolicy, compress } = opts;
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     // Every response but a hit (sent as stored, already gzip) is compressed, as elsewhere: the compression middleware
@@ -289,6 +302,7 @@ export function dashboardCache(opts: { db: DB; cache: PageCache; sessionPolicy: 
       const { parent, kids, viewRevs } = live;
       const requested = query.get("profileId");
       if (requested && !kids.some((k) => k.id === requested)) return pass();
+      if (!requested && kidInUrl(req.path)) return pass();
       const kidId = requested ?? defaultKidId(kids);
       const rev = (kidId && viewRevs.get(kidId)) ?? null;
       // The key is the text itself: a Map hashes and compares it faster than a SHA-256 digest of it is made (the

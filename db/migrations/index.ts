@@ -17,6 +17,7 @@ import * as usageStatementTriggers from "./2026-11-23T13-usage-statement-trigger
 import * as storeOrder from "./2026-11-23T16-store-order";
 import * as statusStatementTriggers from "./2026-11-26T00-status-statement-triggers";
 import * as usageWritersBump from "./2026-11-25T00-usage-writers-bump";
+import * as settingsViewRev from "./2026-11-27T00-settings-view-rev";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T16-store-order": storeOrder,
   "2026-11-25T00-usage-writers-bump": usageWritersBump,
   "2026-11-26T00-status-statement-triggers": statusStatementTriggers,
+  "2026-11-27T00-settings-view-rev": settingsViewRev,
 };

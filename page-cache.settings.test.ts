@@ -1,0 +1,175 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer } from "./server.testing";
+import { newId } from "./core/ids.server";
+import { setTimeRule } from "./db/queries/time-rules/rules";
+import { createParent } from "./db/queries/parents";
+
+// The real server (SQLite, demo family) answering /global-settings through the page cache (needs `remix build`).
+let h: Awaited<ReturnType<typeof startTestServer>>;
+const { KEYED_TABLES } = await import("./app/utils/page-cache.server");
+const { VIEW_REV_ROWS, VIEW_REV_TABLES } = await import("./db/view-revisions");
+
+let cookie: string;
+let mia: { profileId: string; deviceId: string; serial: string };
+let url: string;
+
+async function get(pathAndQuery: string, headers: Record<string, string> = { Cookie: cookie }) {
+  const res = await fetch(`${h.base}${pathAndQuery}`, { headers, redirect: "manual" });
+  const html = await res.text();
+  const cache = /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null;
+  return { res, html, cache };
+}
+
+const command = (type: string) => ({
+  id: newId(),
+  device_id: mia.deviceId,
+  type,
+  payload: "{}",
+  status: "queued" as const,
+  policy_version: null,
+  issued_by: null,
+  error: null,
+  result: null,
+  created_at: new Date().toISOString(),
+  sent_at: null,
+  completed_at: null,
+  expires_at: null,
+});
+
+beforeAll(async () => {
+  h = await startTestServer("page-cache-settings");
+  ({ cookie } = await h.signIn("demo@kids-portal.test"));
+  const d = await h.db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .select(["devices.id", "devices.profile_id", "devices.serial_number"])
+    .where("kid_profiles.name", "=", "Mia")
+    .executeTakeFirstOrThrow();
+  mia = { profileId: d.profile_id, deviceId: d.id, serial: d.serial_number };
+  url = `/global-settings?profileId=${mia.profileId}&serialNumber=${mia.serial}`;
+});
+afterAll(async () => {
+  await h?.started.close();
+});
+
+describe("Global Settings through the page cache", () => {
+  it("answers a repeat view and its single-fetch data from the cache", async () => {
+    const first = await get(url);
+    const second = await get(url);
+    expect(first.res.status).toBe(200);
+    expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
+    expect(second.html).toBe(first.html);
+    expect(second.html).toContain("Not ringing.");
+    expect(second.res.headers.get("cache-control")).toBe("no-store");
+    expect(second.res.headers.get("content-security-policy")).not.toContain("nonce-");
+    const data = `/global-settings.data?profileId=${mia.profileId}&serialNumber=${mia.serial}`;
+    expect([(await get(data)).cache, (await get(data)).cache]).toEqual(["miss", "hit"]);
+    // A draft in the URL is its own page.
+    const draft = await get(`${url}&limit=95`);
+    expect(draft.cache).toBe("miss");
+    expect(draft.html).not.toBe(first.html);
+  });
+
+  it("a ring shows on the very next view; a Lock or a policy push keeps the cached page", async () => {
+    await get(url);
+    expect((await get(url)).cache).toBe("hit");
+    await h.db.insertInto("device_commands").values(command("LOCK")).execute();
+    await h.db.insertInto("device_commands").values(command("APPLY_POLICY")).execute();
+    expect((await get(url)).cache).toBe("hit");
+    const ring = command("RING");
+    await h.db.insertInto("device_commands").values(ring).execute();
+    const starting = await get(url);
+    expect(starting.cache).toBe("miss");
+    expect(starting.html).toContain("Waiting for the phone to start ringing.");
+    expect((await get(url)).cache).toBe("hit");
+    // The phone's acknowledgement is a status change of the same row.
+    await h.db.updateTable("device_commands").set({ status: "acknowledged" }).where("id", "=", ring.id).execute();
+    const ringing = await get(url);
+    expect(ringing.cache).toBe("miss");
+    expect(ringing.html).toContain("The phone is ringing.");
+    await h.db.updateTable("device_commands").set({ status: "acknowledged" }).where("type", "in", ["RING", "STOP_SOUND"]).execute();
+    await h.db.insertInto("device_commands").values({ ...command("STOP_SOUND"), status: "acknowledged" as const }).execute();
+    expect((await get(url)).html).toContain("Not ringing.");
+  });
+
+  it("a weekday limit, a saved daily limit and the parent's time zone show on the very next view", async () => {
+    await get(url);
+    const before = await get(url);
+    expect(before.cache).toBe("hit");
+    expect(before.html).not.toMatch(/name="day6"[^>]*value="105"/);
+    expect(before.html).not.toMatch(/name="minutes"[^>]*value="120"/);
+    await setTimeRule(h.db, mia.profileId, "phone", "", { weekdayMinutes: [15, 30, 45, 60, 75, 90, 105] });
+    const byDay = await get(url);
+    expect(byDay.cache).toBe("miss");
+    expect(byDay.html).not.toBe(before.html);
+    expect(byDay.html).toMatch(/name="day6"[^>]*value="105"/);
+
+    // The parent's own form: the answer carries a toast (not cached), the next plain view shows the saved limit.
+    const saved = await h.post(url, { intent: "limit", minutes: "120" }, cookie);
+    expect(saved.status).toBe(302);
+    const after = await get(url);
+    expect(after.cache).toBe("miss");
+    expect(after.html).toMatch(/name="minutes"[^>]*value="120"/);
+
+    expect((await get(url)).cache).toBe("hit");
+    await h.db.updateTable("parents").set({ time_zone: "Europe/Berlin" }).where("email", "=", "demo@kids-portal.test").execute();
+    const zoned = await get(url);
+    expect(zoned.cache).toBe("miss");
+    expect(zoned.html).toMatch(/<option value="Europe\/Berlin" selected="">/);
+  });
+
+  it("is looked up only for a URL naming the kid; opening it with isPlaying rings the phone every time it is allowed to", async () => {
+    const bare = await get("/global-settings");
+    expect(bare.res.status).toBe(302);
+    expect(bare.cache).toBeNull();
+    await h.db.updateTable("device_commands").set({ status: "acknowledged" }).where("device_id", "=", mia.deviceId).execute();
+    const rings = async () => (await h.db.selectFrom("device_commands").select("id").where("device_id", "=", mia.deviceId).where("type", "=", "RING").execute()).length;
+    const n = await rings();
+    const ring = await get(`${url}&isPlaying=true`);
+    expect(ring.res.status).toBe(302);
+    expect(await rings()).toBe(n + 1);
+    const again = await get(`${url}&isPlaying=true`);
+    expect(again.res.status).toBe(302);
+    expect(again.cache).not.toBe("hit");
+  });
+
+  it("another family asking for the same URL gets the not-found page, from neither cache nor render of Mia's", async () => {
+    await get(url);
+    expect((await get(url)).cache).toBe("hit");
+    const other = await createParent(h.db, { email: `other-${newId()}@example.test`, name: "Other Parent", passwordHash: null });
+    const s = await h.signIn({ id: other.id });
+    const theirs = await get(url, { Cookie: s.cookie });
+    expect(theirs.res.status).toBe(404);
+    expect(theirs.html).not.toContain("Mia");
+  });
+
+  it("reads only tables whose writes move view_rev or that the key covers, and device_commands only through its ring rows", async () => {
+    const seen = new Set<string>();
+    const commandReads: string[] = [];
+    const proto = Object.getPrototypeOf(new Database(":memory:").prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
+    const originals = Object.fromEntries(["all", "get", "run", "iterate"].map((m) => [m, proto[m]]));
+    for (const m of Object.keys(originals)) {
+      proto[m] = function (this: { source: string }, ...a: unknown[]) {
+        for (const match of this.source.matchAll(/\b(?:from|join|into|update)\s+"?(\w+)"?/gi)) seen.add(match[1]);
+        if (/"?device_commands"?/.test(this.source)) commandReads.push(this.source);
+        return originals[m].apply(this, a);
+      };
+    }
+    try {
+      h.started.pageCache.clear();
+      for (const q of ["", "&limit=90", "&fullAccess=on", "&fullAccess=off", "&day0=45&day1=50"]) {
+        const r = await get(`${url}${q}`);
+        expect(r.res.status).toBe(200);
+      }
+      expect((await get(`/global-settings.data?profileId=${mia.profileId}&serialNumber=${mia.serial}`)).res.status).toBe(200);
+    } finally {
+      Object.assign(proto, originals);
+    }
+    const allowed = new Set<string>([...VIEW_REV_TABLES, ...KEYED_TABLES, ...Object.keys(VIEW_REV_ROWS)]);
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].filter((t) => !allowed.has(t))).toEqual([]);
+    expect(commandReads.length).toBeGreaterThan(0);
+    for (const text of commandReads) expect(text).toMatch(/"type" in \(\?, \?\)/);
+  });
+});
