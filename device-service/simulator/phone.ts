@@ -154,6 +154,12 @@ export class SimulatedPhone extends EventEmitter {
     this.ws = ws;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
+      const settle = (e?: Error) => {
+        if (settled) return;
+        settled = true;
+        if (e) reject(e);
+        else resolve();
+      };
       ws.on("open", () => {
         const id = this.nextId();
         const frame = JSON.stringify({ event: "child_status", id, data: this.statusData() });
@@ -165,17 +171,9 @@ export class SimulatedPhone extends EventEmitter {
             // Everything unanswered before the drop goes again, with its original id.
             for (const [pid, p] of this.pending) if (pid !== id) ws.send(p.frame);
             this.emit("connected");
-            if (!settled) {
-              settled = true;
-              resolve();
-            }
+            settle();
           },
-          reject: (e) => {
-            if (!settled) {
-              settled = true;
-              reject(e);
-            }
-          },
+          reject: (e) => settle(e),
         });
         ws.send(frame);
       });
@@ -184,35 +182,28 @@ export class SimulatedPhone extends EventEmitter {
       ws.on("unexpected-response", (_req, res) => {
         refused = res.statusCode === 401;
         res.resume();
-        if (!settled) {
-          settled = true;
-          reject(new Error(`socket refused (HTTP ${res.statusCode})`));
-        }
+        settle(new Error(`socket refused (HTTP ${res.statusCode})`));
         ws.terminate();
       });
       ws.on("message", (raw) => this.onFrame(raw.toString()));
       // A socket this phone has already replaced (connect() called again while it was open: the server closes the
       // old one with 4000) is not the phone's connection any more: its end must not mark the phone offline or start
       // a reconnect, which would in turn replace the new socket before its status is acknowledged.
-      const superseded = () => this.ws !== ws;
+      const current = () => this.ws === ws;
+      const mayReconnect = () => current() && !this.closedByUs && this.opts.reconnect !== false && !refused;
       ws.on("close", (code, reason) => {
-        const current = !superseded();
-        if (current) {
+        if (current()) {
           this.connected = false;
           this.emit("disconnected", code, reason.toString());
         }
-        if (!settled) {
-          settled = true;
-          reject(new Error(`socket closed ${code} ${reason.toString()}`));
-        }
-        if (current && !this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
+        settle(new Error(`socket closed ${code} ${reason.toString()}`));
+        if (mayReconnect()) this.scheduleReconnect();
       });
       ws.on("error", (err) => {
         this.opts.log?.(`[${this.serialNumber}] socket error: ${err.message}`);
         if (!settled && ws.readyState !== WebSocket.OPEN) {
-          settled = true;
-          reject(err);
-          if (!superseded() && !this.closedByUs && this.opts.reconnect !== false && !refused) this.scheduleReconnect();
+          settle(err);
+          if (mayReconnect()) this.scheduleReconnect();
         }
       });
     });
