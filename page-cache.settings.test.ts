@@ -119,6 +119,30 @@ describe("Global Settings through the page cache", () => {
     expect(zoned.html).toMatch(/<option value="Europe\/Berlin" selected="">/);
   });
 
+  it("who changed the limit: a new name or e-mail of that parent shows on the owner's very next view", async () => {
+    const sam = await createParent(h.db, { email: `sam-${newId()}@example.test`, name: "Sam", passwordHash: null });
+    const owner = await h.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", mia.profileId).executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const delegation = newId();
+    await h.db
+      .insertInto("delegations")
+      .values({ id: delegation, owner_parent_id: owner.parent_id, delegate_email: sam.email, delegate_name: "Sam", status: "Accepted", created_at: now, updated_at: now, responded_by: sam.id, responded_at: now, revoked_at: null })
+      .execute();
+    await h.db.insertInto("delegation_kids").values({ delegation_id: delegation, profile_id: mia.profileId }).execute();
+    await h.db.deleteFrom("global_settings").where("device_id", "=", mia.deviceId).where("key", "=", "GlobalDailyLimit").execute();
+    await h.db.insertInto("global_settings").values({ device_id: mia.deviceId, key: "GlobalDailyLimit", value: "90", updated_at: now, updated_by: sam.id }).execute();
+    await get(url);
+    const before = await get(url);
+    expect(before.cache).toBe("hit");
+    // React's text separators (<!-- -->) aside.
+    const text = (html: string) => html.replace(/<!-- -->/g, "");
+    expect(text(before.html)).toContain(`Changed by Sam (${sam.email}).`);
+    await h.db.updateTable("parents").set({ name: "Samantha" }).where("id", "=", sam.id).execute();
+    const after = await get(url);
+    expect(after.cache).toBe("miss");
+    expect(text(after.html)).toContain(`Changed by Samantha (${sam.email}).`);
+  });
+
   it("is looked up only for a URL naming the kid; opening it with isPlaying rings the phone every time it is allowed to", async () => {
     const bare = await get("/global-settings");
     expect(bare.res.status).toBe(302);

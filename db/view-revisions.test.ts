@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { BUMPED_BY_WRITERS, bumpKidsOfPhones, USAGE_WRITERS, VIEW_REV_ROWS, VIEW_REV_TABLES } from "./view-revisions";
 import { seedDemo } from "./seed/index";
+import { createParent } from "./queries/parents";
 import { createTestDb, DIALECTS, type TestDb } from "./testing";
 
 /**
@@ -152,6 +153,25 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
       expect(await moved(() => t.db.updateTable("device_commands").set({ status: "acknowledged" }).where("id", "=", id).execute()), `${type} update`).toEqual({ mia: false, leo: false });
       expect(await moved(() => t.db.deleteFrom("device_commands").where("id", "=", id).execute()), `${type} delete`).toEqual({ mia: false, leo: false });
     }
+  });
+
+  it("parents: a name or e-mail change moves the kids whose pages can name them (owned, or of a delegation they accepted); other columns move none", async () => {
+    const owner = await t.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", mia.profileId).executeTakeFirstOrThrow();
+    const delegate = await createParent(t.db, { email: "view-rev-delegate@example.test", name: "Sam", passwordHash: null });
+    const stranger = await createParent(t.db, { email: "view-rev-stranger@example.test", name: "Kim", passwordHash: null });
+    const now = new Date().toISOString();
+    await t.db
+      .insertInto("delegations")
+      .values({ id: "view-rev-delegation", owner_parent_id: owner.parent_id, delegate_email: "view-rev-delegate@example.test", delegate_name: "Sam", status: "Revoked", created_at: now, updated_at: now, responded_by: delegate.id, responded_at: now, revoked_at: now })
+      .execute();
+    await t.db.insertInto("delegation_kids").values({ delegation_id: "view-rev-delegation", profile_id: mia.profileId }).execute();
+    const rename = (id: string, set: { name?: string; email?: string; time_zone?: string }) => () => t.db.updateTable("parents").set(set).where("id", "=", id).execute();
+    expect(await moved(rename(owner.parent_id, { name: "Alex Renamed" }))).toEqual({ mia: true, leo: true });
+    expect(await moved(rename(owner.parent_id, { email: "alex-renamed@example.test" }))).toEqual({ mia: true, leo: true });
+    expect(await moved(rename(owner.parent_id, { time_zone: "Europe/Berlin" }))).toEqual({ mia: false, leo: false });
+    expect(await moved(rename(owner.parent_id, { name: "Alex Renamed" }))).toEqual({ mia: false, leo: false });
+    expect(await moved(rename(delegate.id, { name: "Samantha" }))).toEqual({ mia: true, leo: false });
+    expect(await moved(rename(stranger.id, { name: "Kimberly" }))).toEqual({ mia: false, leo: false });
   });
 
   // Last: it deletes Mia.

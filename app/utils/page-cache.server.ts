@@ -37,7 +37,12 @@ import { setBounded } from "#core/bounded";
  * `Server-Timing: page-cache;desc=hit|miss` says which path answered.
  */
 
-/** Tables the key covers directly: the session is checked per request; parent row and kids list are in the key. */
+/**
+ * Tables the key covers directly: the session is checked per request; parent row and kids list are in the key.
+ * Another parent's row (who last changed a setting: "Changed by Sam (sam@example.com)") is not in the key: a change
+ * of a parent's name or e-mail moves the revision of every kid whose pages can name them (migration
+ * 2026-11-27T01-actor-names-view-rev).
+ */
 export const KEYED_TABLES = ["sessions", "parents", "delegations", "delegation_kids"] as const;
 
 interface Entry {

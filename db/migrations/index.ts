@@ -18,6 +18,7 @@ import * as storeOrder from "./2026-11-23T16-store-order";
 import * as statusStatementTriggers from "./2026-11-26T00-status-statement-triggers";
 import * as usageWritersBump from "./2026-11-25T00-usage-writers-bump";
 import * as settingsViewRev from "./2026-11-27T00-settings-view-rev";
+import * as actorNamesViewRev from "./2026-11-27T01-actor-names-view-rev";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T00-usage-writers-bump": usageWritersBump,
   "2026-11-26T00-status-statement-triggers": statusStatementTriggers,
   "2026-11-27T00-settings-view-rev": settingsViewRev,
+  "2026-11-27T01-actor-names-view-rev": actorNamesViewRev,
 };
