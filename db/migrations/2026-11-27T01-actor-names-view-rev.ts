@@ -12,8 +12,11 @@ function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter.constructor.name.toLowerCase().includes("postgres");
 }
 
+// Two statements, not one with OR: PostgreSQL plans `parent_id = … OR id IN (subquery)` as a scan of every kid (the
+// hashed subplan keeps it off both indexes); each of these finds its rows by an index.
 const kidsNaming = (id: string) =>
-  `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE parent_id = ${id} OR id IN ` +
+  `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE parent_id = ${id}; ` +
+  `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN ` +
   `(SELECT dk.profile_id FROM delegation_kids dk JOIN delegations d ON d.id = dk.delegation_id WHERE d.responded_by = ${id});`;
 
 export async function up(db: Kysely<any>): Promise<void> {
