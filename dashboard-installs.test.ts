@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "./server.testing";
 import { newId } from "./core/ids.server";
+import { cachedGet } from "./page-cache.testing";
 
 // The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
 let h: Awaited<ReturnType<typeof startTestServer>>;
@@ -10,11 +11,7 @@ let base: string;
 let cookie: string;
 let mia: { profileId: string; deviceId: string; serial: string };
 
-const get = async (url: string) => {
-  const res = await fetch(`${base}${url}`, { headers: { Cookie: cookie }, redirect: "manual" });
-  const cache = /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null;
-  return { res, html: await res.text(), cache };
-};
+const get = (url: string) => cachedGet(base, url, { Cookie: cookie });
 const REFRESH = '<meta http-equiv="refresh"';
 const head = (html: string) => /<head>[\s\S]*<\/head>/.exec(html)?.[0] ?? "";
 /** The dashboard's install card, or "" when it is not shown. */

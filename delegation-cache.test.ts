@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "./server.testing";
 import { answerDelegation, createDelegation, revokeDelegation } from "./db/queries/delegations";
 import { createParent, findParentByEmail } from "./db/queries/parents";
+import { cachedGet } from "./page-cache.testing";
 
 // Issue 18: revoking ends a delegate's access at once, also for pages the page cache already holds for them.
 // The real server (SQLite, demo family) through the page cache (needs `remix build`).
@@ -29,9 +30,8 @@ describe("delegate pages in the page cache", () => {
     expect((await answerDelegation(db, helper, created.id, "Accepted")).ok).toBe(true);
     const { cookie } = await h.signIn(helper);
     const get = async (p: string) => {
-      const res = await fetch(`${base}${p}`, { headers: { Cookie: cookie }, redirect: "manual" });
-      await res.arrayBuffer();
-      return { status: res.status, cache: /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null };
+      const r = await cachedGet(base, p, { Cookie: cookie });
+      return { status: r.res.status, cache: r.cache };
     };
     const page = `/kids-device?profileId=${mia.id}`;
     const data = `/kids-device.data?profileId=${mia.id}`;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "./server.testing";
+import { cachedGet, statementsDuring, tablesOf } from "./page-cache.testing";
 import { createParent, findParentByEmail } from "./db/queries/parents";
 import { revokeSession } from "./db/queries/sessions";
 import { newId } from "./core/ids.server";
@@ -17,13 +17,7 @@ let base: string;
 let cookie: string;
 let mia: { profileId: string; deviceId: string };
 
-async function get(pathAndQuery: string, headers: Record<string, string> = { Cookie: cookie }) {
-  const res = await fetch(`${base}${pathAndQuery}`, { headers, redirect: "manual" });
-  const html = await res.text();
-  const cache = /page-cache;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? null;
-  const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? null;
-  return { res, html, cache, nonce };
-}
+const get = (pathAndQuery: string, headers: Record<string, string> = { Cookie: cookie }) => cachedGet(base, pathAndQuery, headers);
 
 const signIn = (parentId: string) => h.signIn({ id: parentId });
 
@@ -201,25 +195,15 @@ describe("dashboard page cache", () => {
   });
 
   it("the dashboard reads only tables whose writes move view_rev or that the key covers", async () => {
-    const seen = new Set<string>();
-    const proto = Object.getPrototypeOf(new Database(":memory:").prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-    const originals = Object.fromEntries(["all", "get", "run", "iterate"].map((m) => [m, proto[m]]));
-    for (const m of Object.keys(originals)) {
-      proto[m] = function (this: { source: string }, ...a: unknown[]) {
-        for (const match of this.source.matchAll(/\b(?:from|join|into|update)\s+"?(\w+)"?/gi)) seen.add(match[1]);
-        return originals[m].apply(this, a);
-      };
-    }
-    try {
-      started.pageCache.clear();
+    started.pageCache.clear();
+    const statements = await statementsDuring(async () => {
       for (const q of ["", "&filter=week", "&filter=week&week=previous&apps=9&cats=6", "&tab=info", "&modal=sleep", "&modal=protection", "&modal=recommendation", "&modal=edit", "&modal=switch", "&modal=enroll"]) {
         const r = await get(`/kids-device?profileId=${mia.profileId}${q}`);
         expect(r.res.status).toBe(200);
       }
       await get("/kids-device");
-    } finally {
-      Object.assign(proto, originals);
-    }
+    });
+    const seen = tablesOf(statements);
     const allowed = new Set<string>([...VIEW_REV_TABLES, ...KEYED_TABLES]);
     expect(seen.size).toBeGreaterThan(5);
     expect([...seen].filter((t) => !allowed.has(t))).toEqual([]);

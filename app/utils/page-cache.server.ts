@@ -258,7 +258,7 @@ function hasCookie(header: string | undefined, name: string): boolean {
  * shows the first kid when its URL names none; Global Settings redirects to a URL that names one, and only that
  * second request is looked up.
  */
-const CACHED_PAGES = { "/kids-device": { kidInUrl: false }, "/global-settings": { kidInUrl: true } } as const;
+const CACHED_PAGES: Record<string, { kidInUrl: boolean }> = { "/kids-device": { kidInUrl: false }, "/global-settings": { kidInUrl: true } };
 export const PAGE_CACHE_PATHS = Object.keys(CACHED_PAGES).flatMap((p) => [p, `${p}.data`]);
 
 /**
@@ -273,7 +273,7 @@ const CACHED_PATH = new RegExp(`^(?:${PAGE_CACHE_PATHS.map((p) => p.replace(/[.]
 
 function kidInUrl(path: string): boolean {
   const page = path.toLowerCase().replace(/\/$/, "").replace(/\.data$/, "");
-  return (CACHED_PAGES as Record<string, { kidInUrl: boolean }>)[page]?.kidInUrl ?? false;
+  return CACHED_PAGES[page]?.kidInUrl ?? false;
 }
 
 /**
