@@ -3,9 +3,11 @@
  *
  *   device service  `device-service/server.ts` with DEVICE_PROCESSES=`--device-processes` behind one port
  *                   (Node's cluster, decision 005), as deployed;
- *   web tier        `--web-processes` copies of server.ts (production build) with DEVICE_SERVICE_URL and
- *                   DEVICE_SERVICE_KEY pointing at it; each parent talks to one of them (a load balancer's
- *                   choice), the page cache and sessions work across them (database), live updates through Redis;
+ *   web tier        `--web-processes` copies of server.ts (production build), each running the device service's
+ *                   procedures in-process, commands reaching the phones' processes through the outbox and Redis
+ *                   (decision 009; `--device-calls http`: DEVICE_SERVICE_URL and DEVICE_SERVICE_KEY pointing at the
+ *                   cluster instead); each parent talks to one of them (a load balancer's choice), the page cache
+ *                   and sessions work across them (database), live updates through Redis;
  *   parents         `--parents` signed-in parents, each with one kid whose phone (held by this process) is
  *                   connected to the device service, clicking in a loop (bench/mixed-parents.ts): the dashboard,
  *                   the settings page, Lock now — the command timed end to end, from the post on the web tier
@@ -48,7 +50,7 @@ const OPTIONS = {
   buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
   "web-processes": { type: "string", default: "2", smoke: "1", help: "server.ts processes of the web tier" },
-  "device-calls": { type: "string", default: "http", smoke: "http", help: "how the web tier calls the device service's procedures: http (DEVICE_SERVICE_URL, as deployed) or in-process (its own caller; commands reach the phones' processes through Redis)" },
+  "device-calls": { type: "string", default: "in-process", smoke: "in-process", help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier, as before session 22)" },
   "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers, as before session 20)" },
   "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
   server: { type: "boolean", default: false, help: "(internal) run as a web process" },
