@@ -6,8 +6,21 @@ import { Redis } from "ioredis";
  * In-process by default; with REDIS_URL every process publishes and subscribes through Redis pub/sub,
  * so a command issued on one process reaches a phone connected to another.
  */
+/**
+ * A new command as an announcement carries it to the phone's process (commands/outbox.ts `dispatch`): enough for its
+ * frame, so the process holding the socket sends it before reading the outbox. The row stays the source of truth.
+ */
+export interface CarriedCommand {
+  id: string;
+  type: string;
+  payload: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
 export type BusMessage =
-  | { type: "device.command"; deviceId: string }
+  /** `commands`: the new commands themselves, when small (absent: read them from the outbox). */
+  | { type: "device.command"; deviceId: string; commands?: CarriedCommand[] }
   /** `commandId`: the command whose acknowledgement (or failure) was just stored, when that is the reason. */
   | { type: "parent.refresh"; parentIds: string[]; profileId?: string; reason: string; commandId?: string }
   | { type: "device.unenrolled"; deviceId: string }

@@ -1,5 +1,5 @@
 import type { DB } from "../db/index";
-import type { Bus } from "./bus";
+import type { Bus, CarriedCommand } from "./bus";
 import type { PushTransport } from "./commands/push";
 import type { JobQueue } from "../jobs/queues";
 import type { ReportMailer } from "../jobs/reports/mail";
@@ -15,7 +15,8 @@ export type LogFn = (level: "debug" | "info" | "warn" | "error", msg: string, ex
 /** The phones connected to this process: deliver pending commands to one of them, if it is here. */
 export interface LocalConnections {
   has(deviceId: string): boolean;
-  deliver(deviceId: string, opts?: { includeSent?: boolean }): Promise<void>;
+  /** `carried`: the new commands, sent before the outbox is read (socket/delivery.ts). */
+  deliver(deviceId: string, opts?: { includeSent?: boolean; carried?: readonly CarriedCommand[] }): Promise<void>;
 }
 
 export interface DeviceServiceDeps {

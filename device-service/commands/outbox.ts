@@ -3,6 +3,7 @@ import type { DB } from "../../db/index";
 import { commitWithoutFlushWait } from "../../db/commit";
 import { newId, nowIso } from "../../core/ids.server";
 import type { CommandStatus, DeviceCommand } from "../../db/schema";
+import type { CarriedCommand } from "../bus";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
 import { parentIdsForKid } from "../parents";
@@ -35,7 +36,7 @@ export interface CommandFrameData {
   expiresAt: string | null;
 }
 
-export function frameData(c: DeviceCommand): CommandFrameData {
+export function frameData(c: Pick<DeviceCommand, "type" | "payload" | "created_at" | "expires_at">): CommandFrameData {
   return { type: c.type as CommandType, payload: JSON.parse(c.payload) as Record<string, unknown>, issuedAt: c.created_at, expiresAt: c.expires_at };
 }
 
@@ -112,11 +113,12 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
  * `online`), so whether to push is not read again.
  */
 export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = [], knownOnline = false): Promise<"sent here" | "handed on"> {
+  const carried = carriable(deps, fresh);
   if (deps.connections?.has(deviceId)) {
-    await deps.connections.deliver(deviceId);
+    await deps.connections.deliver(deviceId, { carried });
     return "sent here";
   }
-  const published = deps.bus.publish({ type: "device.command", deviceId }).catch((err: unknown) => {
+  const published = deps.bus.publish({ type: "device.command", deviceId, ...(carried ? { commands: carried } : {}) }).catch((err: unknown) => {
     deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
   });
   if (!deps.push || fresh.length === 0 || knownOnline) {
@@ -160,6 +162,21 @@ export async function pendingCommands(db: DB, deviceId: string, includeSent: boo
     else live.push(r);
   }
   return live;
+}
+
+/** A command's payload carried in its announcement at most this long; a longer one is read from the outbox. */
+export const CARRIED_PAYLOAD_MAX = 2048;
+
+/**
+ * The new commands an announcement carries to the phone's process, which sends them before it reads the outbox (one
+ * statement less before the frame on a busy process): committed one-shot commands with small payloads. A policy is not
+ * carried: a newer one supersedes it in the outbox, which the read sees. Nor is a command stored inside a transaction
+ * that has not committed yet.
+ */
+function carriable(deps: DeviceServiceDeps, fresh: DeviceCommand[]): CarriedCommand[] | undefined {
+  if (!fresh.length || deps.db.isTransaction) return undefined;
+  if (fresh.some((c) => c.type === "APPLY_POLICY" || c.status !== "queued" || c.payload.length > CARRIED_PAYLOAD_MAX)) return undefined;
+  return fresh.map((c) => ({ id: c.id, type: c.type, payload: c.payload, created_at: c.created_at, expires_at: c.expires_at }));
 }
 
 /** Open commands a phone is given at once, oldest first. */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { sql } from "kysely";
-import { frameData, markSent, OPEN_STATUSES, pendingCommands } from "../commands/outbox";
+import { OPEN_STATUSES } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
 import { authenticateDevice, credentialDeviceId } from "../enrollment";
 import { coalesce, coalesceWrites, inChunks } from "../coalesce";
@@ -12,6 +12,7 @@ import { handleDeviceMessage, ProtocolError, type DeviceRef } from "./telemetry"
 import { setOffline } from "./status-rows";
 import { resumeInstalls } from "../installs";
 import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
+import { createDelivery, type DeliveryState } from "./delivery";
 
 export const PING_INTERVAL_MS = 30_000;
 /** The heartbeat ticks this often; each tick pings the next share of the connections (see the heartbeat below). */
@@ -19,22 +20,12 @@ export const HEARTBEAT_TICK_MS = 100;
 /** Pings sent in one turn of the event loop (see ping() and inChunks). */
 export const PING_CHUNK = 50;
 export const DEVICE_SOCKET_PATH = "/device-socket";
-/** A failed command delivery to a connected phone is tried again after 0.5 s, 1 s, 2 s … at most every 30 s. */
-export const DELIVERY_RETRY_BASE_MS = 500;
-export const DELIVERY_RETRY_CAP_MS = 30_000;
 
-interface Conn {
-  ws: WebSocket;
+interface Conn extends DeliveryState {
   device: DeviceRef;
-  statusSeen: boolean;
   alive: boolean;
   /** Frames are handled one at a time, in order; null until the first frame. */
   chain: Promise<void> | null;
-  delivering: boolean;
-  again: boolean;
-  againIncludeSent: boolean;
-  /** Open commands may be waiting: some were when the phone's row was read, or one was announced since. */
-  mayHaveCommands: boolean;
   /** Installs were waiting for the phone to come online when its row was read. */
   waitingInstalls: boolean;
 }
@@ -117,51 +108,8 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(frame));
   };
 
-  // Phones whose delivery failed (a saturated pool, a lost database) and how often in a row: retried, with
-  // backoff, while the phone stays connected here, so a stored command never waits for a reconnection.
-  const retrying = new Map<Conn, number>();
-  const retryLater = (c: Conn, includeSent: boolean) => {
-    const attempt = (retrying.get(c) ?? 0) + 1;
-    retrying.set(c, attempt);
-    setTimeout(() => {
-      if (closed || conns.get(c.device.id) !== c || c.ws.readyState !== c.ws.OPEN) retrying.delete(c);
-      else void deliverTo(c, includeSent);
-    }, Math.min(DELIVERY_RETRY_CAP_MS, DELIVERY_RETRY_BASE_MS * 2 ** (attempt - 1))).unref();
-  };
-
-  async function deliverTo(c: Conn, includeSent: boolean): Promise<void> {
-    if (!c.statusSeen) {
-      // Delivered after the status (the first delivery reads everything open).
-      c.mayHaveCommands = true;
-      return;
-    }
-    if (c.delivering) {
-      c.again = true;
-      c.againIncludeSent ||= includeSent;
-      return;
-    }
-    c.delivering = true;
-    try {
-      let incl = includeSent;
-      for (;;) {
-        c.again = false;
-        c.againIncludeSent = false;
-        const cmds = await pendingCommands(deps.db, c.device.id, incl);
-        if (cmds.length && c.ws.readyState === c.ws.OPEN) {
-          for (const cmd of cmds) send(c, { event: "command", id: cmd.id, data: frameData(cmd) });
-          await markSent(deps.db, cmds.map((x) => x.id));
-        }
-        if (!c.again) break;
-        incl = c.againIncludeSent;
-      }
-      retrying.delete(c);
-    } catch (err) {
-      deps.log("error", "command delivery failed; retrying", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) });
-      retryLater(c, includeSent || c.againIncludeSent);
-    } finally {
-      c.delivering = false;
-    }
-  }
+  // Commands go out one pass at a time per socket, retried with backoff while the phone stays here (socket/delivery.ts).
+  const { deliverTo } = createDelivery<Conn>(deps, { send, stillHere: (c) => !closed && conns.get(c.device.id) === c });
 
   async function onFrame(c: Conn, raw: RawData, isBinary: boolean): Promise<void> {
     const size = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : (raw as Buffer).byteLength;
@@ -307,7 +255,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   const unsubscribe = deps.bus.subscribe((m) => {
     if (m.type === "device.command") {
       const c = conns.get(m.deviceId);
-      if (c) void deliverTo(c, false);
+      if (c) void deliverTo(c, false, m.commands);
       for (const marker of connecting.get(m.deviceId) ?? []) marker.announced = true;
     } else if (m.type === "bus.resubscribed") {
       // A Redis outage may have swallowed "new command" messages: every phone held here reads its outbox again.
@@ -372,7 +320,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     has: (deviceId) => conns.has(deviceId),
     async deliver(deviceId, o = {}) {
       const c = conns.get(deviceId);
-      if (c) await deliverTo(c, o.includeSent ?? false);
+      if (c) await deliverTo(c, o.includeSent ?? false, o.carried);
     },
     count: () => conns.size,
     ids: () => [...conns.keys()],
