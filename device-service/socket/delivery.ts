@@ -63,23 +63,23 @@ export function createDelivery<C extends DeliveryState>(deps: DeviceServiceDeps,
     c.delivering = true;
     try {
       let incl = includeSent;
-      let early: string[] = [];
       if (carried?.length && !incl && !retrying.has(c) && c.ws.readyState === c.ws.OPEN) {
         const fresh = carried.filter((x) => !c.recent?.includes(x.id));
-        sendAll(c, fresh);
-        early = fresh.map((x) => x.id);
+        if (fresh.length) {
+          sendAll(c, fresh);
+          // Marked at once, as after a read: the phone's acknowledgement, already on its way, waits on this row's lock.
+          await markSent(deps.db, fresh.map((x) => x.id));
+        }
       }
       for (;;) {
         c.again = false;
         c.againIncludeSent = false;
-        // Read again after a redelivery's pass, everything open goes out; otherwise what this socket sent already
-        // (its frame out, its "sent" mark perhaps not yet written) is only marked.
+        // A redelivery's pass sends everything open; otherwise what this socket sent already (its "sent" mark not
+        // written: the pass failed after the frame) is only marked.
         const open = await pendingCommands(deps.db, c.device.id, incl);
         const toSend = incl ? open : open.filter((x) => !c.recent?.includes(x.id));
         if (toSend.length && c.ws.readyState === c.ws.OPEN) sendAll(c, toSend);
-        const ids = [...early, ...open.map((x) => x.id)];
-        early = [];
-        if (ids.length && c.ws.readyState === c.ws.OPEN) await markSent(deps.db, [...new Set(ids)]);
+        if (open.length && c.ws.readyState === c.ws.OPEN) await markSent(deps.db, open.map((x) => x.id));
         if (!c.again) break;
         incl = c.againIncludeSent;
       }
