@@ -1,23 +1,18 @@
 import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
+import type { DeviceCommand } from "../db/schema";
+
+/**
+ * A new command as an announcement carries it to the phone's process (commands/outbox.ts `dispatch`): its outbox row's
+ * frame fields, so the process holding the socket sends it before reading the outbox. The row stays the source of truth.
+ */
+export type CarriedCommand = Pick<DeviceCommand, "id" | "type" | "payload" | "created_at" | "expires_at">;
 
 /**
  * Cross-process notifications: "device X has a new command", "parent Y should refresh".
  * In-process by default; with REDIS_URL every process publishes and subscribes through Redis pub/sub,
  * so a command issued on one process reaches a phone connected to another.
  */
-/**
- * A new command as an announcement carries it to the phone's process (commands/outbox.ts `dispatch`): enough for its
- * frame, so the process holding the socket sends it before reading the outbox. The row stays the source of truth.
- */
-export interface CarriedCommand {
-  id: string;
-  type: string;
-  payload: string;
-  created_at: string;
-  expires_at: string | null;
-}
-
 export type BusMessage =
   /** `commands`: the new commands themselves, when small (absent: read them from the outbox). */
   | { type: "device.command"; deviceId: string; commands?: CarriedCommand[] }

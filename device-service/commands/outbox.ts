@@ -36,7 +36,7 @@ export interface CommandFrameData {
   expiresAt: string | null;
 }
 
-export function frameData(c: Pick<DeviceCommand, "type" | "payload" | "created_at" | "expires_at">): CommandFrameData {
+export function frameData(c: CarriedCommand): CommandFrameData {
   return { type: c.type as CommandType, payload: JSON.parse(c.payload) as Record<string, unknown>, issuedAt: c.created_at, expiresAt: c.expires_at };
 }
 
@@ -175,7 +175,7 @@ export const CARRIED_PAYLOAD_MAX = 2048;
  */
 function carriable(deps: DeviceServiceDeps, fresh: DeviceCommand[]): CarriedCommand[] | undefined {
   if (!fresh.length || deps.db.isTransaction) return undefined;
-  if (fresh.some((c) => c.type === "APPLY_POLICY" || c.status !== "queued" || c.payload.length > CARRIED_PAYLOAD_MAX)) return undefined;
+  if (fresh.some((c) => c.type === "APPLY_POLICY" || c.payload.length > CARRIED_PAYLOAD_MAX)) return undefined;
   return fresh.map((c) => ({ id: c.id, type: c.type, payload: c.payload, created_at: c.created_at, expires_at: c.expires_at }));
 }
 
