@@ -21,6 +21,10 @@
  * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes,
  * PostgreSQL, Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms
  * under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
+ *
+ * Diagnosis (the web processes print after each loop; not for figures of record): MIXED_QUERY_TIMES=1, each
+ * statement's count and total time; MIXED_TRACE=1, every post's timeline and the slowest, and the loop's garbage
+ * collections; MIXED_ALLOC=1, the functions that allocated most in the loop (both bench/post-trace.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -125,12 +129,19 @@ async function serverMain() {
       return p;
     } as typeof query;
   }
+  // MIXED_TRACE=1: every post's timeline (bench/post-trace.ts), the slowest printed after each loop.
+  const trace = process.env.MIXED_TRACE ? (await import("./post-trace")).installPostTrace(pct) : null;
+  // MIXED_ALLOC=1: where the web process allocates, per loop (bench/post-trace.ts).
+  const allocations = process.env.MIXED_ALLOC ? await (await import("./post-trace")).installAllocationSampler() : null;
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   process.on("message", (m: { cmd?: string }) => {
     if (m.cmd !== "waits") return;
     process.send?.({ waits: { poolWaitP95Ms: pct(waits, 95), poolWaitMaxMs: Math.max(0, ...waits), acquisitions: waits.length, loopDelayP99Ms: loop.percentile(99) / 1e6 } });
     if (bySql.size) process.stderr.write(`${[...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15).map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)}× ${(v.ms / v.n).toFixed(2)} ms  ${k}`).join("\n")}\n`);
+    const traced = trace?.report();
+    if (traced) process.stderr.write(traced);
+    if (allocations) void allocations.report().then((t) => process.stderr.write(t));
     bySql.clear();
     waits.length = 0;
     loop.reset();
@@ -265,7 +276,7 @@ async function main() {
     const describe = (r: Round, cpu: Record<string, number>) => {
       const byPage = (k: string) => pct(r.pages.filter((x) => x.page === k).map((x) => x.ms), 95).toFixed(1);
       const cores = Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
-      return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}; the post alone p50 ${pct(r.posts, 50).toFixed(1)} / p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
+      return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages, ${r.pages.filter((x) => x.cached).length} from the page cache; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}; the post alone p50 ${pct(r.posts, 50).toFixed(1)} / p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
     };
     const quiet = await loop("baseline");
     out.say(`without the fleet: ${describe(quiet.r, quiet.cpu)}`);
@@ -317,6 +328,7 @@ async function main() {
       "loaded.pageP95Ms": pct(pages(loaded.r), 95),
       "loaded.commandP99Ms": pct(loaded.r.commands, 99),
       "loaded.pagesPerS": loaded.r.pages.length / SECONDS,
+      "loaded.pagesFromCache": loaded.r.pages.filter((x) => x.cached).length / Math.max(1, loaded.r.pages.length),
       "loaded.uploadsPerS": uploadsPerS,
       setUploadsPerS,
       fleetNice: FLEET_NICE,

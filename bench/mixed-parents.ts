@@ -62,7 +62,7 @@ export interface Parent extends Family {
 
 export interface Round {
   /** Page times by page: "dashboard" and "settings". */
-  pages: { page: "dashboard" | "settings"; ms: number }[];
+  pages: { page: "dashboard" | "settings"; ms: number; cached: boolean }[];
   /** Lock now: post → LOCK at the phone. */
   commands: number[];
   /** Lock now: the post's own answer time. */
@@ -107,7 +107,7 @@ export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Ro
     const t0 = performance.now();
     const res = await fetch(`${p.base}${path}`, { headers: { Cookie: p.cookie, Accept: "text/html" }, redirect: "manual" });
     await res.arrayBuffer();
-    r.pages.push({ page: kind, ms: performance.now() - t0 });
+    r.pages.push({ page: kind, ms: performance.now() - t0, cached: /page-cache;desc="?hit/.test(res.headers.get("server-timing") ?? "") });
     if (res.status !== 200) r.failures.push(`${res.status} ${path.split("?")[0]}`);
   };
   const lock = async (p: Parent) => {
