@@ -42,6 +42,7 @@ import { planFleet, probeLimits, unusableAddresses } from "./fleet-limits";
 import { enrolledThisHour } from "./fleet-constants";
 import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
 import { ask, Children, freePort, missingBuild, phase, PhaseTimeout } from "./phases";
+import { installAllocationSampler, installPostTrace, sqlText, whenSettled } from "./post-trace";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
@@ -106,33 +107,18 @@ const TARGET_COMMAND_P99_MS = 20;
 async function serverMain() {
   // What a web process waits on: the database pool (a connection to be free) and its own event loop.
   const waits: number[] = [];
-  const connect = pg.Pool.prototype.connect;
-  pg.Pool.prototype.connect = function (this: pg.Pool, ...args: unknown[]) {
-    const t0 = performance.now();
-    const p = (connect as (...a: unknown[]) => Promise<pg.PoolClient>).apply(this, args);
-    void p?.then(() => waits.push(performance.now() - t0), () => {});
-    return p;
-  } as typeof connect;
+  whenSettled(pg.Pool.prototype, "connect", (_args, r) => ["", r as Promise<unknown>], (_name, t0) => waits.push(performance.now() - t0));
   const bySql = new Map<string, { n: number; ms: number }>();
   if (process.env.MIXED_QUERY_TIMES) {
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const t0 = performance.now();
-      const text = (typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "?").replace(/\$\d+(, )?/g, "").slice(0, 90);
-      const p = (query as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown> | undefined;
-      void p?.then?.(() => {
-        const e = bySql.get(text) ?? { n: 0, ms: 0 };
-        e.n++;
-        e.ms += performance.now() - t0;
-        bySql.set(text, e);
-      }, () => {});
-      return p;
-    } as typeof query;
+    whenSettled(pg.Client.prototype, "query", (args, r) => [sqlText(args[0], 200).replace(/\$\d+(, )?/g, "").slice(0, 90), r as Promise<unknown>], (text, t0) => {
+      const e = bySql.get(text) ?? { n: 0, ms: 0 };
+      bySql.set(text, { n: e.n + 1, ms: e.ms + performance.now() - t0 });
+    });
   }
   // MIXED_TRACE=1: every post's timeline (bench/post-trace.ts), the slowest printed after each loop.
-  const trace = process.env.MIXED_TRACE ? (await import("./post-trace")).installPostTrace(pct) : null;
+  const trace = process.env.MIXED_TRACE ? installPostTrace(pct) : null;
   // MIXED_ALLOC=1: where the web process allocates, per loop (bench/post-trace.ts).
-  const allocations = process.env.MIXED_ALLOC ? await (await import("./post-trace")).installAllocationSampler() : null;
+  const allocations = process.env.MIXED_ALLOC ? await installAllocationSampler() : null;
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   process.on("message", (m: { cmd?: string }) => {

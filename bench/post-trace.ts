@@ -6,7 +6,8 @@
  * from runs without it.
  *
  * A line reads `start +duration what`, in ms from the request's arrival. Session 23 used it to find where a Lock's
- * tail goes (docs/performance.md).
+ * tail goes (docs/performance.md). `whenSettled` is also how the bench's web processes time their pool waits and, with
+ * MIXED_QUERY_TIMES, their statements (bench/mixed-load.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
@@ -24,17 +25,25 @@ const STALL_MS = 4;
 
 const line = (start: number, ms: number | undefined, what: string) => `${start.toFixed(1).padStart(6)} ${ms === undefined ? "      " : `+${ms.toFixed(1).padStart(5)}`} ${what}`;
 
-/** Wraps `proto[key]` so that each call's settling is marked on the current post's timeline. */
-function timed<T extends object>(proto: T, key: keyof T, mark: (what: string, t0: number) => void, what: (args: unknown[], result: unknown) => [string, Promise<unknown> | undefined]) {
+/**
+ * Wraps `proto[key]`: each call's result, once settled, is reported to `done` with its name (from `what`) and how long
+ * it took. The call itself is unchanged. Used for the web process's statements, pool waits and Redis commands.
+ */
+export function whenSettled<T extends object>(proto: T, key: keyof T, what: (args: unknown[], result: unknown) => [string, Promise<unknown> | undefined], done: (name: string, t0: number) => void) {
   const original = proto[key] as unknown as Fn;
   (proto as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
     const t0 = performance.now();
     const result = original.apply(this, args);
     const [name, settled] = what(args, result);
-    void settled?.then?.(() => mark(name, t0), () => {});
+    void settled?.then?.(() => done(name, t0), () => {});
     return result;
   };
 }
+
+/** A statement's text as pg was given it (a string or a config object), cut to `max` characters. */
+export const sqlText = (a: unknown, max: number) => (typeof a === "string" ? a : ((a as { text?: string } | null)?.text ?? "?")).slice(0, max);
+
+const gcKind = (g: PerformanceEntry) => (g as { detail?: { kind?: number } }).detail?.kind ?? 0;
 
 /** Installs the tracer; `report()` returns the loop's summary (empty when no post was seen) and starts afresh. */
 export function installPostTrace(pct: (xs: number[], p: number) => number): { report(): string } {
@@ -45,7 +54,7 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
   const byKind = new Map<number, { n: number; ms: number; max: number }>();
   new PerformanceObserver((l) => {
     for (const g of l.getEntries()) {
-      const kind = (g as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      const kind = gcKind(g);
       const k = byKind.get(kind) ?? { n: 0, ms: 0, max: 0 };
       byKind.set(kind, { n: k.n + 1, ms: k.ms + g.duration, max: Math.max(k.max, g.duration) });
     }
@@ -75,7 +84,7 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
     (args[1] as http.ServerResponse).on("finish", () => {
       const end = performance.now();
       const overlaps = (start: number, ms: number) => start + ms > store.t0 && start < end;
-      for (const g of gcs) if (overlaps(g.startTime, g.duration)) store.events.push(line(g.startTime - store.t0, g.duration, `GC (kind ${((g as { detail?: { kind?: number } }).detail)?.kind})`));
+      for (const g of gcs) if (overlaps(g.startTime, g.duration)) store.events.push(line(g.startTime - store.t0, g.duration, `GC (kind ${gcKind(g)})`));
       for (const [start, ms] of stalls) if (overlaps(start, ms)) store.events.push(line(start - store.t0, ms, "event loop stalled"));
       store.events.sort((a, b) => parseFloat(a) - parseFloat(b));
       traces.push({ ms: end - store.t0, events: store.events });
@@ -83,13 +92,17 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
     return als.run(store, () => emit.call(this, ev, ...args) as boolean);
   } as typeof http.Server.prototype.emit;
 
-  const sqlText = (a: unknown) => (typeof a === "string" ? a : ((a as { text?: string } | null)?.text ?? "?")).slice(0, 70);
-  timed(pg.Client.prototype, "query", mark, (args, r) => [sqlText(args[0]), r as Promise<unknown>]);
-  timed(pg.Pool.prototype, "connect", mark, (_args, r) => ["pool connect", r as Promise<unknown>]);
-  timed(Redis.prototype, "sendCommand", mark, (args) => {
-    const cmd = args[0] as { name: string; promise?: Promise<unknown> };
-    return [`redis ${cmd.name}`, cmd.promise];
-  });
+  whenSettled(pg.Client.prototype, "query", (args, r) => [sqlText(args[0], 70), r as Promise<unknown>], mark);
+  whenSettled(pg.Pool.prototype, "connect", (_args, r) => ["pool connect", r as Promise<unknown>], mark);
+  whenSettled(
+    Redis.prototype,
+    "sendCommand",
+    (args) => {
+      const cmd = args[0] as { name: string; promise?: Promise<unknown> };
+      return [`redis ${cmd.name}`, cmd.promise];
+    },
+    mark,
+  );
 
   return {
     report() {
