@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "@playwright/test";
+import { WEB_PROCESS_FLAGS } from "./scripts/node-flags.mjs";
 
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3199);
 // Journeys run in E2E_WORKERS workers (default: one per two cores — the journeys are CPU-bound; on 2 cores a second
@@ -36,7 +37,7 @@ export default defineConfig({
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: Array.from({ length: WORKERS }, (_, i) => ({
-    command: `node --import tsx e2e/server.ts`,
+    command: `node ${WEB_PROCESS_FLAGS.join(" ")} --import tsx e2e/server.ts`,
     url: `http://localhost:${BASE_PORT + i}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

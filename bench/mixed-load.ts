@@ -44,6 +44,7 @@ import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./
 import { ask, Children, freePort, missingBuild, phase, PhaseTimeout } from "./phases";
 import { installAllocationSampler, installPostTrace, sqlText, whenSettled } from "./post-trace";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
+import { WEB_PROCESS_FLAGS } from "../scripts/node-flags.mjs";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
 const OPTIONS = {
@@ -153,6 +154,9 @@ function nodeChild(args: string[], env: NodeJS.ProcessEnv, o: { group?: boolean;
 /** `--cpu-prof <dir>`: node's flags writing a CPU profile of each process there when it exits (cluster workers inherit them). */
 const profileFlags = () => (CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(CPU_PROF)] : []);
 
+/** MIXED_NODE_FLAGS: node's own flags for the web processes (diagnosis, e.g. `--trace-gc`; V8 flags NODE_OPTIONS refuses). */
+const webNodeFlags = () => (process.env.MIXED_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+
 /** The device service as deployed: `device-service/server.ts` with DEVICE_PROCESSES, ready once it says it listens. */
 async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
   const proc = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("device-service/server.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
@@ -224,7 +228,7 @@ async function main() {
       Promise.all(
         Array.from({ length: WEB_PROCESSES }, async () => {
           const calls = DEVICE_CALLS === "http" ? { DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` } : {};
-          const p = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, ...calls });
+          const p = nodeChild([...profileFlags(), ...WEB_PROCESS_FLAGS, ...webNodeFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, ...calls });
           web.push(p);
           return (await ask<{ url: string }>(p, null, "ready")).url;
         }),

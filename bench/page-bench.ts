@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
+import { WEB_PROCESS_FLAGS } from "../scripts/node-flags.mjs";
 import { EXIT_FAILED } from "./report";
 
 export type Dialect = "sqlite" | "postgres";
@@ -135,7 +136,7 @@ export async function openBenchServer(dialect: Dialect, opts: { smoke: boolean; 
  */
 export function runDialects<R>(script: string, name: string, dialects: string[], extra: string[]): { dialect: string; result: R }[] {
   return dialects.map((d) => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", script, "--child", "--dialect", d, ...extra], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    const run = spawnSync(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", script, "--child", "--dialect", d, ...extra], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: process.env });
     const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
     if (!line) {
       process.stderr.write(`${run.stdout}${run.stderr}\n${name} bench on ${d}: no result (exit ${run.status})\n`);

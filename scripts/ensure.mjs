@@ -22,10 +22,11 @@ function newest(dir) {
   return max;
 }
 
-/** node_modules missing or older than package-lock.json. */
+/** node_modules missing or older than package-lock.json or a patch in patches/ (applied by npm ci's postinstall). */
 export function dependenciesAreStale() {
   const marker = "node_modules/.package-lock.json";
-  return !existsSync(marker) || statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs + 1000;
+  if (!existsSync(marker)) return true;
+  return Math.max(statSync("package-lock.json").mtimeMs, newest("patches")) > statSync(marker).mtimeMs + 1000;
 }
 
 export function ensureDependencies() {

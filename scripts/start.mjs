@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { setInterval, setTimeout } from "node:timers";
 import { buildIsStale, dependenciesAreStale } from "./ensure.mjs";
+import { WEB_PROCESS_FLAGS } from "./node-flags.mjs";
 
 /** How long a child gets for its graceful shutdown before it is killed (the server needs at most ~5 s). */
 const GRACE_MS = 15_000;
@@ -69,5 +70,5 @@ if (buildIsStale()) {
 }
 // Links in mail and sign-in callbacks are built from PUBLIC_URL only: default it to the address the server prints.
 const PUBLIC_URL = `http://localhost:${process.env.PORT || 3000}`;
-const code = await run(process.execPath, ["--import", "tsx", "server.ts"], { env: { NODE_ENV: "production", PUBLIC_URL, ...process.env } });
+const code = await run(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", "server.ts"], { env: { NODE_ENV: "production", PUBLIC_URL, ...process.env } });
 process.exit(code);
