@@ -38,13 +38,13 @@ import { sql } from "kysely";
 import pg from "pg";
 import { createDb, migrateToLatest } from "../db/index";
 import { MiniPhone } from "../device-service/simulator/fleet";
+import { WEB_PROCESS_FLAGS } from "../scripts/node-flags.mjs";
 import { planFleet, probeLimits, unusableAddresses } from "./fleet-limits";
 import { enrolledThisHour } from "./fleet-constants";
 import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
 import { ask, Children, freePort, missingBuild, phase, PhaseTimeout } from "./phases";
 import { installAllocationSampler, installPostTrace, sqlText, whenSettled } from "./post-trace";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
-import { WEB_PROCESS_FLAGS } from "../scripts/node-flags.mjs";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
 const OPTIONS = {

@@ -60,11 +60,13 @@ async function step(cmd, args, opts) {
   }
 }
 
-if (dependenciesAreStale()) {
+// `--serve-only` (`npm run serve`): the same server, without the install and build checks.
+const checks = !process.argv.includes("--serve-only");
+if (checks && dependenciesAreStale()) {
   console.log("Installing dependencies (npm ci)…");
   await step("npm", ["ci", "--no-audit", "--no-fund"]);
 }
-if (buildIsStale()) {
+if (checks && buildIsStale()) {
   console.log("Building the web app…");
   await step("npx", ["remix", "build"], { env: { ...process.env, NODE_ENV: "production" } });
 }

@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildIsStale, dependenciesAreStale } from "./ensure.mjs";
+import { WEB_PROCESS_FLAGS } from "./node-flags.mjs";
 
 // `npm start` as a person runs it, in a child process: a fresh DATA_DIR, an ephemeral port, the build present.
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -101,6 +102,19 @@ async function refused(url: string): Promise<boolean> {
   });
 }
 
+/** The command lines (argv) of those of `pids` that run server.ts. */
+function serverCommandLines(pids: number[]): string[][] {
+  return pids
+    .map((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").filter(Boolean);
+      } catch {
+        return [];
+      }
+    })
+    .filter((argv) => argv.includes("server.ts"));
+}
+
 /** A process we are not the parent of cannot be awaited: poll until it is gone (or give up after 15 s). */
 async function gone(pids: number[]): Promise<number[]> {
   const deadline = Date.now() + 15_000;
@@ -119,10 +133,23 @@ describe("npm start (scripts/start.mjs)", () => {
     const family = descendants(child.pid!);
     expect(family.length).toBeGreaterThan(0);
     for (const p of family) leftovers.add(p);
+    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server.ts"])]);
     child.kill(signal);
     // The server shuts down gracefully and exits 0; the start script exits with that code.
     expect(await exit).toEqual({ code: 0, signal: null });
     expect(await refused(base)).toBe(true);
+    expect(await gone(family)).toEqual([]);
+  }, 40_000);
+
+  it("`npm run serve` runs the same server (the web process's V8 flags included) without the checks", async () => {
+    const { child, url, exit } = await launch("npm", ["run", "serve", "--silent"]);
+    const base = await url;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const family = descendants(child.pid!);
+    for (const p of family) leftovers.add(p);
+    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server.ts"])]);
+    child.kill("SIGTERM");
+    await exit;
     expect(await gone(family)).toEqual([]);
   }, 40_000);
 
