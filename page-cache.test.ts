@@ -91,6 +91,21 @@ describe("dashboard page cache", () => {
     expect(total(afterUsage.html)).not.toBe(total(before.html));
   });
 
+  it("ships the chart's SVGs once: in a document's HTML, not again in its data script; in single-fetch data", async () => {
+    const svgsIn = (text: string) => text.match(/<svg\b/g)?.length ?? 0;
+    for (const query of [`profileId=${mia.profileId}`, `profileId=${mia.profileId}&filter=week`]) {
+      const doc = await get(`/kids-device?${query}`);
+      const scripts = [...doc.html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join("\n");
+      // Phone and wide, in the figure; the data script carries no markup (escaped for a script: \u003csvg).
+      for (const size of ["phone", "wide"]) expect(doc.html).toMatch(new RegExp(`<div class="chart-svg chart-size-${size}"[^>]*>(<div [^>]*>)?<svg `));
+      expect(scripts).toContain("routes/_app.kids-device");
+      expect(scripts).not.toMatch(/u003csvg/i);
+      // Client-side navigation has no HTML to show it from: its data carries both.
+      const data = await get(`/kids-device.data?${query}`);
+      expect(svgsIn(data.html)).toBe(2);
+    }
+  });
+
   it("answers single-fetch data (client-side navigation) from the cache too, and drops it on a change", async () => {
     const url = `/kids-device.data?profileId=${mia.profileId}&filter=week&apps=6`;
     const first = await get(url);

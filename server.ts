@@ -93,12 +93,14 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     createRemixHandler({
       build: withOutageResponses(build, services.log),
       mode: e.NODE_ENV,
-      getLoadContext: (_req, res) => ({
+      getLoadContext: (req, res) => ({
         services,
         cspNonce: String(res.locals.cspNonce ?? randomBytes(16).toString("base64")),
         pageCacheStore: res.locals.pageCacheStore as PageCacheStore | undefined,
         pageCacheUntil: res.locals.pageCacheUntil as ((at: Date) => void) | undefined,
         preloaded: res.locals.preloaded as Record<string, unknown> | undefined,
+        // Single-fetch data (`….data`) ships everything; a document keeps some markup for its render only.
+        documentMarkup: req.path.endsWith(".data") ? undefined : new Map(),
       }),
     }),
   );

@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { NonceProvider } from "./utils/nonce";
+import { DocumentMarkupContext } from "./utils/document-markup";
 
 const ABORT_DELAY = 5_000;
 
@@ -46,7 +47,9 @@ export default function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <DocumentMarkupContext.Provider value={loadContext.documentMarkup ?? null}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </DocumentMarkupContext.Provider>
       </NonceProvider>,
       {
         nonce,

@@ -15,6 +15,8 @@ declare module "@remix-run/node" {
     pageCacheUntil?: (at: Date) => void;
     /** Reads already made for this GET request before Remix (perRequest keys: "parent", "kids"). */
     preloaded?: Record<string, unknown>;
+    /** A document request's (not single-fetch data's): markup rendered but not shipped again in the data (app/utils/document-markup.ts). */
+    documentMarkup?: Map<string, unknown>;
     /** Set by requireParent: this answer carries a family's data, so no cache may store it (Cache-Control: no-store). */
     guarded?: boolean;
   }

@@ -27,19 +27,30 @@ test("kid header: switcher, battery icon, missing-permissions warning, tabs in t
   await expect(page.getByTestId("last-update")).toContainText("Last Update:");
 });
 
-test("Day steps 24 hours and Week toggles This Week / Previous Week, all in the URL", async ({ page }) => {
+test("Day steps 24 hours and Week toggles This Week / Previous Week, all in the URL", async ({ page }, info) => {
   await signInDemo(page);
   await openKid(page, "Mia");
   const label = page.getByTestId("period-label");
   await expect(label).toHaveText("Today");
+  // The chart's two SVGs (phone and wide) are in the page, and still there once the page is hydrated: a document's
+  // data does not carry them a second time (app/utils/document-markup.ts), the browser keeps what the HTML shows.
+  const chartSvgs = page.locator("figure.chart .chart-svg svg");
+  if (info.project.name === "js") await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
+  await expect(chartSvgs).toHaveCount(2);
+  await expect(chartSvgs.first()).toHaveAttribute("aria-label", "Mia's screen time by category, today, by hour");
   const today = new Date();
   const yesterday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 86_400_000).toISOString().slice(0, 10);
   await page.getByRole("link", { name: "Previous day" }).click();
   await expect(page).toHaveURL(new RegExp(`date=${yesterday}`));
   await expect(label).not.toHaveText("Today");
   await expect(page.getByRole("img", { name: /screen time by category/ }).first()).toBeVisible();
+  // Another day's chart (with JavaScript, from the data request), then today's again.
+  await expect(chartSvgs).toHaveCount(2);
+  await expect(chartSvgs.first()).not.toHaveAttribute("aria-label", /today/);
   await page.getByRole("link", { name: "Next day" }).click();
   await expect(label).toHaveText("Today");
+  await expect(chartSvgs).toHaveCount(2);
+  await expect(chartSvgs.first()).toHaveAttribute("aria-label", "Mia's screen time by category, today, by hour");
   await expect(page.getByRole("link", { name: "Next day" })).toHaveCount(0);
 
   await page.getByRole("link", { name: "Week", exact: true }).click();

@@ -16,7 +16,7 @@ import { RatingModal, ratingSchema } from "~/components/apps/RatingModal";
 import { FailureModal } from "~/components/store/FailureModal";
 import { InstallStatus } from "~/components/store/InstallStatus";
 import { INSTALLING_REFRESH_SECONDS } from "~/components/store/page.server";
-import { renderCategoryChart } from "~/components/charts/render.server";
+import { chartForPage } from "~/components/charts/render.server";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { useHrefWith } from "~/components/dashboard/url";
@@ -78,7 +78,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (period && charted) {
     const [chart, ack] = charted;
     const chartTitle = `${title} screen time, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
-    usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: renderCategoryChart(chart.chart, chartTitle), ack };
+    usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: chartForPage(args.context, chart.chart, chartTitle), ack };
   }
   const [kidRatings, parentRatings] = ratings ?? [null, null];
   return json({

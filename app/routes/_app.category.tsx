@@ -11,7 +11,7 @@ import { limitDraft, limitIntent } from "~/components/apps/limit.server";
 import { PeriodNav } from "~/components/apps/PeriodNav";
 import { CategoryApps } from "~/components/category/CategoryApps";
 import { CategoryChartFigure } from "~/components/charts/CategoryBarChart";
-import { renderCategoryChart } from "~/components/charts/render.server";
+import { chartForPage } from "~/components/charts/render.server";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
@@ -62,7 +62,7 @@ export async function loader(args: LoaderFunctionArgs) {
       apps: category.apps.map((a) => ({ ...a, progress: limitProgress(a.timeInMinute, a.enableDailyLimit ? a.dailyLimit * period.days : 0) })),
     },
     chartTitle,
-    chartSvg: renderCategoryChart(category.chart, chartTitle),
+    chartSvg: chartForPage(args.context, category.chart, chartTitle),
     draft: limitDraft(url, { enabled: category.enableDailyLimit, minutes: category.dailyLimitTime }),
     weekdays: weekdayDraft(url, byDay, category.dailyLimitTime),
     bonus: { draft: bonusDraft(url), given: bonusGiven },

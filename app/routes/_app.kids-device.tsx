@@ -15,7 +15,7 @@ import { listDashboardInstalls } from "#db/queries/store/installed";
 import { getAckState } from "#device-service/ack";
 import { publicMessage } from "#device-service/errors";
 import { sleepModeChangedBy } from "#db/queries/parent-profile";
-import { renderCategoryChart } from "~/components/charts/render.server";
+import { chartForPage } from "~/components/charts/render.server";
 import { DashboardView } from "~/components/dashboard/Dashboard";
 import { NoDevices } from "~/components/dashboard/NoDevices";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
@@ -131,7 +131,7 @@ export async function loader(args: LoaderFunctionArgs) {
           totalUsedTime: usage.totalUsedTime,
           chart: usage.chart,
           chartTitle,
-          chartSvg: renderCategoryChart(usage.chart, chartTitle),
+          chartSvg: chartForPage(args.context, usage.chart, chartTitle),
           lastUsageAt: usage.lastUsageAt,
           apps: apps.slice(0, appsCount).map((a) => ({
             ...a,

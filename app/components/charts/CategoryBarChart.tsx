@@ -1,5 +1,6 @@
 import { Bar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { formatMinutes } from "~/rules/minutes";
+import { useDocumentMarkup } from "~/utils/document-markup";
 import { ChartTable, type ChartPeriod } from "./ChartTable";
 
 export const CHART_COLOURS = ["#0f766e", "#2563eb", "#d97706", "#9333ea", "#db2777", "#64748b"];
@@ -40,12 +41,13 @@ export function niceStep(maxMinutes: number, ticks = 4): number {
  * The figure around the server-rendered SVGs (see render.server.tsx): two fixed sizes (phone and wide screens),
  * CSS shows the one that fits; the legend is plain HTML. Readable without JavaScript.
  */
-export function CategoryChartFigure({ svg, data, title, period }: { svg: { phone: string; wide: string }; data: CategoryChartData; title: string; period: ChartPeriod }) {
+export function CategoryChartFigure({ svg, data, title, period }: { svg: ChartSvg | null; data: CategoryChartData; title: string; period: ChartPeriod }) {
+  const shown = useChartSvg(svg, title);
   return (
     <figure className="chart" aria-label={title}>
       <ChartTable data={data} title={title} period={period} />
-      <div className="chart-svg chart-size-phone" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: svg.phone }} />
-      <div className="chart-svg chart-size-wide" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: svg.wide }} />
+      <div className="chart-svg chart-size-phone" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: shown.phone }} />
+      <div className="chart-svg chart-size-wide" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: shown.wide }} />
       {data.categories.length ? (
         <figcaption>
           <ul className="chart-legend">
@@ -62,6 +64,45 @@ export function CategoryChartFigure({ svg, data, title, period }: { svg: { phone
       )}
     </figure>
   );
+}
+
+/** The chart's two server-rendered SVGs (render.server.tsx): phone and wide screens. */
+export interface ChartSvg {
+  phone: string;
+  wide: string;
+}
+
+/** Where a document's chart markup is kept for its render (app/utils/document-markup.ts): one chart per title. */
+export const chartMarkupKey = (title: string) => `chart:${title}`;
+
+/** Browser: the charts' markup already shown, by title (a few; a document's chart read back from its HTML once). */
+const shownInBrowser = new Map<string, ChartSvg>();
+
+/**
+ * The markup to show: the loader data's when it carries it (data requests); on the server a document's from its
+ * render's context; in the browser, hydrating a document whose data carried none, the markup its HTML already
+ * holds, read once and kept (a remount shows it again).
+ */
+function useChartSvg(svg: ChartSvg | null, title: string): ChartSvg {
+  const fromRender = useDocumentMarkup<ChartSvg>(chartMarkupKey(title));
+  if (typeof document === "undefined") return svg ?? fromRender ?? { phone: "", wide: "" };
+  if (svg) {
+    keepShown(title, svg);
+    return svg;
+  }
+  let kept = shownInBrowser.get(title);
+  if (!kept) {
+    const figure = [...document.querySelectorAll<HTMLElement>("figure.chart")].find((f) => f.getAttribute("aria-label") === title);
+    kept = { phone: figure?.querySelector(".chart-size-phone")?.innerHTML ?? "", wide: figure?.querySelector(".chart-size-wide")?.innerHTML ?? "" };
+    if (figure) keepShown(title, kept);
+  }
+  return kept;
+}
+
+function keepShown(title: string, svg: ChartSvg) {
+  shownInBrowser.delete(title);
+  shownInBrowser.set(title, svg);
+  if (shownInBrowser.size > 8) shownInBrowser.delete(shownInBrowser.keys().next().value as string);
 }
 
 /** nivo's bar chart at one fixed size: no animation, no interactivity, no legend (the figure has an HTML one). */

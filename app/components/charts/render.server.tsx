@@ -1,6 +1,8 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
+import { documentOnly } from "~/utils/document-markup.server";
 import { getOrCreateLru } from "#core/bounded";
-import { CategoryBarChartAt, type CategoryChartData } from "./CategoryBarChart";
+import { CategoryBarChartAt, chartMarkupKey, type CategoryChartData, type ChartSvg } from "./CategoryBarChart";
 
 /**
  * Server-side rendering of the stacked category chart to SVG markup, at the two fixed sizes the page uses.
@@ -9,15 +11,15 @@ import { CategoryBarChartAt, type CategoryChartData } from "./CategoryBarChart";
  * The page ships the markup, so the client bundle does not need nivo at all.
  */
 const CACHE_SIZE = 200;
-const cache = new Map<string, { phone: string; wide: string }>();
+const cache = new Map<string, ChartSvg>();
 
 export const CHART_SIZES = { phone: { width: 340, height: 220 }, wide: { width: 640, height: 260 } } as const;
 
-export function renderCategoryChart(data: CategoryChartData, title: string): { phone: string; wide: string } {
+export function renderCategoryChart(data: CategoryChartData, title: string): ChartSvg {
   return getOrCreateLru(cache, JSON.stringify([title, data]), () => renderBoth(data, title), CACHE_SIZE);
 }
 
-function renderBoth(data: CategoryChartData, title: string): { phone: string; wide: string } {
+function renderBoth(data: CategoryChartData, title: string): ChartSvg {
   // Coordinates to one decimal: the same picture in about half the bytes.
   const compact = (markup: string) => markup.replace(/(\d+\.\d)\d+/g, "$1");
   const svg = {
@@ -29,6 +31,14 @@ function renderBoth(data: CategoryChartData, title: string): { phone: string; wi
     ),
   };
   return svg;
+}
+
+/**
+ * The chart's SVGs for a loader's data: on a document request null, the markup kept for the render (the page shows
+ * it once, in its HTML); on a data request the markup itself (app/utils/document-markup.ts).
+ */
+export function chartForPage(context: Pick<AppLoadContext, "documentMarkup">, data: CategoryChartData, title: string): ChartSvg | null {
+  return documentOnly(context, chartMarkupKey(title), renderCategoryChart(data, title));
 }
 
 export function clearChartCache() {
