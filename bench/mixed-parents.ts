@@ -102,7 +102,10 @@ export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Ro
   const r: Round = { pages: [], commands: [], posts: [], failures: [], refused: 0, halfDone: 0 };
   const until = performance.now() + o.seconds * 1000;
   const deliveryMs = o.deliveryMs ?? 10_000;
-  const think = () => sleep(o.thinkMs * (0.5 + Math.random()));
+  // A parent's pause, cut short at the loop's end: a loop ends at most one request and one delivery wait after
+  // `seconds` (a whole round of three pauses could run 31.5 s past it at 7 s think time, past the bench's deadline).
+  const think = () => sleep(Math.max(0, Math.min(o.thinkMs * (0.5 + Math.random()), until - performance.now())));
+  const going = () => performance.now() < until;
   const page = async (p: Parent, kind: "dashboard" | "settings", path: string) => {
     const t0 = performance.now();
     const res = await fetch(`${p.base}${path}`, { headers: { Cookie: p.cookie, Accept: "text/html" }, redirect: "manual" });
@@ -146,11 +149,13 @@ export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Ro
   await Promise.all(
     parents.map(async (p) => {
       await sleep(Math.random() * o.thinkMs);
-      while (performance.now() < until) {
+      while (going()) {
         await page(p, "dashboard", `/kids-device?profileId=${p.kidId}`);
         await think();
+        if (!going()) break;
         await page(p, "settings", `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`);
         await think();
+        if (!going()) break;
         await lock(p);
         await think();
       }
