@@ -3,7 +3,8 @@ import { newId, nowIso } from "../../core/ids.server";
 import { DIALECTS } from "../testing";
 import { useDemoFamily } from "./dashboard/testing";
 import { createParent } from "./parents";
-import { appChangedBy, categoryChangedBy, uninstalledBy } from "./parent-profile";
+import type { KyselyPlugin } from "kysely";
+import { appChangedBy, categoryChangedBy, deviceSettingsChangedBy, globalSettingChangedBy, sleepModeChangedBy, uninstalledBy } from "./parent-profile";
 import { listDashboardInstalls, listStoreInstalled } from "./store/installed";
 
 /** Issue 18: per-app limits, category limits, installs and uninstalls name the parent who changed them last. */
@@ -67,5 +68,28 @@ describe.each(DIALECTS)("changed by, apps, categories and installs, on %s", (dia
     expect(await uninstalledBy(db, f.mia.deviceId, "com.example.gone")).toEqual({ id: b.id, name: "Ben", email: "ben@example.com" });
     expect(await uninstalledBy(db, f.mia.deviceId, "com.example.other")).toMatchObject({ id: a.id });
     expect(await uninstalledBy(db, f.leo.deviceId, "com.example.other")).toBeNull();
+  });
+
+  it("names the parent in one statement: the row's column and its parent read together, not one after the other", async () => {
+    const { db } = f.t;
+    const kim = await createParent(db, { email: "kim@example.com", name: "Kim", passwordHash: "x", emailVerified: true });
+    const ts = nowIso();
+    await db.updateTable("kid_profiles").set({ sleep_mode_by: kim.id }).where("id", "=", f.mia.profileId).execute();
+    await db.updateTable("devices").set({ settings_updated_by: kim.id }).where("id", "=", f.mia.deviceId).execute();
+    await db.deleteFrom("global_settings").where("device_id", "=", f.mia.deviceId).where("key", "=", "GlobalDailyLimit").execute();
+    await db.insertInto("global_settings").values({ device_id: f.mia.deviceId, key: "GlobalDailyLimit", value: "60", updated_at: ts, updated_by: kim.id }).execute();
+    let statements = 0;
+    const counter: KyselyPlugin = { transformQuery: (a) => ((statements += 1), a.node), transformResult: async (a) => a.result };
+    const counted = db.withPlugin(counter);
+    const expected = { id: kim.id, name: "Kim", email: "kim@example.com" };
+    for (const read of [() => sleepModeChangedBy(counted, f.mia.profileId), () => deviceSettingsChangedBy(counted, f.mia.deviceId), () => globalSettingChangedBy(counted, f.mia.deviceId)]) {
+      statements = 0;
+      expect(await read()).toEqual(expected);
+      expect(statements).toBe(1);
+    }
+    // Nobody recorded, or the kid's other phone: null, as before.
+    expect(await sleepModeChangedBy(db, f.leo.profileId)).toBeNull();
+    expect(await deviceSettingsChangedBy(db, f.leo.deviceId)).toBeNull();
+    expect(await globalSettingChangedBy(db, f.leo.deviceId, "NoSuchSetting")).toBeNull();
   });
 });

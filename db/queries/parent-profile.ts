@@ -36,39 +36,57 @@ export interface Actor {
   email: string;
 }
 
-async function actor(db: DB, parentId: string | null | undefined): Promise<Actor | null> {
-  if (!parentId) return null;
-  return (await db.selectFrom("parents").select(["id", "name", "email"]).where("id", "=", parentId).executeTakeFirst()) ?? null;
-}
+// Each reads the row's "by" column and its parent in one statement (an inner join: no one recorded, or a parent no
+// longer there, is no row): a page's "changed by" costs one database round, not two one after the other.
+const ACTOR = ["parents.id", "parents.name", "parents.email"] as const;
 
 /** Who last turned the kid's sleep mode on or off, or null when nobody has since this was recorded. */
 export async function sleepModeChangedBy(db: DB, profileId: string): Promise<Actor | null> {
-  const row = await db.selectFrom("kid_profiles").select("sleep_mode_by").where("id", "=", profileId).executeTakeFirst();
-  return actor(db, row?.sleep_mode_by);
+  return (await db.selectFrom("kid_profiles").innerJoin("parents", "parents.id", "kid_profiles.sleep_mode_by").select(ACTOR).where("kid_profiles.id", "=", profileId).executeTakeFirst()) ?? null;
 }
 
 /** Who last saved a phone's global setting (the global daily limit by default). */
 export async function globalSettingChangedBy(db: DB, deviceId: string, key = "GlobalDailyLimit"): Promise<Actor | null> {
-  const row = await db.selectFrom("global_settings").select("updated_by").where("device_id", "=", deviceId).where("key", "=", key).executeTakeFirst();
-  return actor(db, row?.updated_by);
+  return (
+    (await db
+      .selectFrom("global_settings")
+      .innerJoin("parents", "parents.id", "global_settings.updated_by")
+      .select(ACTOR)
+      .where("global_settings.device_id", "=", deviceId)
+      .where("global_settings.key", "=", key)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** Who last changed a phone's protection, full access or map flag. */
 export async function deviceSettingsChangedBy(db: DB, deviceId: string): Promise<Actor | null> {
-  const row = await db.selectFrom("devices").select("settings_updated_by").where("id", "=", deviceId).executeTakeFirst();
-  return actor(db, row?.settings_updated_by);
+  return (await db.selectFrom("devices").innerJoin("parents", "parents.id", "devices.settings_updated_by").select(ACTOR).where("devices.id", "=", deviceId).executeTakeFirst()) ?? null;
 }
 
 /** Who last changed an app on this phone: its daily limit, enabled state, or its install from the store. */
 export async function appChangedBy(db: DB, deviceId: string, packageName: string): Promise<Actor | null> {
-  const row = await db.selectFrom("profile_apps").select("updated_by").where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
-  return actor(db, row?.updated_by);
+  return (
+    (await db
+      .selectFrom("profile_apps")
+      .innerJoin("parents", "parents.id", "profile_apps.updated_by")
+      .select(ACTOR)
+      .where("profile_apps.device_id", "=", deviceId)
+      .where("profile_apps.package_name", "=", packageName)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** Who last changed a kid's category: its daily limit or enabled state. */
 export async function categoryChangedBy(db: DB, profileId: string, category: string): Promise<Actor | null> {
-  const row = await db.selectFrom("category_limits").select("updated_by").where("profile_id", "=", profileId).where("category", "=", category).executeTakeFirst();
-  return actor(db, row?.updated_by);
+  return (
+    (await db
+      .selectFrom("category_limits")
+      .innerJoin("parents", "parents.id", "category_limits.updated_by")
+      .select(ACTOR)
+      .where("category_limits.profile_id", "=", profileId)
+      .where("category_limits.category", "=", category)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /**
@@ -78,11 +96,12 @@ export async function categoryChangedBy(db: DB, profileId: string, category: str
 export async function uninstalledBy(db: DB, deviceId: string, packageName: string, lookBack = 50): Promise<Actor | null> {
   const rows = await db
     .selectFrom("device_commands")
-    .select(["payload", "issued_by"])
-    .where("device_id", "=", deviceId)
-    .where("type", "=", "UNINSTALL_APP")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .leftJoin("parents", "parents.id", "device_commands.issued_by")
+    .select(["device_commands.payload", "parents.id", "parents.name", "parents.email"])
+    .where("device_commands.device_id", "=", deviceId)
+    .where("device_commands.type", "=", "UNINSTALL_APP")
+    .orderBy("device_commands.created_at", "desc")
+    .orderBy("device_commands.id", "desc")
     .limit(lookBack)
     .execute();
   const hit = rows.find((r) => {
@@ -92,5 +111,5 @@ export async function uninstalledBy(db: DB, deviceId: string, packageName: strin
       return false;
     }
   });
-  return actor(db, hit?.issued_by);
+  return hit?.id && hit.name != null && hit.email != null ? { id: hit.id, name: hit.name, email: hit.email } : null;
 }
