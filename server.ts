@@ -12,7 +12,7 @@ import { createServices, type Services } from "./device-service/services";
 import { mountSse } from "./app/utils/sse.server";
 import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "./app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
-import { boundedFormBodies, createRemixHandler } from "./app/utils/request-limits.server";
+import { boundedFormBodies, createRemixHandler, isSingleFetchData } from "./app/utils/request-limits.server";
 import { forwardAsyncErrors, healthz, outageErrors } from "./device-service/outage";
 import { withOutageResponses } from "./app/utils/outage.server";
 import { DEMO_USAGE_DAYS, seedIfEmpty } from "./db/seed/index";
@@ -100,7 +100,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
         pageCacheUntil: res.locals.pageCacheUntil as ((at: Date) => void) | undefined,
         preloaded: res.locals.preloaded as Record<string, unknown> | undefined,
         // Single-fetch data (`….data`) ships everything; a document keeps some markup for its render only.
-        documentMarkup: req.path.endsWith(".data") ? undefined : new Map(),
+        documentMarkup: isSingleFetchData(req) ? undefined : new Map(),
       }),
     }),
   );

@@ -7,6 +7,7 @@ import { tokenFromHeaders } from "./auth.server";
 import { KIDS_PAGE_SIZE, defaultKidId } from "../rules/kids";
 import { TOAST_COOKIE } from "./toast.server";
 import { scriptsByHash } from "./security.server";
+import { isSingleFetchData } from "./request-limits.server";
 import { setBounded } from "#core/bounded";
 
 /**
@@ -313,7 +314,7 @@ export function pageCacheRoute(opts: { db: DB; cache: PageCache; sessionPolicy: 
       // The key is the text itself: a Map hashes and compares it faster than a SHA-256 digest of it is made (the
       // digest was 3 % of a hit); its length counts in the entry's bytes (keep).
       const key = JSON.stringify([req.originalUrl, parent, kids, kidId, rev, new Date().toISOString().slice(0, 10)]);
-      const isData = req.path.endsWith(".data");
+      const isData = isSingleFetchData(req);
       // The loader may shorten the entry's life (context.pageCacheUntil); the earliest time it names wins.
       let expiresAt = Infinity;
       res.locals.pageCacheUntil = (at: Date) => {

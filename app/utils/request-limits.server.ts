@@ -24,10 +24,13 @@ export const UNREADABLE_MESSAGE = "This form could not be read. Please reload th
 const BODY = Symbol("kp.body");
 type WithBody = ExpressRequest & { [BODY]?: Buffer };
 
+/** A single-fetch data request (`….data`: client-side navigation, revalidation, a form sent in place), not a document. */
+export const isSingleFetchData = (req: { path: string }): boolean => req.path.endsWith(".data");
+
 /** A refusal as a short page for a browser's form post, as JSON for everything else (data requests, APIs). */
 export function refuse(req: ExpressRequest, res: ExpressResponse, status: number, message: string): void {
   if (res.headersSent) return;
-  const browserPage = req.accepts(["html", "json"]) === "html" && !req.path.endsWith(".data") && req.query._data === undefined;
+  const browserPage = req.accepts(["html", "json"]) === "html" && !isSingleFetchData(req) && req.query._data === undefined;
   // The rest of an unread body is not worth receiving: the connection ends with this answer.
   res.set("Connection", "close");
   if (browserPage) {
