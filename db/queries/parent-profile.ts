@@ -1,4 +1,5 @@
 import type { DB } from "../index";
+import type { Database } from "../schema";
 import { newId, nowIso } from "../../core/ids.server";
 
 /** The parent profile page's other reads and writes: the name, portal notifications, "changed by". */
@@ -36,58 +37,37 @@ export interface Actor {
   email: string;
 }
 
-// Each reads the row's "by" column and its parent in one statement (an inner join: no one recorded, or a parent no
-// longer there, is no row): a page's "changed by" costs one database round, not two one after the other.
 const ACTOR = ["parents.id", "parents.name", "parents.email"] as const;
 
-/** Who last turned the kid's sleep mode on or off, or null when nobody has since this was recorded. */
-export async function sleepModeChangedBy(db: DB, profileId: string): Promise<Actor | null> {
-  return (await db.selectFrom("kid_profiles").innerJoin("parents", "parents.id", "kid_profiles.sleep_mode_by").select(ACTOR).where("kid_profiles.id", "=", profileId).executeTakeFirst()) ?? null;
+type ByTable = "kid_profiles" | "global_settings" | "devices" | "profile_apps" | "category_limits";
+type Column<T extends ByTable> = keyof Database[T] & string;
+
+/**
+ * The parent a row's `by` column names, read with the row in one statement (an inner join: nobody recorded, or a
+ * parent no longer there, is null), so a page's "changed by" costs one database round, not two one after the other.
+ * The row is the one whose columns equal `match`.
+ */
+async function changedBy<T extends ByTable>(db: DB, table: T, by: Column<T>, match: Partial<Record<Column<T>, string>>): Promise<Actor | null> {
+  const ref = (column: string) => db.dynamic.ref<string>(`${table}.${column}`);
+  let q = db.selectFrom(table as ByTable).innerJoin("parents", (j) => j.onRef("parents.id", "=", ref(by) as never)).select(ACTOR);
+  for (const [column, value] of Object.entries(match)) q = q.where(ref(column) as never, "=", value as never);
+  return (await q.executeTakeFirst()) ?? null;
 }
+
+/** Who last turned the kid's sleep mode on or off, or null when nobody has since this was recorded. */
+export const sleepModeChangedBy = (db: DB, profileId: string) => changedBy(db, "kid_profiles", "sleep_mode_by", { id: profileId });
 
 /** Who last saved a phone's global setting (the global daily limit by default). */
-export async function globalSettingChangedBy(db: DB, deviceId: string, key = "GlobalDailyLimit"): Promise<Actor | null> {
-  return (
-    (await db
-      .selectFrom("global_settings")
-      .innerJoin("parents", "parents.id", "global_settings.updated_by")
-      .select(ACTOR)
-      .where("global_settings.device_id", "=", deviceId)
-      .where("global_settings.key", "=", key)
-      .executeTakeFirst()) ?? null
-  );
-}
+export const globalSettingChangedBy = (db: DB, deviceId: string, key = "GlobalDailyLimit") => changedBy(db, "global_settings", "updated_by", { device_id: deviceId, key });
 
 /** Who last changed a phone's protection, full access or map flag. */
-export async function deviceSettingsChangedBy(db: DB, deviceId: string): Promise<Actor | null> {
-  return (await db.selectFrom("devices").innerJoin("parents", "parents.id", "devices.settings_updated_by").select(ACTOR).where("devices.id", "=", deviceId).executeTakeFirst()) ?? null;
-}
+export const deviceSettingsChangedBy = (db: DB, deviceId: string) => changedBy(db, "devices", "settings_updated_by", { id: deviceId });
 
 /** Who last changed an app on this phone: its daily limit, enabled state, or its install from the store. */
-export async function appChangedBy(db: DB, deviceId: string, packageName: string): Promise<Actor | null> {
-  return (
-    (await db
-      .selectFrom("profile_apps")
-      .innerJoin("parents", "parents.id", "profile_apps.updated_by")
-      .select(ACTOR)
-      .where("profile_apps.device_id", "=", deviceId)
-      .where("profile_apps.package_name", "=", packageName)
-      .executeTakeFirst()) ?? null
-  );
-}
+export const appChangedBy = (db: DB, deviceId: string, packageName: string) => changedBy(db, "profile_apps", "updated_by", { device_id: deviceId, package_name: packageName });
 
 /** Who last changed a kid's category: its daily limit or enabled state. */
-export async function categoryChangedBy(db: DB, profileId: string, category: string): Promise<Actor | null> {
-  return (
-    (await db
-      .selectFrom("category_limits")
-      .innerJoin("parents", "parents.id", "category_limits.updated_by")
-      .select(ACTOR)
-      .where("category_limits.profile_id", "=", profileId)
-      .where("category_limits.category", "=", category)
-      .executeTakeFirst()) ?? null
-  );
-}
+export const categoryChangedBy = (db: DB, profileId: string, category: string) => changedBy(db, "category_limits", "updated_by", { profile_id: profileId, category });
 
 /**
  * Who last uninstalled an app from this phone (the UNINSTALL_APP command's issuer; the app's own row is gone),
