@@ -31,9 +31,13 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     await expect(page.getByRole("heading", { level: 1, name: /Duolingo/ })).toBeVisible();
     await page.getByRole("link", { name: "Usage", exact: true }).click();
     await expect(page).toHaveURL(/tab=usage/);
+    // The usage chart's two SVGs (phone and wide): from the HTML without JavaScript, from the data with it.
+    const chartSvgs = page.locator("figure.chart .chart-svg svg");
+    await expect(chartSvgs).toHaveCount(2);
 
     await setLimit(page, "Daily limit", 30);
     await expectToast(page, "success", "has a daily limit of 30 minutes");
+    await expect(chartSvgs).toHaveCount(2);
     await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
     await expect(page.getByTestId("delivery")).toHaveClass(/badge-orange/);
     await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
@@ -48,8 +52,10 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     await page.goto("/kids-device");
     await page.getByTestId("categories-list").getByRole("link", { name: /Education/ }).click();
     await expect(page).toHaveURL(/\/category\?/);
+    await expect(chartSvgs).toHaveCount(2);
     await setLimit(page, "Category daily limit", 60);
     await expectToast(page, "success", "Education has a daily limit of 60 minutes");
+    await expect(chartSvgs).toHaveCount(2);
     await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
     await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
     await expect(page.getByTestId("category-apps").getByRole("link", { name: /Khan Academy/ })).toBeVisible();
