@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { parseEnv } from "#core/env.server";
-import { startHarness, type Harness } from "#device-service/testing";
+import { startHarness, type Harness, type HarnessOptions } from "#device-service/testing";
 import { readToast, type Toast } from "~/utils/toast.server";
 
 process.env.SESSION_SECRET ??= "t".repeat(40);
@@ -30,8 +30,9 @@ export interface RouteHarness {
   close(): Promise<void>;
 }
 
-export async function startRouteHarness(): Promise<RouteHarness> {
-  const h = await startHarness();
+/** `o`: the device-service harness's options (e.g. `{ dialect: "postgres" }`). */
+export async function startRouteHarness(o: HarnessOptions = {}): Promise<RouteHarness> {
+  const h = await startHarness(o);
   const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "t".repeat(40) });
   const base = { services: { env, db: h.tdb.db, device: h.caller, log: () => {} }, cspNonce: "n" };
   const rh: RouteHarness = {

@@ -12,8 +12,17 @@ export interface AckState {
   appliedPolicyVersion: number | null;
 }
 
-/** The newest policy sent and the newest one acknowledged (the same row when it is both), in one round trip. */
-async function latestAndApplied(db: DB, deviceId: string) {
+export interface PolicyRow {
+  version: number;
+  document: string;
+  acknowledged_at: string | null;
+}
+
+/**
+ * The newest policy sent and the newest one acknowledged (the same row when it is both), in one round trip. The
+ * dashboard reads it once for its acknowledgement state and its explanations (explainDevice takes `latest`).
+ */
+export async function latestAndApplied(db: DB, deviceId: string): Promise<{ latest: PolicyRow | undefined; applied: PolicyRow | undefined }> {
   const rows = await db
     .selectFrom("device_policies")
     .select(["version", "document", "acknowledged_at"])
@@ -38,8 +47,8 @@ async function latestAndApplied(db: DB, deviceId: string) {
  * acknowledgements: an aspect is acknowledged when the newest policy the phone applied has the same
  * sleep mode / protection / limits as the newest policy sent. No policy sent yet: nothing is pending.
  */
-export async function getAckState(db: DB, deviceId: string): Promise<AckState> {
-  const { latest, applied } = await latestAndApplied(db, deviceId);
+export async function getAckState(db: DB, deviceId: string, read: ReturnType<typeof latestAndApplied> = latestAndApplied(db, deviceId)): Promise<AckState> {
+  const { latest, applied } = await read;
   if (!latest) return { sleepModeAcknowledged: true, protectionAcknowledged: true, limitsAcknowledged: true, pendingPolicyVersion: null, appliedPolicyVersion: null };
   if (!applied) return { sleepModeAcknowledged: false, protectionAcknowledged: false, limitsAcknowledged: false, pendingPolicyVersion: latest.version, appliedPolicyVersion: null };
   const want = policyAspects(JSON.parse(latest.document) as PolicyDocument);

@@ -40,9 +40,9 @@ export async function savedWeekdays(db: Db, profileId: string, scope: TimeRuleSc
   return (await getTimeRule(db, profileId, scope, scope === "phone" ? "" : target)).weekdayMinutes;
 }
 
-/** Bonus minutes given for the kid's today to this scope and target. */
-export async function bonusToday(db: Db, profileId: string, scope: TimeRuleScope, target: string, now: Date = new Date()): Promise<number> {
-  const all = await bonusOnLocalToday(db, profileId, now);
+/** Bonus minutes given for the kid's today to this scope and target (`timeZone`: the family's, when already read). */
+export async function bonusToday(db: Db, profileId: string, scope: TimeRuleScope, target: string, now: Date = new Date(), timeZone?: string): Promise<number> {
+  const all = await bonusOnLocalToday(db, profileId, now, timeZone);
   return all.filter((b) => b.scope === scope && b.target === (scope === "phone" ? "" : target)).reduce((n, b) => n + b.minutes, 0);
 }
 

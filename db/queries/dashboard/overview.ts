@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { DEFAULT_TIME_ZONE, safeTimeZone } from "../../../core/zoned-time";
 import type { DB } from "../../index";
 
 /**
@@ -37,16 +38,29 @@ export interface KidOverview {
     lastLocation: { latitude: number; longitude: number; deviceTime: string } | null;
   } | null;
   totalDevices: number;
+  /** The family's time zone (the kid's parent's), as kidTimeZone reads it: the kid's "today". */
+  timeZone: string;
 }
 
 /** The kid's profile with its (first enrolled) device, its live status and its last location. Removed phones are history only. */
 export async function getKidOverview(db: DB, profileId: string): Promise<KidOverview | null> {
-  // Profile, devices and the first device's last location in parallel (one round trip on PostgreSQL).
+  // Profile (with the family's time zone), devices and the first device's last location in parallel (one round
+  // trip on PostgreSQL).
   const [profile, devices, loc] = await Promise.all([
     db
       .selectFrom("kid_profiles")
-      .select(["id", "name", "birth_month", "birth_year", "sleep_mode", "updated_at", sql<number>`case when picture is null then 0 else 1 end`.as("has_picture")])
-      .where("id", "=", profileId)
+      .innerJoin("parents", "parents.id", "kid_profiles.parent_id")
+      .select([
+        "kid_profiles.id",
+        "kid_profiles.name",
+        "kid_profiles.birth_month",
+        "kid_profiles.birth_year",
+        "kid_profiles.sleep_mode",
+        "kid_profiles.updated_at",
+        sql<number>`case when kid_profiles.picture is null then 0 else 1 end`.as("has_picture"),
+        "parents.time_zone",
+      ])
+      .where("kid_profiles.id", "=", profileId)
       .executeTakeFirst(),
     db
       .selectFrom("devices")
@@ -121,6 +135,7 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
         }
       : null,
     totalDevices: devices.length,
+    timeZone: safeTimeZone(profile.time_zone ?? DEFAULT_TIME_ZONE),
   };
 }
 

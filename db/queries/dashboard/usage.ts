@@ -66,18 +66,21 @@ export function categoryLabel(id: string, names: Map<string, string>): string {
 export async function getUsage(db: DB, profileId: string, deviceId: string, period: UsagePeriod): Promise<Usage> {
   // The two largest builders are built and compiled once per phone and period (their only inputs; db/compiled.ts).
   const span = [deviceId, period.filter, period.from, period.to];
-  const [perApp, names, limits, chartRaw, last] = await Promise.all([
+  // The categories' names come with the apps (every category listed or charted is one of theirs).
+  const [perApp, limits, chartRaw, last] = await Promise.all([
     executeCompiledOnce(db, JSON.stringify(["usage-per-app", ...span]), () =>
       db
         .selectFrom("app_usage_daily as u")
         .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"))
         .leftJoin("catalog_apps as c", "c.package_name", "u.package_name")
+        .leftJoin("store_categories as sc", "sc.id", "pa.play_store_category")
         .select((eb) => [
           "u.package_name",
           eb.fn.sum<number>("u.minutes").as("minutes"),
           eb.fn.max("c.title").as("title"),
           eb.fn.max("c.icon").as("icon"),
           eb.fn.max("pa.play_store_category").as("category"),
+          eb.fn.max("sc.name").as("category_name"),
           eb.fn.max("pa.is_app_disabled").as("disabled"),
           eb.fn.max("pa.daily_limit_minutes").as("limit"),
           eb.fn.max("pa.enable_daily_limit").as("enable_limit"),
@@ -87,7 +90,6 @@ export async function getUsage(db: DB, profileId: string, deviceId: string, peri
         .where("u.day", "<", period.to)
         .groupBy("u.package_name"),
     ),
-    db.selectFrom("store_categories").select(["id", "name"]).execute(),
     db
       .selectFrom("category_limits")
       .select(["category", "enable_daily_limit", "daily_limit_minutes", "is_category_enabled"])
@@ -121,7 +123,8 @@ export async function getUsage(db: DB, profileId: string, deviceId: string, peri
       .executeTakeFirst(),
   ]);
 
-  const nameOf = new Map(names.map((n) => [n.id, n.name]));
+  const nameOf = new Map<string, string>();
+  for (const r of perApp) if (r.category != null && r.category_name != null) nameOf.set(r.category as string, r.category_name as string);
   const apps: AppUsageItem[] = perApp
     .filter((r) => r.package_name !== KIDS_APP_PACKAGE)
     .map((r) => {

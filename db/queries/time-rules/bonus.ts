@@ -39,12 +39,13 @@ export async function bonusOnDay(db: DB, profileId: string, day: string): Promis
 /**
  * The bonus given for the kid's today, summed per scope and target, in one round trip: the kid's local day is
  * the UTC day or one either side of it (zones run from UTC−12 to UTC+14), so the family's zone and the grants of
- * those three days are read at once and today's are kept once the zone names the day.
+ * those three days are read at once and today's are kept once the zone names the day. A caller that has already
+ * read the family's zone (the dashboard, with the kid) passes it, and the grants are the one statement.
  */
-export async function bonusOnLocalToday(db: DB, profileId: string, now: Date = new Date()): Promise<BonusTotal[]> {
+export async function bonusOnLocalToday(db: DB, profileId: string, now: Date = new Date(), knownTimeZone?: string): Promise<BonusTotal[]> {
   const days = [-1, 0, 1].map((d) => new Date(now.getTime() + d * 86_400_000).toISOString().slice(0, 10));
   const [timeZone, rows] = await Promise.all([
-    kidTimeZone(db, profileId),
+    knownTimeZone ?? kidTimeZone(db, profileId),
     db
       .selectFrom("bonus_grants")
       .select(["day", "scope", "target", (eb) => eb.fn.sum<number>("minutes").as("minutes")])
