@@ -17,7 +17,8 @@
  *                   each uploading usage every `--report-ms` (jittered), every upload waiting for its ack.
  *
  * The parents' loop runs twice for `--seconds`: with only their own phones (the baseline), then with the whole
- * fleet connected and reporting. Printed: page p95 (and per page), command p99, the fleet's acknowledged
+ * fleet connected and reporting. Before them, the same clicks for `--seconds` against a bare chain of a Lock's
+ * shape (bench/bare-chain.ts): its command p50 / p99 are baselines, what the machine's hops cost without our code. Printed: page p95 (and per page), command p99, the fleet's acknowledged
  * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes,
  * PostgreSQL, Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms
  * under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
@@ -42,6 +43,7 @@ import { WEB_PROCESS_FLAGS } from "../scripts/node-flags.mjs";
 import { planFleet, probeLimits, unusableAddresses } from "./fleet-limits";
 import { enrolledThisHour } from "./fleet-constants";
 import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
+import { bareChainLoop } from "./bare-chain";
 import { ask, Children, freePort, missingBuild, phase, PhaseTimeout } from "./phases";
 import { installAllocationSampler, installPostTrace, sqlText, whenSettled } from "./post-trace";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
@@ -268,6 +270,16 @@ async function main() {
       const cores = Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
       return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages, ${r.pages.filter((x) => x.cached).length} from the page cache; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}; the post alone p50 ${pct(r.posts, 50).toFixed(1)} / p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
     };
+    // The same clicks against a bare chain of a Lock's shape (bench/bare-chain.ts: a bare route, the post's four
+    // PostgreSQL waves as `select 1`, a Redis publish, a bare relay's `ws` frame): what the machine's hops cost alone.
+    const bareEnv = { ...process.env, BARE_PG_URL: url, BARE_REDIS_URL: REDIS, BARE_CHAIN_ID: dbName };
+    const bareProcs = (["server", "relay"] as const).map((mode) => nodeChild(["--import", "tsx", path.resolve("bench/bare-chain.ts"), mode], bareEnv));
+    const [serverUrl, relayUrl] = await phase("start-bare-chain", 60_000, () => Promise.all(bareProcs.map(async (p) => (await ask<{ url: string }>(p, null, "ready")).url)));
+    const bare = await phase("bare-chain", SECONDS * 1000 + 30_000, () => bareChainLoop({ serverUrl, relayUrl, parents: PARENTS, seconds: SECONDS, thinkMs: THINK_MS }));
+    bareProcs.forEach((p) => p.kill());
+    out.say(`a bare chain of a Lock's shape, the same clicks: command p99 ${pct(bare.commands, 99).toFixed(1)} ms (p50 ${pct(bare.commands, 50).toFixed(1)}; ${bare.commands.length}), failures ${bare.failures.length}`);
+    for (const f of [...new Set(bare.failures)].slice(0, 4)) out.say(`  bare chain failure: ${f}`);
+
     const quiet = await loop("baseline");
     out.say(`without the fleet: ${describe(quiet.r, quiet.cpu)}`);
 
@@ -327,8 +339,13 @@ async function main() {
       ...Object.fromEntries(Object.entries(quiet.cpu).map(([k, v]) => [`quiet.cores.${k}`, v])),
       ...Object.fromEntries(Object.entries(loaded.cpu).map(([k, v]) => [`loaded.cores.${k}`, v])),
     };
-    const baselines = { "quiet.pageP95Ms": pct(pages(quiet.r), 95), "quiet.commandP99Ms": pct(quiet.r.commands, 99) };
-    const ratios = { pageP95VsQuiet: figures["loaded.pageP95Ms"] / baselines["quiet.pageP95Ms"], commandP99VsQuiet: figures["loaded.commandP99Ms"] / baselines["quiet.commandP99Ms"] };
+    const baselines = { "quiet.pageP95Ms": pct(pages(quiet.r), 95), "quiet.commandP99Ms": pct(quiet.r.commands, 99), "bare.commandP50Ms": pct(bare.commands, 50), "bare.commandP99Ms": pct(bare.commands, 99) };
+    const ratios = {
+      pageP95VsQuiet: figures["loaded.pageP95Ms"] / baselines["quiet.pageP95Ms"],
+      commandP99VsQuiet: figures["loaded.commandP99Ms"] / baselines["quiet.commandP99Ms"],
+      quietCommandP99VsBare: baselines["quiet.commandP99Ms"] / baselines["bare.commandP99Ms"],
+      commandP99VsBare: figures["loaded.commandP99Ms"] / baselines["bare.commandP99Ms"],
+    };
     const targets = { "loaded.pageP95Ms": { max: TARGET_PAGE_P95_MS }, "loaded.commandP99Ms": { max: TARGET_COMMAND_P99_MS }, failures: { max: 0 }, halfDoneCommands: { max: 0 } };
     return out.finish(benchResult({ bench: "mixed-load", figures, baselines, ratios, targets }));
   } finally {
