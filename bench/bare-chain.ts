@@ -28,7 +28,10 @@ const CHANNEL = `bare-chain:${process.env.BARE_CHAIN_ID ?? "bench"}`;
 /** The bare web process: POST /lock → the post's PostgreSQL waves, then the publish; GET /healthz. */
 async function serverMain(pgUrl: string, redisUrl: string) {
   const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
+  // A lost idle connection is dropped by the pool (the next query opens another); a post that fails answers 500.
+  pool.on("error", () => {});
   const redis = new Redis(redisUrl, { lazyConnect: true });
+  redis.on("error", (err) => process.stderr.write(`bare chain server: redis: ${err.message}\n`));
   await redis.connect();
   const app = express();
   app.get("/healthz", (_req, res) => void res.json({ ok: true }));
@@ -53,6 +56,7 @@ async function serverMain(pgUrl: string, redisUrl: string) {
 /** The bare device process: Redis messages to the named phone's socket. */
 async function relayMain(redisUrl: string) {
   const sub = new Redis(redisUrl, { lazyConnect: true });
+  sub.on("error", (err) => process.stderr.write(`bare chain relay: redis: ${err.message}\n`));
   await sub.connect();
   const phones = new Map<string, WebSocket>();
   const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
@@ -93,7 +97,8 @@ export async function bareChainLoop(o: { serverUrl: string; relayUrl: string; pa
         const phone = { ws, name, next: null as ((id: string) => void) | null };
         ws.on("message", (data) => phone.next?.(String(data)));
         ws.once("open", () => resolve(phone));
-        ws.once("error", reject);
+        // Before it opens, the loop fails at once; after, a lost socket shows as commands that never arrive.
+        ws.on("error", reject);
       }),
     ),
   );
