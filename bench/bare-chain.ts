@@ -22,6 +22,7 @@ import express from "express";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { WebSocket, WebSocketServer } from "ws";
+import { clickRounds } from "./mixed-parents";
 
 const CHANNEL = `bare-chain:${process.env.BARE_CHAIN_ID ?? "bench"}`;
 
@@ -46,11 +47,7 @@ async function serverMain(pgUrl: string, redisUrl: string) {
       res.status(500).send(String(err));
     }
   });
-  const server = app.listen(0, "127.0.0.1", () => {
-    const a = server.address();
-    process.send?.({ ready: true, url: `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}` });
-  });
-  process.on("disconnect", () => process.exit(0));
+  const server = app.listen(0, "127.0.0.1", () => ready("http", server.address()));
 }
 
 /** The bare device process: Redis messages to the named phone's socket. */
@@ -73,8 +70,15 @@ async function relayMain(redisUrl: string) {
   });
   await sub.subscribe(CHANNEL);
   await listening;
-  const a = wss.address();
-  process.send?.({ ready: true, url: `ws://127.0.0.1:${typeof a === "object" && a ? a.port : 0}` });
+  ready("ws", wss.address());
+}
+
+/**
+ * Tells the bench where this process answers. The bench stops it once its phase is over; should the bench itself
+ * end first (a failed run), the IPC channel closes and this process ends with it instead of staying behind.
+ */
+function ready(scheme: "http" | "ws", address: ReturnType<WebSocketServer["address"]> | null) {
+  process.send?.({ ready: true, url: `${scheme}://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` });
   process.on("disconnect", () => process.exit(0));
 }
 
@@ -102,37 +106,24 @@ export async function bareChainLoop(o: { serverUrl: string; relayUrl: string; pa
       }),
     ),
   );
-  const until = performance.now() + o.seconds * 1000;
-  const going = () => performance.now() < until;
-  const think = () => sleep(Math.max(0, Math.min(o.thinkMs * (0.5 + Math.random()), until - performance.now())));
   const get = async () => {
     const res = await fetch(`${o.serverUrl}/healthz`);
     await res.arrayBuffer();
     if (res.status !== 200) r.failures.push(`${res.status} GET /healthz`);
   };
+  const lock = async (p: (typeof phones)[number]) => {
+    const received = new Promise<void>((resolve) => (p.next = () => resolve()));
+    const t0 = performance.now();
+    const res = await fetch(`${o.serverUrl}/lock?phone=${p.name}`, { method: "POST", redirect: "manual" });
+    await res.arrayBuffer();
+    if (res.status !== 303) r.failures.push(`${res.status} POST /lock`);
+    else if (await Promise.race([received.then(() => true), sleep(10_000).then(() => false)])) r.commands.push(performance.now() - t0);
+    else r.failures.push("the bare LOCK did not reach its socket within 10 s");
+    p.next = null;
+  };
   try {
-    await Promise.all(
-      phones.map(async (p) => {
-        await sleep(Math.random() * o.thinkMs);
-        while (going()) {
-          await get();
-          await think();
-          if (!going()) break;
-          await get();
-          await think();
-          if (!going()) break;
-          const received = new Promise<void>((resolve) => (p.next = () => resolve()));
-          const t0 = performance.now();
-          const res = await fetch(`${o.serverUrl}/lock?phone=${p.name}`, { method: "POST", redirect: "manual" });
-          await res.arrayBuffer();
-          if (res.status !== 303) r.failures.push(`${res.status} POST /lock`);
-          else if (await Promise.race([received.then(() => true), sleep(10_000).then(() => false)])) r.commands.push(performance.now() - t0);
-          else r.failures.push("the bare LOCK did not reach its socket within 10 s");
-          p.next = null;
-          await think();
-        }
-      }),
-    );
+    // The parents' own rhythm (bench/mixed-parents.ts): two pages, then the command.
+    await clickRounds(phones, o, [get, get, lock]);
   } finally {
     for (const p of phones) p.ws.close();
   }

@@ -100,12 +100,7 @@ export function toastOf(res: Response): { type: string; message: string } | null
 /** Every parent clicks for `seconds`: dashboard, settings, Lock now (post → the phone receives the LOCK). */
 export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Round> {
   const r: Round = { pages: [], commands: [], posts: [], failures: [], refused: 0, halfDone: 0 };
-  const until = performance.now() + o.seconds * 1000;
   const deliveryMs = o.deliveryMs ?? 10_000;
-  // A parent's pause, cut short at the loop's end: a loop ends at most one request and one delivery wait after
-  // `seconds` (a whole round of three pauses could run 31.5 s past it at 7 s think time, past the bench's deadline).
-  const think = () => sleep(Math.max(0, Math.min(o.thinkMs * (0.5 + Math.random()), until - performance.now())));
-  const going = () => performance.now() < until;
   const page = async (p: Parent, kind: "dashboard" | "settings", path: string) => {
     const t0 = performance.now();
     const res = await fetch(`${p.base}${path}`, { headers: { Cookie: p.cookie, Accept: "text/html" }, redirect: "manual" });
@@ -146,23 +141,37 @@ export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Ro
       r.failures.push("half-done: a Lock answered as failed reached the phone");
     }
   };
+  await clickRounds(parents, o, [
+    (p) => page(p, "dashboard", `/kids-device?profileId=${p.kidId}`),
+    (p) => page(p, "settings", `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`),
+    lock,
+  ]);
+  for (const p of parents) p.phone.onCommand = undefined;
+  return r;
+}
+
+/**
+ * How a parent clicks (also the bare chain's, bench/bare-chain.ts): each clicker starts at a random moment within one
+ * pause, then runs `steps` in turn, a pause (`thinkMs`, uniform 0.5–1.5×) after each, until `seconds` have passed.
+ * A pause is cut short at the loop's end and a round stops between its steps: a loop ends at most one step after
+ * `seconds` (a whole round of three pauses could run 31.5 s past it at 7 s think time, past the bench's deadline).
+ */
+export async function clickRounds<T>(clickers: T[], o: { seconds: number; thinkMs: number }, steps: ((c: T) => Promise<void>)[]): Promise<void> {
+  const until = performance.now() + o.seconds * 1000;
+  const going = () => performance.now() < until;
+  const think = () => sleep(Math.max(0, Math.min(o.thinkMs * (0.5 + Math.random()), until - performance.now())));
   await Promise.all(
-    parents.map(async (p) => {
+    clickers.map(async (c) => {
       await sleep(Math.random() * o.thinkMs);
       while (going()) {
-        await page(p, "dashboard", `/kids-device?profileId=${p.kidId}`);
-        await think();
-        if (!going()) break;
-        await page(p, "settings", `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`);
-        await think();
-        if (!going()) break;
-        await lock(p);
-        await think();
+        for (const step of steps) {
+          if (!going()) break;
+          await step(c);
+          await think();
+        }
       }
-      p.phone.onCommand = undefined;
     }),
   );
-  return r;
 }
 
 export const pct = (xs: number[], p: number) => {
