@@ -3,8 +3,9 @@
  * product's code, measured in the same run with the parents' own arrival pattern.
  *
  *   server  a bare Express route (its own process, as a web process is): POST /lock runs the Lock post's four
- *           PostgreSQL waves as `select 1` (two at once, then three one after the other) and publishes the
- *           command on Redis;
+ *           PostgreSQL waves (two statements at once, then three one after the other: `select 1` for the reads,
+ *           and for the last, the outbox's insert, a committed insert of one row into a bare table, since a
+ *           command is durable before it is sent) and publishes the command on Redis;
  *   relay   a bare Redis subscriber with a bare `ws` server (its own process, as a device process is): each
  *           message goes to the socket of the phone it names;
  *   bench   each parent (this process) holds one `ws` socket as its phone and clicks as in bench/mixed-parents.ts
@@ -12,8 +13,9 @@
  *           frame at the socket, as a Lock is.
  *
  * On an idle 2-vCPU VM every hop wakes a process that slept for a while, and such a wake costs more the longer it
- * slept (docs/performance.md, session 26): this is what a chain of that shape costs on the machine, in the minutes
- * the product is measured.
+ * slept (docs/performance.md, session 26), and a commit waits for the disk's flush, which on this VM stalls for
+ * 100–400 ms a few times a minute even when idle (session 27): this is what a chain of that shape costs on the
+ * machine, in the minutes the product is measured.
  *
  *   npx tsx bench/bare-chain.ts server|relay    (internal: started by bench/mixed-load.ts, which talks to it over IPC)
  */
@@ -34,14 +36,19 @@ async function serverMain(pgUrl: string, redisUrl: string) {
   const redis = new Redis(redisUrl, { lazyConnect: true });
   redis.on("error", (err) => process.stderr.write(`bare chain server: redis: ${err.message}\n`));
   await redis.connect();
+  // The outbox's stand-in: the Lock's one durable write, the same size of row, committed on its own (autocommit).
+  const outbox = `bare_outbox_${process.pid}`;
+  await pool.query(`create table if not exists ${outbox} (id text primary key, phone text not null, type text not null, payload text not null, created_at text not null)`);
   const app = express();
   app.get("/healthz", (_req, res) => void res.json({ ok: true }));
   app.post("/lock", async (req, res) => {
     try {
       const phone = String(req.query.phone ?? "");
       await Promise.all([pool.query("select 1"), pool.query("select 1")]);
-      for (let i = 0; i < 3; i++) await pool.query("select 1");
-      await redis.publish(CHANNEL, JSON.stringify({ phone, id: randomUUID() }));
+      for (let i = 0; i < 2; i++) await pool.query("select 1");
+      const id = randomUUID();
+      await pool.query(`insert into ${outbox} (id, phone, type, payload, created_at) values ($1, $2, 'LOCK', '{}', $3)`, [id, phone, new Date().toISOString()]);
+      await redis.publish(CHANNEL, JSON.stringify({ phone, id }));
       res.redirect(303, "/healthz");
     } catch (err) {
       res.status(500).send(String(err));

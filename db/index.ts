@@ -33,6 +33,17 @@ export interface DbOptions {
 /** PostgreSQL: how long a query waits for a new connection before failing (the request then answers 503). */
 export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * PostgreSQL: how long a connection may sit idle in the pool before it is closed. pg's default is 10 s, and under a
+ * parent's pace (a click every few seconds) the pool's second and third connections were closed between bursts and
+ * opened again in the next one: a new backend costs its connection (3–7 ms) and then a few ms more on each of its
+ * first statements (its catalogue caches cold, each named statement parsed and planned again) — the slowest Lock
+ * posts of the mixed bench were those (docs/performance.md, session 27). Five minutes keeps a process's connections
+ * warm while it is in use. (pg's `allowExitOnIdle` is not used: a device process awaiting its start-up with only
+ * idle connections open exited.) Every pool is ended with its database (`db.destroy()`).
+ */
+export const PG_IDLE_TIMEOUT_MS = 5 * 60_000;
+
 export function dialectOf(url: string): Dialect {
   return url.startsWith("postgres://") || url.startsWith("postgresql://") ? "postgres" : "sqlite";
 }
@@ -105,6 +116,7 @@ function createPgPool(url: string, max: number, onError: (err: Error) => void, n
     connectionString: url,
     max,
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: PG_IDLE_TIMEOUT_MS,
     keepAlive: true,
   });
   const open = new Set<pg.PoolClient>();

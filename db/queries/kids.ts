@@ -3,7 +3,7 @@ import type { DB } from "../index";
 import { dbDialect } from "../dialect";
 import { executeCompiledOnce, readCompiledNow } from "../compiled";
 import { kidAccessOfParent, kidAccessOfSession, type KidAccess } from "./access";
-import { liveParentOf, sessionIdOf, sessionParentQuery, type SessionPolicy } from "./sessions";
+import { liveParentOf, sessionIdOf, sessionParentQuery, touched, type SessionPolicy } from "./sessions";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { newId, nowIso } from "../../core/ids.server";
 
@@ -47,6 +47,8 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
 export async function findLiveSessionWithKids(db: DB, token: string, policy: SessionPolicy, opts: { pageSize?: number } = {}, now: Date = new Date()) {
   const id = sessionIdOf(token);
   if (!id) return undefined;
+  const pending = touched(id); // this process's idle-clock touch of the session, still in flight (sessions.ts)
+  if (pending) await pending;
   if (dbDialect(db) === "sqlite") {
     // The session's row says whether any kid is delegated to the parent and accepted; most parents have none, and
     // their list then reads only their own kids (the delegated side of the rule cost a cached view 12 of 38 µs).

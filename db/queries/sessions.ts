@@ -46,18 +46,46 @@ export async function createSession(
 export async function findLiveSession(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()) {
   const id = sessionIdOf(token);
   if (!id) return undefined;
+  const pending = touched(id);
+  if (pending) await pending;
   const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
   return row && (await checkLive(db, row, policy, now)) ? row : undefined;
 }
 
-/** The rules of a live session, and the once-a-minute touch of its idle clock. */
+/**
+ * Idle-clock touches in flight, by session id. The touch is housekeeping: the request that found the session live
+ * does not wait for its commit (a commit waits for the disk's flush, which can stall for hundreds of milliseconds:
+ * docs/performance.md, session 27). The next read of the same session in this process waits for it first
+ * (`touched`), so it reads its own write; a touch that fails costs at most a minute of the idle window.
+ */
+const touching = new Map<string, Promise<void>>();
+
+/** Before a session's row is read: its touch in flight in this process, if any (nothing to wait for otherwise). */
+export function touched(sessionId: string): Promise<void> | undefined {
+  return touching.get(sessionId);
+}
+
+/** The rules of a live session, and the once-a-minute touch of its idle clock (not waited for: `touching`). */
 async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
   if (row.revoked_at) return false;
   if (new Date(row.expires_at).getTime() <= now.getTime()) return false;
   const lastSeen = new Date(row.last_seen_at).getTime();
   if (now.getTime() - lastSeen > policy.idleMinutes * 60_000) return false;
-  if (now.getTime() - lastSeen > 60_000) {
-    await db.updateTable("sessions").set({ last_seen_at: nowIso(now) }).where("id", "=", row.id).execute();
+  if (now.getTime() - lastSeen > 60_000 && !touching.has(row.id)) {
+    const id = row.id;
+    touching.set(
+      id,
+      db
+        .updateTable("sessions")
+        .set({ last_seen_at: nowIso(now) })
+        .where("id", "=", id)
+        .execute()
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => touching.delete(id)),
+    );
   }
   return true;
 }
@@ -108,6 +136,8 @@ export async function liveParentOf(
 export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
   const id = sessionIdOf(token);
   if (!id) return undefined;
+  const pending = touched(id);
+  if (pending) await pending;
   // Read on every guarded request and page-cache hit: built and compiled once per session (its id is the only input).
   const [row] = await executeCompiledOnce(db, JSON.stringify(["live-session", id]), () => sessionParentQuery(db, id));
   return row ? liveParentOf(db, row, policy, now) : undefined;
