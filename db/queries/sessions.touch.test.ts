@@ -14,11 +14,14 @@ const settled = <T>(p: Promise<T>, ms: number) => Promise.race([p.then(() => "se
  * disk), and the next read of the same session in the process waits for it, so it reads its own write. Shown on
  * PostgreSQL, where another connection's row lock holds the touch for as long as the test likes.
  */
-describe.each([
-  ["findLiveSessionParent", (db: DB, token: string, now: Date) => findLiveSessionParent(db, token, policy, now)],
-  ["findLiveSession", (db: DB, token: string, now: Date) => findLiveSession(db, token, policy, now)],
-  ["findLiveSessionWithKids", (db: DB, token: string, now: Date) => findLiveSessionWithKids(db, token, policy, {}, now)],
-] as const)("the session's idle-clock touch on postgres (%s)", (_name, findLive) => {
+type FindLive = (db: DB, token: string, now: Date) => Promise<unknown>;
+const readers: [string, FindLive][] = [
+  ["findLiveSessionParent", (db, token, now) => findLiveSessionParent(db, token, policy, now)],
+  ["findLiveSession", (db, token, now) => findLiveSession(db, token, policy, now)],
+  ["findLiveSessionWithKids", (db, token, now) => findLiveSessionWithKids(db, token, policy, {}, now)],
+];
+
+describe.each(readers)("the session's idle-clock touch on postgres (%s)", (_name, findLive) => {
   let t: TestDb;
   let locker: pg.Client;
   beforeAll(async () => {
