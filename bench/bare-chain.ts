@@ -24,13 +24,15 @@ import express from "express";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { WebSocket, WebSocketServer } from "ws";
+import { PG_IDLE_TIMEOUT_MS } from "../db/index";
 import { clickRounds } from "./mixed-parents";
 
 const CHANNEL = `bare-chain:${process.env.BARE_CHAIN_ID ?? "bench"}`;
 
 /** The bare web process: POST /lock → the post's PostgreSQL waves, then the publish; GET /healthz. */
 async function serverMain(pgUrl: string, redisUrl: string) {
-  const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
+  // The product's pool settings (db/index.ts): idle connections kept as long, so neither side pays new backends.
+  const pool = new pg.Pool({ connectionString: pgUrl, max: 10, idleTimeoutMillis: PG_IDLE_TIMEOUT_MS });
   // A lost idle connection is dropped by the pool (the next query opens another); a post that fails answers 500.
   pool.on("error", () => {});
   const redis = new Redis(redisUrl, { lazyConnect: true });

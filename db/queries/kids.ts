@@ -47,8 +47,7 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
 export async function findLiveSessionWithKids(db: DB, token: string, policy: SessionPolicy, opts: { pageSize?: number } = {}, now: Date = new Date()) {
   const id = sessionIdOf(token);
   if (!id) return undefined;
-  const pending = touched(id); // this process's idle-clock touch of the session, still in flight (sessions.ts)
-  if (pending) await pending;
+  await touched(id); // this process's idle-clock touch of the session, if one is in flight (sessions.ts)
   if (dbDialect(db) === "sqlite") {
     // The session's row says whether any kid is delegated to the parent and accepted; most parents have none, and
     // their list then reads only their own kids (the delegated side of the rule cost a cached view 12 of 38 µs).

@@ -21,7 +21,7 @@ const readers: [string, FindLive][] = [
   ["findLiveSessionWithKids", (db, token, now) => findLiveSessionWithKids(db, token, policy, {}, now)],
 ];
 
-describe.each(readers)("the session's idle-clock touch on postgres (%s)", (_name, findLive) => {
+describe.each(readers)("the session's idle-clock touch on postgres (%s)", (name, findLive) => {
   let t: TestDb;
   let locker: pg.Client;
   beforeAll(async () => {
@@ -36,7 +36,7 @@ describe.each(readers)("the session's idle-clock touch on postgres (%s)", (_name
   });
 
   it("answers without waiting for the touch; the next read waits for it and sees it", async () => {
-    const parent = await createParent(t.db, { email: `touch-${_name}@example.com`, name: "T", passwordHash: "x" });
+    const parent = await createParent(t.db, { email: `touch-${name}@example.com`, name: "T", passwordHash: "x" });
     const start = new Date(Date.now() - 5 * 60_000);
     const token = await createSession(t.db, parent.id, policy, {}, start);
     const now = new Date();

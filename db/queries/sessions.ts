@@ -46,8 +46,7 @@ export async function createSession(
 export async function findLiveSession(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()) {
   const id = sessionIdOf(token);
   if (!id) return undefined;
-  const pending = touched(id);
-  if (pending) await pending;
+  await touched(id);
   const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
   return row && (await checkLive(db, row, policy, now)) ? row : undefined;
 }
@@ -60,7 +59,7 @@ export async function findLiveSession(db: DB, token: string, policy: SessionPoli
  */
 const touching = new Map<string, Promise<void>>();
 
-/** Before a session's row is read: its touch in flight in this process, if any (nothing to wait for otherwise). */
+/** Awaited before a session's row is read: its touch in flight in this process, if any. */
 export function touched(sessionId: string): Promise<void> | undefined {
   return touching.get(sessionId);
 }
@@ -136,8 +135,7 @@ export async function liveParentOf(
 export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
   const id = sessionIdOf(token);
   if (!id) return undefined;
-  const pending = touched(id);
-  if (pending) await pending;
+  await touched(id);
   // Read on every guarded request and page-cache hit: built and compiled once per session (its id is the only input).
   const [row] = await executeCompiledOnce(db, JSON.stringify(["live-session", id]), () => sessionParentQuery(db, id));
   return row ? liveParentOf(db, row, policy, now) : undefined;
