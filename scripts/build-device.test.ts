@@ -18,9 +18,10 @@ describe("the device service bundle", () => {
   it("starts with plain node and answers /healthz; the charts stay a separate chunk", { timeout: 60_000 }, async () => {
     const file = await bundleEntry("device-service/server.ts", out);
     expect(readdirSync(out).some((f) => /^charts-.*\.js$/.test(f))).toBe(true);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    // PORT=0: the system picks a free port and the service prints it (a random pick in 20,000–40,000 once met a
+    // port already in use: that range overlaps the ephemeral ports other tests' connections take).
     const proc = spawn(process.execPath, [file], {
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bundle-")), DATABASE_URL: "", REDIS_URL: "", DEVICE_PROCESSES: "1", SESSION_SECRET: "bundle-test-secret-bundle-test-secret-0123", PUBLIC_URL: "http://localhost", LOG_LEVEL: "error" },
+      env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bundle-")), DATABASE_URL: "", REDIS_URL: "", DEVICE_PROCESSES: "1", SESSION_SECRET: "bundle-test-secret-bundle-test-secret-0123", PUBLIC_URL: "http://localhost", LOG_LEVEL: "error" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
@@ -32,7 +33,8 @@ describe("the device service bundle", () => {
         });
         proc.once("exit", (code) => reject(new Error(`the bundle exited (${code}) before listening: ${text}`)));
       });
-      expect(listening).toContain(`device service listening on http://127.0.0.1:${port}`);
+      const port = Number(/device service listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(listening)?.[1]);
+      expect(port).toBeGreaterThan(0);
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ ok: true, sockets: 0 });
