@@ -5,7 +5,7 @@ import { newId, nowIso } from "../../core/ids.server";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
 import { checkUsageWindow, hourBucket, type DeviceRef } from "./telemetry";
-import { writeUsageRows, type UsageRow } from "./ingest-usage";
+import { writeUsageRows, type UsageHour } from "./ingest-usage";
 
 /**
  * Group commit for telemetry (issue 22 item 3). Usage uploads and locations from many phones that arrive within
@@ -199,21 +199,23 @@ async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<void> {
 }
 
 async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
-  // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other.
-  const byKey = new Map<string, UsageRow>();
+  // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other. Nested maps,
+  // not a key string per bucket: each part is hashed once (docs/performance.md, ingest, session 28).
+  const byPhone = new Map<string, Map<string, Map<string, number>>>();
   for (const it of items) {
+    let hours = byPhone.get(it.device.id);
+    if (!hours) byPhone.set(it.device.id, (hours = new Map()));
     for (const b of it.buckets) {
       const hour = hourBucket(b.hour); // memoised (telemetry.ts): a batch names the same few hours
-      byKey.set(`${it.device.id}|${hour}|${b.packageName}`, {
-        device_id: it.device.id,
-        package_name: b.packageName,
-        hour,
-        minutes: b.minutes,
-      });
+      let apps = hours.get(hour);
+      if (!apps) hours.set(hour, (apps = new Map()));
+      apps.set(b.packageName, b.minutes);
     }
   }
-  const rows = [...byKey.values()].sort((a, b) => (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0));
-  await writeUsageRows(db, trx, rows);
+  // Phones in id order (PostgreSQL takes their row locks in that order too; telemetry.ts).
+  const groups: UsageHour[] = [];
+  for (const deviceId of [...byPhone.keys()].sort()) for (const [hour, apps] of byPhone.get(deviceId)!) groups.push({ device_id: deviceId, hour, apps });
+  await writeUsageRows(db, trx, groups);
 }
 
 async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; data: Location }[]): Promise<void> {

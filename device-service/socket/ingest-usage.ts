@@ -23,19 +23,19 @@ import { lockPhonesForUsage, MAX_MINUTES_PER_HOUR, ProtocolError } from "./telem
  * batch's phones so that another writer's open transaction cannot make those hours stale (lockPhonesForUsage).
  */
 
-export type UsageRow = {
+/** One phone's hour in a batch: each app's minutes (already deduplicated, the later upload winning). */
+export type UsageHour = {
   device_id: string;
-  package_name: string;
   hour: string;
-  minutes: number;
+  apps: Map<string, number>;
 };
 type Tx = Transaction<Database>;
 
-export async function writeUsageRows(db: DB, trx: Tx, rows: UsageRow[]): Promise<void> {
-  if (!rows.length) return;
+export async function writeUsageRows(db: DB, trx: Tx, hours: UsageHour[]): Promise<void> {
+  if (!hours.length) return;
   const handle = sqliteHandleOf(db);
-  if (handle) writeSqlite(handle, rows);
-  else await writePostgres(trx, rows);
+  if (handle) writeSqlite(handle, hours);
+  else await writePostgres(trx, hours);
 }
 
 const tooMany = (hour: string, minutes: number) =>
@@ -73,39 +73,31 @@ function statements(handle: SQLite.Database): Statements {
  * value of each row (for the daily delta) and the hour's total after the write (for the 60-minute check,
  * done before anything is written).
  */
-function writeSqlite(handle: SQLite.Database, rows: UsageRow[]): void {
+function writeSqlite(handle: SQLite.Database, hours: UsageHour[]): void {
   const st = statements(handle);
-  const byHour = new Map<string, UsageRow[]>();
-  for (const r of rows) {
-    const k = `${r.device_id}|${r.hour}`;
-    const list = byHour.get(k);
-    if (list) list.push(r);
-    else byHour.set(k, [r]);
-  }
-  const days = new Map<string, { device_id: string; package_name: string; day: string; delta: number }>();
-  for (const list of byHour.values()) {
-    const { device_id, hour } = list[0];
-    const before = new Map((st.hourRows.all(device_id, hour) as [string, number][]).map(([pkg, minutes]) => [pkg, minutes]));
+  // The days' deltas by phone, day and app (nested maps: no key string per row).
+  const days = new Map<string, Map<string, Map<string, number>>>();
+  for (const { device_id, hour, apps } of hours) {
+    const before = new Map(st.hourRows.all(device_id, hour) as [string, number][]);
     let total = 0;
     for (const m of before.values()) total += m;
-    for (const r of list) total += r.minutes - (before.get(r.package_name) ?? 0);
+    for (const [pkg, minutes] of apps) total += minutes - (before.get(pkg) ?? 0);
     if (total > MAX_MINUTES_PER_HOUR) throw tooMany(hour, total);
+    let byDay = days.get(device_id);
+    if (!byDay) days.set(device_id, (byDay = new Map()));
     const day = hour.slice(0, 10);
-    for (const r of list) {
-      const key = `${device_id}|${day}|${r.package_name}`;
-      const delta = r.minutes - (before.get(r.package_name) ?? 0);
-      const d = days.get(key);
-      if (d) d.delta += delta;
-      else days.set(key, { device_id, package_name: r.package_name, day, delta });
-    }
+    let deltas = byDay.get(day);
+    if (!deltas) byDay.set(day, (deltas = new Map()));
+    for (const [pkg, minutes] of apps) deltas.set(pkg, (deltas.get(pkg) ?? 0) + minutes - (before.get(pkg) ?? 0));
   }
-  for (const r of rows) st.hour.run(r.device_id, r.package_name, r.hour, r.minutes);
-  for (const d of days.values()) st.day.run(d.device_id, d.package_name, d.day, d.delta);
-  st.bump.run(JSON.stringify([...new Set(rows.map((r) => r.device_id))]));
+  for (const { device_id, hour, apps } of hours) for (const [pkg, minutes] of apps) st.hour.run(device_id, pkg, hour, minutes);
+  for (const [device_id, byDay] of days) for (const [day, deltas] of byDay) for (const [pkg, delta] of deltas) st.day.run(device_id, pkg, day, delta);
+  st.bump.run(JSON.stringify([...days.keys()]));
 }
 
-async function writePostgres(trx: Tx, rows: UsageRow[]): Promise<void> {
-  const col = <K extends keyof UsageRow>(k: K) => rows.map((r) => r[k]);
+async function writePostgres(trx: Tx, hours: UsageHour[]): Promise<void> {
+  const rows = hours.flatMap(({ device_id, hour, apps }) => [...apps].map(([package_name, minutes]) => ({ device_id, package_name, hour, minutes })));
+  const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
   // The phones first: the statement below reads their hours as committed once the lock is held (telemetry.ts).
   await lockPhonesForUsage(trx, col("device_id"));
   // Every part of the statement sees the tables as they were before it: the left join gives the old hours, and

@@ -33,18 +33,29 @@ export interface DeviceRef {
 
 type Tx = Transaction<Database>;
 
-const hourBuckets = new Map<string, string>();
-/** The hour an ISO time falls in, as an ISO string. Memoised: a fleet's uploads name the same few hours (bounded). */
-export function hourBucket(iso: string): string {
-  let hour = hourBuckets.get(iso);
-  if (hour === undefined) {
-    const d = new Date(iso);
-    d.setUTCMinutes(0, 0, 0);
-    hour = d.toISOString(); // throws on an invalid time, which is then not remembered
-    if (hourBuckets.size >= 4_096) hourBuckets.clear();
-    hourBuckets.set(iso, hour);
+const hours = new Map<string, { start: number; hour: string }>();
+/**
+ * The hour an ISO time falls in: its start (ms) and as an ISO string; null for a time that is not one. Memoised: a
+ * fleet's uploads name the same few hours (bounded), and a parse costs more than a lookup (docs/performance.md,
+ * ingest, session 28).
+ */
+function hourOf(iso: string): { start: number; hour: string } | null {
+  let h = hours.get(iso);
+  if (h === undefined) {
+    const start = Math.floor(Date.parse(iso) / 3_600_000) * 3_600_000;
+    if (!Number.isFinite(start)) return null; // an invalid time is not remembered
+    h = { start, hour: new Date(start).toISOString() };
+    if (hours.size >= 4_096) hours.clear();
+    hours.set(iso, h);
   }
-  return hour;
+  return h;
+}
+
+/** The hour an ISO time falls in, as an ISO string; throws a RangeError on an invalid time. */
+export function hourBucket(iso: string): string {
+  const h = hourOf(iso);
+  if (!h) throw new RangeError("Invalid time value");
+  return h.hour;
 }
 
 /** Usage is physical: one hour holds at most 60 minutes, per app and for the whole phone. */
@@ -129,8 +140,8 @@ export function checkUsageWindow(buckets: { hour: string }[], bounds: UsageBound
   const from = Math.floor((Date.parse(bounds.enrolledAt) - USAGE_WINDOW_SLACK_MS) / 3_600_000) * 3_600_000;
   const to = now + USAGE_WINDOW_SLACK_MS;
   for (const b of buckets) {
-    const t = Math.floor(Date.parse(b.hour) / 3_600_000) * 3_600_000; // the start of its hour (NaN if invalid)
-    if (!Number.isFinite(t) || t < from || t > to) {
+    const t = hourOf(b.hour)?.start; // the start of its hour (undefined if invalid)
+    if (t === undefined || t < from || t > to) {
       throw new ProtocolError("OUT_OF_RANGE", `Usage hours must lie between a day before the phone was enrolled and a day from now (${b.hour.slice(0, 40)} does not).`);
     }
   }
