@@ -18,7 +18,8 @@
  *
  * The parents' loop runs twice for `--seconds`: with only their own phones (the baseline), then with the whole
  * fleet connected and reporting. Before them, the same clicks for `--seconds` against a bare chain of a Lock's
- * shape (bench/bare-chain.ts): its command p50 / p99 are baselines, what the machine's hops cost without our code. Printed: page p95 (and per page), command p99, the fleet's acknowledged
+ * shape (bench/bare-chain.ts), and again after the loaded loop with the fleet still uploading: its command p50 / p99
+ * are baselines, what the machine's hops cost without our code, without and with the fleet's load. Printed: page p95 (and per page), command p99, the fleet's acknowledged
  * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes,
  * PostgreSQL, Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms
  * under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
@@ -275,10 +276,13 @@ async function main() {
     const bareEnv = { ...process.env, BARE_PG_URL: url, BARE_REDIS_URL: REDIS, BARE_CHAIN_ID: dbName };
     const bareProcs = (["server", "relay"] as const).map((mode) => nodeChild(["--import", "tsx", path.resolve("bench/bare-chain.ts"), mode], bareEnv));
     const [serverUrl, relayUrl] = await phase("start-bare-chain", 60_000, () => Promise.all(bareProcs.map(async (p) => (await ask<{ url: string }>(p, null, "ready")).url)));
-    const bare = await phase("bare-chain", SECONDS * 1000 + 30_000, () => bareChainLoop({ serverUrl, relayUrl, parents: PARENTS, seconds: SECONDS, thinkMs: THINK_MS }));
-    bareProcs.forEach((p) => p.kill());
-    out.say(`a bare chain of a Lock's shape, the same clicks: command p99 ${pct(bare.commands, 99).toFixed(1)} ms (p50 ${pct(bare.commands, 50).toFixed(1)}; ${bare.commands.length}), failures ${bare.failures.length}`);
-    for (const f of [...new Set(bare.failures)].slice(0, 4)) out.say(`  bare chain failure: ${f}`);
+    const bareLoop = async (name: string, when: string) => {
+      const r = await phase(name, SECONDS * 1000 + 30_000, () => bareChainLoop({ serverUrl, relayUrl, parents: PARENTS, seconds: SECONDS, thinkMs: THINK_MS }));
+      out.say(`a bare chain of a Lock's shape ${when}, the same clicks: command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}), failures ${r.failures.length}`);
+      for (const f of [...new Set(r.failures)].slice(0, 4)) out.say(`  bare chain failure: ${f}`);
+      return r;
+    };
+    const bare = await bareLoop("bare-chain", "without the fleet");
 
     const quiet = await loop("baseline");
     out.say(`without the fleet: ${describe(quiet.r, quiet.cpu)}`);
@@ -308,10 +312,15 @@ async function main() {
     const startedReports = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0);
     const tLoad = performance.now();
     const loaded = await loop("loaded");
-    const reported = (await all<{ reported: number }>({ cmd: "stop-report" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
+    const reported = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
     const uploadsPerS = reported / ((performance.now() - tLoad) / 1000);
     const setUploadsPerS = (PHONES / REPORT_MS) * 1000;
     out.say(`with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s (set: ${setUploadsPerS.toFixed(0)}/s; its clients at nice ${FLEET_NICE})`);
+    // The bare chain again, the fleet still connected and uploading: what the same hops cost on this machine under
+    // the same load, the loaded command's like-for-like baseline (the machine's cores are shared by everything here).
+    const bareLoaded = await bareLoop("bare-chain-loaded", "with the fleet");
+    bareProcs.forEach((p) => p.kill());
+    await all({ cmd: "stop-report" }, "reported");
     // Each phone waits for its acknowledgement before its next pause, so slow acknowledgements (or clients short of
     // CPU) lower the rate a little (0.97 of the set rate in quiet runs): more than 5 % below, the load was lighter than set.
     if (!SMOKE && uploadsPerS < 0.95 * setUploadsPerS) out.say(`  the fleet uploaded ${((1 - uploadsPerS / setUploadsPerS) * 100).toFixed(1)} % below its set rate (${uploadsPerS.toFixed(0)} of ${setUploadsPerS.toFixed(0)}/s): the loaded figures are for that lighter load`);
@@ -339,12 +348,13 @@ async function main() {
       ...Object.fromEntries(Object.entries(quiet.cpu).map(([k, v]) => [`quiet.cores.${k}`, v])),
       ...Object.fromEntries(Object.entries(loaded.cpu).map(([k, v]) => [`loaded.cores.${k}`, v])),
     };
-    const baselines = { "quiet.pageP95Ms": pct(pages(quiet.r), 95), "quiet.commandP99Ms": pct(quiet.r.commands, 99), "bare.commandP50Ms": pct(bare.commands, 50), "bare.commandP99Ms": pct(bare.commands, 99) };
+    const baselines = { "quiet.pageP95Ms": pct(pages(quiet.r), 95), "quiet.commandP99Ms": pct(quiet.r.commands, 99), "bare.commandP50Ms": pct(bare.commands, 50), "bare.commandP99Ms": pct(bare.commands, 99), "loadedBare.commandP50Ms": pct(bareLoaded.commands, 50), "loadedBare.commandP99Ms": pct(bareLoaded.commands, 99) };
     const ratios = {
       pageP95VsQuiet: figures["loaded.pageP95Ms"] / baselines["quiet.pageP95Ms"],
       commandP99VsQuiet: figures["loaded.commandP99Ms"] / baselines["quiet.commandP99Ms"],
       quietCommandP99VsBare: baselines["quiet.commandP99Ms"] / baselines["bare.commandP99Ms"],
       commandP99VsBare: figures["loaded.commandP99Ms"] / baselines["bare.commandP99Ms"],
+      commandP99VsLoadedBare: figures["loaded.commandP99Ms"] / baselines["loadedBare.commandP99Ms"],
     };
     const targets = { "loaded.pageP95Ms": { max: TARGET_PAGE_P95_MS }, "loaded.commandP99Ms": { max: TARGET_COMMAND_P99_MS }, failures: { max: 0 }, halfDoneCommands: { max: 0 } };
     return out.finish(benchResult({ bench: "mixed-load", figures, baselines, ratios, targets }));

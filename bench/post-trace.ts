@@ -61,14 +61,18 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
     gcs.push(...l.getEntries());
     if (gcs.length > KEEP) gcs.splice(0, KEEP / 2);
   }).observe({ entryTypes: ["gc"] });
-  // The event loop's stalls: a 1 ms timer that fires late.
-  const stalls: [number, number][] = [];
+  // The event loop's stalls: a 1 ms timer that fires late, with the CPU time this process used meanwhile (its own
+  // work when that is near the stall's length; waiting for a core, or for the kernel, when it is far below it).
+  const stalls: [number, number, number][] = [];
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   setInterval(() => {
     const now = performance.now();
-    if (now - last > STALL_MS) stalls.push([last + 1, now - last - 1]);
+    const cpu = process.cpuUsage();
+    if (now - last > STALL_MS) stalls.push([last + 1, now - last - 1, (cpu.user + cpu.system - lastCpu.user - lastCpu.system) / 1000]);
     if (stalls.length > KEEP) stalls.splice(0, KEEP / 2);
     last = now;
+    lastCpu = cpu;
   }, 1).unref();
 
   const als = new AsyncLocalStorage<Store>();
@@ -85,7 +89,7 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
       const end = performance.now();
       const overlaps = (start: number, ms: number) => start + ms > store.t0 && start < end;
       for (const g of gcs) if (overlaps(g.startTime, g.duration)) store.events.push(line(g.startTime - store.t0, g.duration, `GC (kind ${gcKind(g)})`));
-      for (const [start, ms] of stalls) if (overlaps(start, ms)) store.events.push(line(start - store.t0, ms, "event loop stalled"));
+      for (const [start, ms, cpuMs] of stalls) if (overlaps(start, ms)) store.events.push(line(start - store.t0, ms, `event loop stalled (this process's CPU ${cpuMs.toFixed(1)} ms)`));
       store.events.sort((a, b) => parseFloat(a) - parseFloat(b));
       traces.push({ ms: end - store.t0, events: store.events });
     });
