@@ -17,12 +17,11 @@
  *                   each uploading usage every `--report-ms` (jittered), every upload waiting for its ack.
  *
  * The parents' loop runs twice for `--seconds`: with only their own phones (the baseline), then with the whole
- * fleet connected and reporting. Before them, the same clicks for `--seconds` against a bare chain of a Lock's
- * shape (bench/bare-chain.ts), and again after the loaded loop with the fleet still uploading: its command p50 / p99
- * are baselines, what the machine's hops cost without our code, without and with the fleet's load. Printed: page p95 (and per page), command p99, the fleet's acknowledged
- * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes,
- * PostgreSQL, Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms
- * under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
+ * fleet connected and reporting. Before them (and again after the loaded loop, the fleet still uploading), the same
+ * clicks against a bare chain of a Lock's shape (bench/bare-chain.ts): its command p50 / p99 are baselines, what the
+ * machine's hops cost without our code. Printed: page p95 (and per page), command p99, the fleet's acknowledged
+ * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes, PostgreSQL,
+ * Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
  *
  * Diagnosis (the web processes print after each loop; not for figures of record): MIXED_QUERY_TIMES=1, each
  * statement's count and total time; MIXED_TRACE=1, every post's timeline and the slowest, and the loop's garbage
@@ -316,8 +315,7 @@ async function main() {
     const uploadsPerS = reported / ((performance.now() - tLoad) / 1000);
     const setUploadsPerS = (PHONES / REPORT_MS) * 1000;
     out.say(`with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s (set: ${setUploadsPerS.toFixed(0)}/s; its clients at nice ${FLEET_NICE})`);
-    // The bare chain again, the fleet still connected and uploading: what the same hops cost on this machine under
-    // the same load, the loaded command's like-for-like baseline (the machine's cores are shared by everything here).
+    // The bare chain again, the fleet still uploading: the loaded command's like-for-like baseline.
     const bareLoaded = await bareLoop("bare-chain-loaded", "with the fleet");
     bareProcs.forEach((p) => p.kill());
     await all({ cmd: "stop-report" }, "reported");
