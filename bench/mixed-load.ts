@@ -20,8 +20,8 @@
  * fleet connected and reporting. Before them (and again after the loaded loop, the fleet still uploading), the same
  * clicks against a bare chain of a Lock's shape (bench/bare-chain.ts): its command p50 / p99 are baselines, what the
  * machine's hops cost without our code. Printed: page p95 (and per page), command p99, the fleet's acknowledged
- * uploads per second, failures, and where the CPU went (cores used by the web tier, the device processes, PostgreSQL,
- * Redis, the phones' clients and this process). Targets: page p95 ≤ 30 ms and command p99 ≤ 20 ms under load, no failures. Ends with one JSON line (bench/report.ts). `--help` lists the flags.
+ * uploads/s, failures, and the cores used (web tier, device processes, PostgreSQL, Redis, the phones' clients, this
+ * process). Targets: page p95 ≤ 30 ms, command p99 ≤ 20 ms under load, no failures. One JSON line last (report.ts); `--help`.
  *
  * Diagnosis (the web processes print after each loop; not for figures of record): MIXED_QUERY_TIMES=1, each
  * statement's count and total time; MIXED_TRACE=1, every post's timeline and the slowest, and the loop's garbage

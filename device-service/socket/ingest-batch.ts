@@ -214,7 +214,7 @@ async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: 
   }
   // Phones in id order (PostgreSQL takes their row locks in that order too; telemetry.ts).
   const groups: UsageHour[] = [];
-  for (const deviceId of [...byPhone.keys()].sort()) for (const [hour, apps] of byPhone.get(deviceId)!) groups.push({ device_id: deviceId, hour, apps });
+  for (const [device_id, hours] of [...byPhone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) for (const [hour, apps] of hours) groups.push({ device_id, hour, apps });
   await writeUsageRows(db, trx, groups);
 }
 
