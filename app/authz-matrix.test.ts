@@ -84,6 +84,10 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
       ...["lock", "reboot", "sync"].map(
         (intent): Probe => ({ name: `action ${intent}`, method: "POST", url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}`, form: () => ({ intent }) }),
       ),
+      // Confirmed, the command procedure is the check (the phone read with its kid, before anything is stored).
+      ...["lock", "reboot"].map(
+        (intent): Probe => ({ name: `action ${intent} confirmed`, method: "POST", url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}`, form: () => ({ intent, confirmed: "yes" }) }),
+      ),
     ],
   },
   "resources.kid-picture.tsx": {

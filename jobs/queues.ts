@@ -4,8 +4,11 @@ import { z } from "zod";
 export const QUEUES = {
   /** Pushes a refresh to the parents' open dashboards (2 s after sleep mode, 3 s after protection). */
   "kids-refresh": z.object({ profileId: z.string().min(1), reason: z.string().min(1).max(100) }),
-  /** Marks a one-shot command expired when it is still unacknowledged at its expiry. */
-  "command-expiry": z.object({ commandId: z.string().min(1) }),
+  /**
+   * Closes the one-shot commands still unacknowledged at their expiry: `until`, the second whose expiries it sweeps
+   * (device-service/commands/outbox.ts scheduleExpiry); `commandId`, one command (the jobs queued before session 29).
+   */
+  "command-expiry": z.union([z.object({ until: z.string().datetime() }), z.object({ commandId: z.string().min(1) })]),
   /** Re-sends an install that failed for a transient reason (state in install_retries). */
   "install-retry": z.object({ deviceId: z.string().min(1), packageName: z.string().min(1) }),
   /**

@@ -1,4 +1,4 @@
-import { expireOverdue, OPEN_STATUSES } from "../device-service/commands/outbox";
+import { expireOverdue, EXPIRY_SWEEP_MS, OPEN_STATUSES, scheduleExpiry } from "../device-service/commands/outbox";
 import type { DeviceServiceDeps } from "../device-service/context";
 import { recoverInstallRetries } from "../device-service/installs";
 import { DAILY_RESET_SCHEDULE, resetDailyBlocks, scheduleDailyReset } from "./processors/daily-reset";
@@ -8,7 +8,7 @@ export const REPORTS_SCHEDULE = { id: "reports-hourly", everyMs: 3_600_000 } as 
 
 /**
  * Jobs are derived from database state, so a lost job (a crash of the in-process runner, a flushed Redis)
- * is re-created here at start-up: overdue commands are closed, open ones get their expiry job back,
+ * is re-created here at start-up: overdue commands are closed, open ones get their expiry sweeps back (one per second of expiries),
  * pending install retries are rescheduled, the day's usage blocks of a missed midnight are cleared (each family at
  * its own midnight), the next family midnight's reset is scheduled and the 15-minute reset tick registered, the hourly report tick is registered and a report run is queued (it
  * builds the missing reports of the last closed periods, and mails those still owed). Job ids and schedule ids
@@ -19,10 +19,10 @@ export async function recoverJobs(deps: DeviceServiceDeps, now: Date = new Date(
   let expiries = 0;
   if (deps.jobs) {
     const open = await deps.db.selectFrom("device_commands").select(["id", "expires_at"]).where("status", "in", OPEN_STATUSES).where("expires_at", "is not", null).execute();
-    for (const c of open) {
-      await deps.jobs.enqueue("command-expiry", { commandId: c.id }, { delayMs: Math.max(0, Date.parse(c.expires_at!) - Date.now()) + 250, jobId: `expire-${c.id}` });
-      expiries++;
-    }
+    // One sweep per second of expiries, as issueCommand schedules them (scheduleExpiry asks once per second).
+    const seconds = new Set(open.map((c) => Math.ceil(Date.parse(c.expires_at!) / EXPIRY_SWEEP_MS)));
+    for (const second of seconds) await scheduleExpiry(deps, second * EXPIRY_SWEEP_MS);
+    expiries = seconds.size;
   }
   const installs = await recoverInstallRetries(deps);
   // A midnight missed while the server was down is caught up now; the next one is scheduled (one job id per instant).

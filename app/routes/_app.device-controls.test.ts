@@ -75,6 +75,28 @@ describe("device controls", () => {
     expect(await commands(mia.deviceId, "LOCK")).toHaveLength(1);
   });
 
+  it("a confirmed Lock, Reboot or Sync naming a phone that is not the named kid's answers 404 and sends nothing", async () => {
+    // Both are this parent's: Leo's phone under Mia's id, and ids that are no record at all.
+    const before = (await commands(leo.deviceId, "LOCK")).length;
+    for (const [url, form] of [
+      [`/device-info?profile_id=${mia.profileId}&serialNumber=${LEO}`, { intent: "lock", confirmed: "yes" }],
+      [`/device-info?profile_id=${mia.profileId}&serialNumber=${LEO}`, { intent: "reboot", confirmed: "yes" }],
+      [`/device-info?profile_id=${mia.profileId}&serialNumber=${LEO}`, { intent: "sync" }],
+      [`/device-info?profile_id=&serialNumber=${LEO}`, { intent: "lock", confirmed: "yes" }],
+      [`/device-info?profile_id=${leo.profileId}&serialNumber=NOT-A-PHONE`, { intent: "lock", confirmed: "yes" }],
+    ] as const) {
+      const res = await call(deviceInfo.action, url, form);
+      expect(res.status, `${form.intent} ${url}`).toBe(404);
+    }
+    expect(await commands(leo.deviceId, "LOCK")).toHaveLength(before);
+    expect(await commands(leo.deviceId, "REBOOT")).toHaveLength(0);
+    expect(await commands(leo.deviceId, "SYNC")).toHaveLength(0);
+    // The same post with the right kid goes through.
+    const locked = await call(deviceInfo.action, `/device-info?profile_id=${leo.profileId}&serialNumber=${LEO}`, { intent: "lock", confirmed: "yes" });
+    expect(await toastOf(locked)).toMatchObject({ type: "success", message: expect.stringMatching(/^Lock command sent to Leo's phone\./) });
+    expect(await commands(leo.deviceId, "LOCK")).toHaveLength(before + 1);
+  });
+
   it("Ring This Device shows the phone's real state: Stop Sound while asked and ringing, kept on coming back; Play Sound once stopped", async () => {
     const page = `/global-settings?profileId=${leo.profileId}&serialNumber=${LEO}`;
     const ring = async () => (await json<{ ring: { state: string; playing: boolean } }>(await call(globalSettings.loader, page))).ring;

@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { getDeviceDetails } from "#db/queries/dashboard/device";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
@@ -10,6 +11,8 @@ import { SubmitButton } from "~/components/forms";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { useIsSubmitting } from "~/utils/hooks";
 import { formatDateTime } from "#core/format";
+import { recordId, serialNumber } from "#core/values";
+import { requireParent } from "~/utils/auth.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Device Info · Kids Portal" }];
@@ -33,23 +36,37 @@ const Intent = z.enum(["lock", "reboot", "sync"]);
 /** Lock and Reboot ask "are you sure?" first: `?confirm=lock|reboot` shows the question (works without JavaScript). */
 const Confirmable = z.enum(["lock", "reboot"]);
 
+/** The page's ids, as the device service takes them; anything else names no phone of the parent's (404). */
+const PageIds = z.object({ profileId: recordId, serialNumber });
+
 export async function action(args: ActionFunctionArgs) {
   const url = new URL(args.request.url);
-  const { parent, device } = await requireKidDevice(args, url.searchParams.get("profile_id"), url.searchParams.get("serialNumber"));
+  const { parent } = await requireParent(args);
+  const ids = PageIds.safeParse({ profileId: url.searchParams.get("profile_id"), serialNumber: url.searchParams.get("serialNumber") });
+  if (!ids.success) throw new Response("Device not found.", { status: 404 });
   const form = await args.request.formData();
   const intent = Intent.safeParse(form.get("intent"));
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });
-  const serialNumber = device.serial_number;
   const back = hrefWith(args.request, { confirm: null });
-  // An unconfirmed lock or reboot (an old form, a replayed post) is asked about, never sent.
-  if ((intent.data === "lock" || intent.data === "reboot") && form.get("confirmed") !== "yes") return redirect(hrefWith(args.request, { confirm: intent.data }));
+  // An unconfirmed lock or reboot (an old form, a replayed post) is asked about, never sent: on the page, if the
+  // parent may see it.
+  if ((intent.data === "lock" || intent.data === "reboot") && form.get("confirmed") !== "yes") {
+    await requireKidDevice(args, ids.data.profileId, ids.data.serialNumber);
+    return redirect(hrefWith(args.request, { confirm: intent.data }));
+  }
+  // The command procedure is the access check: the phone must be the parent's (own kid, or delegated and accepted)
+  // and this kid's, in the statement that reads it, before anything is stored. Not so: the 404 the page would answer.
+  const send = <T,>(call: () => Promise<T>) =>
+    call().catch((err: unknown) => {
+      throw err instanceof TRPCError && err.code === "NOT_FOUND" ? new Response("Device not found.", { status: 404 }) : err;
+    });
   switch (intent.data) {
     case "lock":
-      return callDevice(args.context, parent, back, (d) => d.device.issueCommand({ serialNumber, type: "LOCK" }), "Lock sent to the phone.");
+      return callDevice(args.context, parent, back, (d) => send(() => d.device.issueCommand({ ...ids.data, type: "LOCK" })), "Lock sent to the phone.");
     case "reboot":
-      return callDevice(args.context, parent, back, (d) => d.device.issueCommand({ serialNumber, type: "REBOOT" }), "Reboot sent to the phone.");
+      return callDevice(args.context, parent, back, (d) => send(() => d.device.issueCommand({ ...ids.data, type: "REBOOT" })), "Reboot sent to the phone.");
     case "sync":
-      return callDevice(args.context, parent, back, (d) => d.device.sync({ serialNumber }), "Sync requested.");
+      return callDevice(args.context, parent, back, (d) => send(() => d.device.sync(ids.data)), "Sync requested.");
   }
 }
 

@@ -82,11 +82,12 @@ export async function findAccessibleKid(db: DB, parent: { id: string; email: str
  * A device the parent may act on, looked up by serial number, with its kid and whether it is online, in one
  * statement (canAccessKid's rule); undefined when there is none or it is another family's. With
  * `commandsIssuedSince`, also how many commands this parent stored for the phone since then (the command budget,
- * device-service/commands/limits.ts), read by the phone's id in the same statement.
+ * device-service/commands/limits.ts), read by the phone's id in the same statement. With `profileId`, the phone must
+ * also be that kid's (a page whose URL names both, e.g. /device-info's actions).
  */
-export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string, opts: { commandsIssuedSince?: string } = {}) {
+export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string, opts: { commandsIssuedSince?: string; profileId?: string } = {}) {
   const since = opts.commandsIssuedSince;
-  const row = await db
+  let query = db
     .selectFrom("devices")
     .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
     .leftJoin("device_status", "device_status.device_id", "devices.id")
@@ -104,8 +105,9 @@ export async function findAccessibleDevice(db: DB, parent: { id: string; email: 
       ).as("commands_issued"),
     )
     .where("devices.serial_number", "=", serialNumber)
-    .where(accessibleKid(parent))
-    .executeTakeFirst();
+    .where(accessibleKid(parent));
+  if (opts.profileId !== undefined) query = query.where("devices.profile_id", "=", opts.profileId);
+  const row = await query.executeTakeFirst();
   if (!row) return undefined;
   const { kid_name, status_online, commands_issued, ...device } = row;
   return { device, kid: { id: device.profile_id, name: kid_name }, online: status_online === 1, commandsIssued: Number(commands_issued) };

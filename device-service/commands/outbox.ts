@@ -84,15 +84,9 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
   };
   await deps.db.insertInto("device_commands").values(row).execute();
   const sending = dispatch(deps, input.deviceId, [row], input.online);
-  // The expiry is scheduled while the command goes out (one wait, not two): it only ever closes a command still open.
-  // It is sent after the command's own message, which Redis would otherwise answer after the job's script.
-  const expiry =
-    ttl !== null && deps.jobs
-      ? deps.jobs.enqueue("command-expiry", { commandId: row.id }, { delayMs: ttl + 250, jobId: `expire-${row.id}` }).catch((err: unknown) => {
-          // The expiry is re-derived at start-up and by the sweep, so a failed enqueue only delays it.
-          deps.log("warn", "command expiry not scheduled", { commandId: row.id, error: err instanceof Error ? err.message : String(err) });
-        })
-      : undefined;
+  // The expiry is scheduled while the command goes out (one wait, not two), after the command's own message (Redis
+  // would otherwise answer it after the job's script); usually it is already scheduled for this second.
+  const expiry = row.expires_at === null ? undefined : scheduleExpiry(deps, Date.parse(row.expires_at));
   try {
     // Sent from here (this process's socket, or push), the row changed: read it again. Handed to the bus, it is as
     // stored until another process sends it, and reading it again would only cost a round trip.
@@ -151,6 +145,37 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
     }
   }
   return pushed ? "sent here" : "handed on";
+}
+
+/**
+ * Expiries are swept per second: the commands that expire within one second share one `command-expiry` job, which runs
+ * just after that second and closes every open command then overdue, telling each kid's parents (jobs/processors/
+ * command-expiry.ts). A job per command cost each one a delayed job's round trips in Redis and, ten minutes later, a
+ * worker's four more (session 29, docs/performance.md). The job id names the second, so every process schedules it at
+ * most once (and a process remembers the seconds it has scheduled, so it asks Redis once per second of expiries).
+ */
+export const EXPIRY_SWEEP_MS = 1000;
+const scheduledSweeps = new WeakMap<object, Map<number, Promise<void>>>();
+
+/** Schedules the sweep of the second `expiresAtMs` falls in (once per process and second); never fails. */
+export function scheduleExpiry(deps: Pick<DeviceServiceDeps, "jobs" | "log">, expiresAtMs: number): Promise<void> | undefined {
+  const jobs = deps.jobs;
+  if (!jobs) return undefined;
+  const at = Math.ceil(expiresAtMs / EXPIRY_SWEEP_MS) * EXPIRY_SWEEP_MS;
+  let scheduled = scheduledSweeps.get(jobs);
+  if (!scheduled) scheduledSweeps.set(jobs, (scheduled = new Map()));
+  const known = scheduled.get(at);
+  if (known) return known;
+  if (scheduled.size >= 4096) for (const past of scheduled.keys()) if (past < Date.now()) scheduled.delete(past);
+  const sweeps = scheduled;
+  const until = nowIso(new Date(at));
+  const enqueued = jobs.enqueue("command-expiry", { until }, { delayMs: Math.max(0, at - Date.now()) + 250, jobId: `expire-at-${at}` }).catch((err: unknown) => {
+    // Asked again by the next command of that second; the start-up recovery and the minute's sweep close it anyway.
+    sweeps.delete(at);
+    deps.log("warn", "command expiry not scheduled", { until, error: err instanceof Error ? err.message : String(err) });
+  });
+  sweeps.set(at, enqueued);
+  return enqueued;
 }
 
 /** Commands to (re)deliver: queued ones, and with includeSent the sent-but-unacknowledged ones. Expired ones are closed on the way. */
@@ -317,6 +342,25 @@ export async function recentCommands(db: DB, deviceId: string, limit = 20) {
 }
 
 /** Start-up and periodic sweep: closes every open command past its expiry. Returns how many. */
+/** Closes every open command past its expiry, as expireOverdue; the kids whose phones had one (to tell their parents). */
+export async function expireOverdueKids(db: DB, now = new Date()): Promise<{ expired: number; profileIds: string[] }> {
+  const rows = await db
+    .updateTable("device_commands")
+    .set({ status: "expired", completed_at: nowIso(now), error: "expired before the phone acknowledged it" })
+    .where("status", "in", OPEN_STATUSES)
+    .where("expires_at", "is not", null)
+    .where("expires_at", "<=", nowIso(now))
+    .returning("device_id")
+    .execute();
+  const deviceIds = [...new Set(rows.map((r) => r.device_id))];
+  const profileIds = new Set<string>();
+  for (let i = 0; i < deviceIds.length; i += 1000) {
+    const kids = await db.selectFrom("devices").select("profile_id").where("id", "in", deviceIds.slice(i, i + 1000)).execute();
+    for (const k of kids) profileIds.add(k.profile_id);
+  }
+  return { expired: rows.length, profileIds: [...profileIds] };
+}
+
 export async function expireOverdue(db: DB, now = new Date()): Promise<number> {
   const res = await db
     .updateTable("device_commands")

@@ -1,10 +1,18 @@
-import { expireCommand } from "../../device-service/commands/outbox";
+import { expireCommand, expireOverdueKids } from "../../device-service/commands/outbox";
 import type { DeviceServiceDeps } from "../../device-service/context";
 import { notifyParents } from "../../device-service/notify";
 import type { Payload } from "../queues";
 
-/** Closes the command if it is still open past its expiry; a no-op otherwise (idempotent). */
+/**
+ * The sweep of one second's expiries (`until`): closes every open command then overdue and tells each kid's parents.
+ * A job queued before sweeps (`commandId`) closes its one command. Idempotent: a closed command stays as it is.
+ */
 export async function commandExpiry(deps: DeviceServiceDeps, p: Payload<"command-expiry">): Promise<void> {
+  if ("until" in p) {
+    const { profileIds } = await expireOverdueKids(deps.db);
+    for (const profileId of profileIds) await notifyParents(deps, profileId, "command.expired");
+    return;
+  }
   const changed = await expireCommand(deps, p.commandId);
   if (!changed) return;
   const row = await deps.db
