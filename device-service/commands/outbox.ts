@@ -341,17 +341,19 @@ export async function recentCommands(db: DB, deviceId: string, limit = 20) {
   }));
 }
 
-/** Start-up and periodic sweep: closes every open command past its expiry. Returns how many. */
-/** Closes every open command past its expiry, as expireOverdue; the kids whose phones had one (to tell their parents). */
-export async function expireOverdueKids(db: DB, now = new Date()): Promise<{ expired: number; profileIds: string[] }> {
-  const rows = await db
+/** Every open command past its expiry, closed (the one update both sweeps run). */
+function closeOverdue(db: DB, now: Date) {
+  return db
     .updateTable("device_commands")
     .set({ status: "expired", completed_at: nowIso(now), error: "expired before the phone acknowledged it" })
     .where("status", "in", OPEN_STATUSES)
     .where("expires_at", "is not", null)
-    .where("expires_at", "<=", nowIso(now))
-    .returning("device_id")
-    .execute();
+    .where("expires_at", "<=", nowIso(now));
+}
+
+/** The per-second sweep (jobs/processors/command-expiry.ts): closes every overdue open command; the kids whose phones had one, to tell their parents. */
+export async function expireOverdueKids(db: DB, now = new Date()): Promise<{ expired: number; profileIds: string[] }> {
+  const rows = await closeOverdue(db, now).returning("device_id").execute();
   const deviceIds = [...new Set(rows.map((r) => r.device_id))];
   const profileIds = new Set<string>();
   for (let i = 0; i < deviceIds.length; i += 1000) {
@@ -361,13 +363,8 @@ export async function expireOverdueKids(db: DB, now = new Date()): Promise<{ exp
   return { expired: rows.length, profileIds: [...profileIds] };
 }
 
+/** Start-up and the minute's backstop sweep: closes every open command past its expiry. Returns how many. */
 export async function expireOverdue(db: DB, now = new Date()): Promise<number> {
-  const res = await db
-    .updateTable("device_commands")
-    .set({ status: "expired", completed_at: nowIso(now), error: "expired before the phone acknowledged it" })
-    .where("status", "in", OPEN_STATUSES)
-    .where("expires_at", "is not", null)
-    .where("expires_at", "<=", nowIso(now))
-    .executeTakeFirst();
+  const res = await closeOverdue(db, now).executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
