@@ -141,13 +141,25 @@ export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Ro
       r.failures.push("half-done: a Lock answered as failed reached the phone");
     }
   };
-  await clickRounds(parents, o, [
-    (p) => page(p, "dashboard", `/kids-device?profileId=${p.kidId}`),
-    (p) => page(p, "settings", `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`),
+  const steps = {
+    dashboard: (p: Parent) => page(p, "dashboard", `/kids-device?profileId=${p.kidId}`),
+    settings: (p: Parent) => page(p, "settings", `/global-settings?profileId=${p.kidId}&serialNumber=${p.serial}`),
     lock,
-  ]);
+  };
+  await clickRounds(parents, o, clickSteps(steps));
   for (const p of parents) p.phone.onCommand = undefined;
   return r;
+}
+
+/**
+ * The round's steps: all three in turn, or (diagnosis, not for figures of record) MIXED_STEPS=lock — a comma list of
+ * the steps' names — to measure one kind of click alone, e.g. a Lock's CPU on the web process (docs/performance.md).
+ */
+function clickSteps<S>(steps: Record<string, S>): S[] {
+  const names = process.env.MIXED_STEPS?.split(",").map((n) => n.trim()) ?? Object.keys(steps);
+  const unknown = names.filter((n) => !(n in steps));
+  if (unknown.length || !names.length) throw new Error(`MIXED_STEPS names ${unknown.join(", ") || "nothing"}; the steps are ${Object.keys(steps).join(", ")}`);
+  return names.map((n) => steps[n]);
 }
 
 /**
