@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from "vitest";
 /**
  * The server's route matching is patched (patches/@remix-run+router+1.23.3.patch, applied by `npm ci`'s
  * postinstall): the flattened, ranked branches of a route tree and each compiled path pattern are kept instead of
- * rebuilt on every call (docs/performance.md, session 24). Node loads the CommonJS build, which is the patched one;
+ * rebuilt on every call (docs/performance.md, session 24), and the matches of each pathname, copied for each caller
+ * (session 30). Node loads the CommonJS build, which is the patched one;
  * the browser bundle uses the untouched ES module build, so the two must answer alike.
  */
 const require = createRequire(import.meta.url);
@@ -74,6 +75,25 @@ describe("route matching (the server's patched @remix-run/router)", () => {
     expect(shape(patched.matchRoutes(other, "/only/1"))?.[0]).toMatchObject({ id: "only", params: { x: "1" } });
     expect(shape(patched.matchRoutes(routes, "/base/kids-device", "/base"))).toEqual(shape(reference.matchRoutes(tree(), "/base/kids-device", "/base")));
     expect(patched.matchRoutes(routes, "/elsewhere", "/base")).toBeNull();
+  });
+
+  it("gives each caller its own matches of a kept pathname, and stays right past the bound of kept pathnames", async () => {
+    const reference = (await import("@remix-run/router/dist/router.js")) as unknown as Router;
+    expect(readFileSync(cjsPath, "utf8")).toContain("matchesByRoutes");
+    const routes = tree();
+    const first = patched.matchRoutes(routes, "/kids-device/abc")!;
+    // As from a fresh match: one params object shared by the branch's matches; changing it changes no later answer.
+    expect(first[0].params).toBe(first[first.length - 1].params);
+    first[0].params.serial = "changed";
+    first[1].pathname = "/changed";
+    expect(shape(patched.matchRoutes(routes, "/kids-device/abc"))).toEqual(shape(reference.matchRoutes(tree(), "/kids-device/abc")));
+    // More distinct pathnames than are kept (1,000 a tree): every answer still the untouched build's.
+    for (let i = 0; i < 2_500; i++) {
+      const p = i % 5 === 0 ? `/kids-device/s${i}` : i % 5 === 1 ? "/kids-device" : `/x${i}/y`;
+      if (i % 250 < 3) expect(shape(patched.matchRoutes(routes, p)), p).toEqual(shape(reference.matchRoutes(tree(), p)));
+      else patched.matchRoutes(routes, p);
+    }
+    for (const p of PATHS) expect(shape(patched.matchRoutes(routes, p)), p).toEqual(shape(reference.matchRoutes(tree(), p)));
   });
 
   it("sees routes added to a tree after it was matched (lazy route discovery patches the tree in place)", async () => {

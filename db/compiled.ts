@@ -52,3 +52,42 @@ function compiledOnce<R>(db: DB, key: string, build: () => Compilable<R>): Compi
   if (!byKey) compiled.set(db, (byKey = new Map()));
   return getOrCreateLru(byKey, key, () => build().compile(), MAX_PER_DB) as CompiledQuery<R>;
 }
+
+/** Stands for one named value while a template is built (compared by identity: no real value can be mistaken for it). */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+interface Template {
+  compiled: CompiledQuery;
+  /** Each parameter: the name of the call's value to put there, or the value the build fixed. */
+  parameters: ({ slot: string } | { fixed: unknown })[];
+}
+const templates = new WeakMap<DB, Map<string, Template>>();
+
+/**
+ * A query whose SQL is a function of `shape` alone while its values change from call to call (a phone's serial, a
+ * parent's id): built and compiled once per database and shape, with a stand-in for each of `values`, then run with
+ * the call's values in the stand-ins' places. Building and compiling a Lock's two statements anew was 5 % of its CPU
+ * on the web process (docs/performance.md, session 30). `build` may only pass the values it gets on to Kysely as
+ * values (`where(col, "=", v.serial)`, `values({...})`), never look at them: every choice that changes the SQL
+ * belongs in `shape` (which values are given is part of it). Checked when compiled: each value must reach the
+ * parameters.
+ */
+export async function executeTemplate<R, V extends Record<string, unknown>>(db: DB, shape: string, values: V, build: (values: V) => Compilable<R>): Promise<R[]> {
+  let byShape = templates.get(db);
+  if (!byShape) templates.set(db, (byShape = new Map()));
+  const names = Object.keys(values);
+  const template = getOrCreateLru(byShape, `${shape}\u0000${names.join(",")}`, () => compileTemplate(names, build), MAX_PER_DB);
+  const parameters = template.parameters.map((p) => ("slot" in p ? values[p.slot] : p.fixed));
+  return (await db.executeQuery({ ...template.compiled, parameters } as CompiledQuery<R>)).rows;
+}
+
+function compileTemplate<R, V>(names: string[], build: (values: V) => Compilable<R>): Template {
+  const slots = Object.fromEntries(names.map((n) => [n, new Slot(n)]));
+  const compiled = build(slots as V).compile();
+  const parameters = compiled.parameters.map((p) => (p instanceof Slot ? { slot: p.name } : { fixed: p }));
+  const missing = names.filter((n) => !parameters.some((p) => "slot" in p && p.slot === n));
+  if (missing.length) throw new Error(`executeTemplate: ${missing.join(", ")} did not reach the query's parameters (a value looked at, or not used)`);
+  return { compiled, parameters };
+}

@@ -1,6 +1,7 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { env } from "#core/env.server";
+import { setBounded } from "#core/bounded";
 
 /** A server message carried through a redirect and shown once as a toast (spec: respones_msg). */
 export const ToastSchema = z.object({
@@ -28,12 +29,23 @@ function toastStorage() {
   return storage;
 }
 
+/**
+ * The Set-Cookie header carrying a toast. A pure function of the toast (a flash cookie without expiry, signed with
+ * the one secret), so the few distinct ones ("Lock sent to the phone.") are made once: serialising and signing was
+ * 3 % of a Lock post's CPU (docs/performance.md, session 30). Bounded; a toast with a changing message is made anew.
+ */
 export async function toastHeader(toast: Toast): Promise<string> {
+  const key = `${toast.type}\u0000${toast.message}`;
+  const made = madeHeaders.get(key);
+  if (made !== undefined) return made;
   const s = toastStorage();
   const session = await s.getSession();
   session.flash("toast", toast);
-  return s.commitSession(session);
+  const header = await s.commitSession(session);
+  setBounded(madeHeaders, key, header, 500);
+  return header;
 }
+const madeHeaders = new Map<string, string>();
 
 export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "../schema";
 import type { DB } from "../index";
+import { executeTemplate } from "../compiled";
 
 /**
  * Every kid a parent may see and change: their own, and those delegated to their e-mail and accepted. In two parts,
@@ -86,28 +87,32 @@ export async function findAccessibleKid(db: DB, parent: { id: string; email: str
  * also be that kid's (a page whose URL names both, e.g. /device-info's actions).
  */
 export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string, opts: { commandsIssuedSince?: string; profileId?: string } = {}) {
-  const since = opts.commandsIssuedSince;
-  let query = db
-    .selectFrom("devices")
-    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
-    .leftJoin("device_status", "device_status.device_id", "devices.id")
-    .selectAll("devices")
-    .select(["kid_profiles.name as kid_name", "device_status.online as status_online"])
-    .select((eb) =>
-      (since === undefined
-        ? sql<number>`0`
-        : eb
-            .selectFrom("device_commands")
-            .select(eb.fn.countAll().as("n"))
-            .whereRef("device_commands.device_id", "=", "devices.id")
-            .where("device_commands.issued_by", "=", parent.id)
-            .where("device_commands.created_at", ">", since)
-      ).as("commands_issued"),
-    )
-    .where("devices.serial_number", "=", serialNumber)
-    .where(accessibleKid(parent));
-  if (opts.profileId !== undefined) query = query.where("devices.profile_id", "=", opts.profileId);
-  const row = await query.executeTakeFirst();
+  const { commandsIssuedSince: since, profileId } = opts;
+  // Compiled once per shape (db/compiled.ts): on every Lock, Reboot and setting sent to a phone.
+  const values = { serial: serialNumber, parentId: parent.id, email: parent.email, ...(since === undefined ? {} : { since }), ...(profileId === undefined ? {} : { profileId }) };
+  const [row] = await executeTemplate(db, `findAccessibleDevice ${since !== undefined} ${profileId !== undefined}`, values, (v) => {
+    let query = db
+      .selectFrom("devices")
+      .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+      .leftJoin("device_status", "device_status.device_id", "devices.id")
+      .selectAll("devices")
+      .select(["kid_profiles.name as kid_name", "device_status.online as status_online"])
+      .select((eb) =>
+        (v.since === undefined
+          ? sql<number>`0`
+          : eb
+              .selectFrom("device_commands")
+              .select(eb.fn.countAll().as("n"))
+              .whereRef("device_commands.device_id", "=", "devices.id")
+              .where("device_commands.issued_by", "=", v.parentId)
+              .where("device_commands.created_at", ">", v.since)
+        ).as("commands_issued"),
+      )
+      .where("devices.serial_number", "=", v.serial)
+      .where(accessibleKid({ id: v.parentId, email: v.email }));
+    if (v.profileId !== undefined) query = query.where("devices.profile_id", "=", v.profileId);
+    return query;
+  });
   if (!row) return undefined;
   const { kid_name, status_online, commands_issued, ...device } = row;
   return { device, kid: { id: device.profile_id, name: kid_name }, online: status_online === 1, commandsIssued: Number(commands_issued) };

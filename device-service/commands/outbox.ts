@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/index";
 import { commitWithoutFlushWait } from "../../db/commit";
+import { executeTemplate } from "../../db/compiled";
 import { newId, nowIso } from "../../core/ids.server";
 import type { CommandStatus, DeviceCommand } from "../../db/schema";
 import type { CarriedCommand } from "../bus";
@@ -82,7 +83,7 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
     completed_at: null,
     expires_at: ttl === null ? null : nowIso(new Date(now.getTime() + ttl)),
   };
-  await deps.db.insertInto("device_commands").values(row).execute();
+  await executeTemplate(deps.db, "issueCommand", row, (v) => deps.db.insertInto("device_commands").values(v));
   const sending = dispatch(deps, input.deviceId, [row], input.online);
   // The expiry is scheduled while the command goes out (one wait, not two), after the command's own message (Redis
   // would otherwise answer it after the job's script); usually it is already scheduled for this second.

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { readToast, toastHeader } from "./toast.server";
+
+const asRequest = (setCookie: string) => new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } });
+
+describe("toast cookies", () => {
+  it("carry their toast to the next request, which reads it once", async () => {
+    const header = await toastHeader({ type: "success", message: "Lock sent to the phone." });
+    const read = await readToast(asRequest(header));
+    expect(read.toast).toEqual({ type: "success", message: "Lock sent to the phone." });
+    // Read: the cookie that clears it goes back; the cleared cookie carries nothing.
+    expect((await readToast(asRequest(read.setCookie!))).toast).toBeNull();
+  });
+
+  it("are the same header for the same toast (made once), another for another toast, and refuse a forged one", async () => {
+    const a = await toastHeader({ type: "success", message: "Saved." });
+    expect(await toastHeader({ type: "success", message: "Saved." })).toBe(a);
+    const b = await toastHeader({ type: "error", message: "Saved." });
+    const c = await toastHeader({ type: "success", message: "Saved!" });
+    expect(new Set([a, b, c]).size).toBe(3);
+    expect((await readToast(asRequest(b))).toast).toEqual({ type: "error", message: "Saved." });
+    expect((await readToast(asRequest(c))).toast).toEqual({ type: "success", message: "Saved!" });
+    // Same value, another signature: not read.
+    const [value, signature] = a.split(";")[0].split("=")[1].split(".");
+    expect((await readToast(asRequest(`kp_toast=${value}.${signature.replace(/^./, (ch) => (ch === "A" ? "B" : "A"))}`))).toast).toBeNull();
+  });
+
+  it("stay right past the bound of kept headers", async () => {
+    const first = await toastHeader({ type: "info", message: "n0" });
+    for (let i = 1; i < 1_200; i++) await toastHeader({ type: "info", message: `n${i}` });
+    expect(await toastHeader({ type: "info", message: "n0" })).toBe(first);
+    expect((await readToast(asRequest(await toastHeader({ type: "info", message: "n7" })))).toast).toEqual({ type: "info", message: "n7" });
+  });
+});
