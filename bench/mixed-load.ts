@@ -21,7 +21,7 @@
  * clicks against a bare chain of a Lock's shape (bench/bare-chain.ts): its command p50 / p99 are baselines, what the
  * machine's hops cost without our code. Printed: page p95 (and per page), command p99, the fleet's acknowledged
  * uploads/s, failures, and the cores used (web tier, device processes, PostgreSQL, Redis, the phones' clients, this
- * process). Targets: page p95 ≤ 30 ms, command p99 ≤ 20 ms under load, no failures. One JSON line last (report.ts); `--help`.
+ * process). Targets: page p95 ≤ 30 ms, command p99 ≤ 100 ms under load (decision 011), no failures. One JSON line last; `--help`.
  *
  * Diagnosis (the web processes print after each loop; not for figures of record): MIXED_QUERY_TIMES=1, each
  * statement's count and total time; MIXED_TRACE=1, every post's timeline and the slowest, and the loop's garbage
@@ -104,7 +104,7 @@ const SERVICE_KEY = "mixed-bench-device-service-key-0123456789";
 const ENROLLED_AT = enrolledThisHour();
 const WARM_UP_S = SMOKE ? 1 : 10;
 const TARGET_PAGE_P95_MS = 30;
-const TARGET_COMMAND_P99_MS = 20;
+const TARGET_COMMAND_P99_MS = 100; // a Lock that feels instant (decision 011); item 2's 20 ms is the device round trip's
 
 /** A web process: the real server (server.ts) in this child; tells the bench its address. */
 async function serverMain() {

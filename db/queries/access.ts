@@ -88,9 +88,9 @@ export async function findAccessibleKid(db: DB, parent: { id: string; email: str
  */
 export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string, opts: { commandsIssuedSince?: string; profileId?: string } = {}) {
   const { commandsIssuedSince: since, profileId } = opts;
-  // Compiled once per shape (db/compiled.ts): on every Lock, Reboot and setting sent to a phone.
+  // Compiled once per set of values given (db/compiled.ts keys on their names): on every Lock, Reboot and setting sent to a phone.
   const values = { serial: serialNumber, parentId: parent.id, email: parent.email, ...(since === undefined ? {} : { since }), ...(profileId === undefined ? {} : { profileId }) };
-  const [row] = await executeTemplate(db, `findAccessibleDevice ${since !== undefined} ${profileId !== undefined}`, values, (v) => {
+  const [row] = await executeTemplate(db, "findAccessibleDevice", values, (v) => {
     let query = db
       .selectFrom("devices")
       .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
