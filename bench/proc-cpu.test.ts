@@ -2,10 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { cpuMeter, cpuSecondsOf, stealMeter } from "./proc-cpu";
 
-/** A process that starts a child which burns `burnMs` of CPU at once, kills it when told, and says when it is reaped. */
+/**
+ * A process that starts a child which burns 0.6 s of CPU at once, kills it when told, and says when it is reaped. The
+ * child counts its own CPU time, not the clock's: on a busy machine 0.6 s of the clock may hold far less CPU, and the
+ * tests below wait for 0.5 s of it (a run with two vitest workers and a third process busy showed that wait never end).
+ */
 const PARENT = `
 const { spawn } = require("node:child_process");
-const c = spawn(process.execPath, ["-e", "const t = Date.now(); while (Date.now() - t < ${600}) {} setInterval(() => {}, 1000)"], { stdio: "ignore" });
+const c = spawn(process.execPath, ["-e", "const used = () => { const u = process.cpuUsage(); return u.user + u.system; }; while (used() < 600000) {} setInterval(() => {}, 1000)"], { stdio: "ignore" });
 c.on("exit", () => process.send("reaped"));
 process.on("message", () => c.kill("SIGKILL"));
 process.send(c.pid);
