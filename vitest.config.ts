@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -19,6 +20,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    reporters: process.env.CI ? ["default"] : ["default"],
+    // Two files at a time even on 2 cores (vitest's default there is one): each file's own PostgreSQL database,
+    // Redis prefix and ports keep them apart, and most of a file's time is spent waiting on servers it started.
+    // On 2 cores the suite took 3.7–4.0 min instead of about 5.5 (docs/performance.md, session 31).
+    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), minForks: 1 } },
+    reporters: ["default"],
   },
 });
