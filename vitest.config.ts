@@ -22,7 +22,7 @@ export default defineConfig({
     pool: "forks",
     // Two files at a time even on 2 cores (vitest's default there is one): each file's own PostgreSQL database,
     // Redis prefix and ports keep them apart, and most of a file's time is spent waiting on servers it started.
-    // On 2 cores the suite took 3.7–4.0 min instead of about 5.5 (docs/performance.md, session 31).
+    // On 2 cores: 7.5 min instead of 9.6 on a slow machine (docs/performance.md, sessions 30 and 31).
     poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), minForks: 1 } },
     reporters: ["default"],
   },
