@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { toEntry } from "./page-cache.server";
+import { compact, toEntry } from "./page-cache.server";
 import { scriptsByHash } from "./security.server";
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
@@ -23,6 +23,18 @@ describe("a page stored for repeat views", () => {
     expect(stored).toBe(page().split(` nonce="${NONCE}"`).join(""));
     expect(stored).not.toContain(NONCE);
     expect(entry.headers).toEqual([["content-type", "text/html; charset=utf-8"]]);
+  });
+
+  it("holds its compressed body in memory of the body's own size (zlib's output is a view of a 16 KB chunk)", () => {
+    const entry = toEntry(Buffer.from(page()), NONCE, 200, new Headers())!;
+    expect(entry.gz.byteLength).toBeLessThan(16_384);
+    expect(entry.gz.buffer.byteLength).toBe(entry.gz.byteLength);
+    const big = Buffer.alloc(64);
+    const view = big.subarray(8, 24).fill(7);
+    const own = compact(view);
+    expect(own.buffer.byteLength).toBe(16);
+    expect([...own]).toEqual([...view]);
+    expect(compact(own)).toBe(own);
   });
 
   it("never authorises a script injected into the page (it cannot carry the render's nonce)", () => {
