@@ -162,7 +162,7 @@ export function toEntry(page: Buffer, nonce: string, status: number, headers: He
   }
   const body = html.split(attribute).join("");
   if (body.includes(nonce)) return null;
-  const gz = compact(gzipSync(Buffer.from(body, "latin1"), GZIP));
+  const gz = gzipToKeep(Buffer.from(body, "latin1"));
   return { gz, scriptHashes: [...hashes], status, headers: keptHeaders(headers), bytes: gz.length + 512 };
 }
 
@@ -228,6 +228,9 @@ export function compact(buf: Buffer): Buffer {
   return own;
 }
 
+/** A body as the cache keeps it: gzip at GZIP's level, in memory of its own size. */
+const gzipToKeep = (plain: Buffer) => compact(gzipSync(plain, GZIP));
+
 const DROPPED_HEADERS = ["content-length", "content-encoding", "transfer-encoding", "set-cookie", "server-timing"];
 
 /**
@@ -254,7 +257,7 @@ function captureDataResponse(res: ExpressResponse, keep: (entry: Entry) => void)
       for (const [name, value] of Object.entries(res.getHeaders())) {
         if (value !== undefined && !DROPPED_HEADERS.includes(name)) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
       }
-      const gz = compact(gzipSync(Buffer.concat(chunks), GZIP));
+      const gz = gzipToKeep(Buffer.concat(chunks));
       keep({ gz, status: 200, headers, bytes: gz.length + 512 });
     }
     return end(chunk, ...rest);
