@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { NonceProvider } from "./utils/nonce";
 import { DocumentMarkupContext } from "./utils/document-markup";
@@ -13,8 +13,15 @@ const ABORT_DELAY = 5_000;
  * gained nothing, while React's ~2 KB chunks each went through a web stream, the Express adapter and its own
  * zlib call: sending one buffer cut the compression and stream overhead of a dashboard render by more than half
  * (docs/performance.md).
+ *
+ * The one thing that waits is single fetch's data script: Remix renders it from a stream (StreamTransfer, under a
+ * Suspense boundary), so the render suspends until the data is encoded. That data is read whole first, into the
+ * cache StreamTransfer reads from, so nothing suspends and the document renders as one string (`renderToString`):
+ * no Node stream, no 2 KB byte views, no turns of the event loop between the render and its data script. A render
+ * in which something still suspended (a boundary React had to leave to the browser, `<!--$!-->`) is done again with
+ * the streaming renderer, which waits for it, as before.
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -22,6 +29,65 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
+  const app = (
+    <NonceProvider value={nonce}>
+      <DocumentMarkupContext.Provider value={loadContext.documentMarkup ?? null}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </DocumentMarkupContext.Provider>
+    </NonceProvider>
+  );
+  await readDataWhole(remixContext);
+  const html = renderToString(app);
+  if (!html.includes(LEFT_TO_THE_BROWSER)) {
+    // The streaming renderer writes the doctype before a root <html>; renderToString leaves it out.
+    const page = scriptsInsideBody(html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html);
+    return respond(Buffer.from(page, "utf8"), responseStatusCode, responseHeaders, loadContext);
+  }
+  // RemixServer took a reader of the data stream in that render: the next one gets a stream of its own.
+  remixContext.serverHandoffStream = readStream();
+  return renderStreamed(app, nonce, responseStatusCode, responseHeaders, loadContext);
+}
+
+/** React's mark of a Suspense boundary it could not finish on the server (the browser renders it). */
+const LEFT_TO_THE_BROWSER = "<!--$!-->";
+
+/**
+ * Single fetch's data, read to its end into the cache Remix's StreamTransfer reads (`renderMeta.streamCache`, one
+ * entry per chunk, decoded as StreamTransfer decodes them), so its render finds every chunk there and never
+ * suspends. A read that fails is kept as StreamTransfer keeps it, and the render throws it the same way.
+ */
+export async function readDataWhole(context: EntryContext): Promise<void> {
+  const stream = context.serverHandoffStream;
+  if (!stream || !context.renderMeta || stream.locked) return;
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  const cache: NonNullable<NonNullable<EntryContext["renderMeta"]>["streamCache"]> = {};
+  try {
+    for (let i = 0; ; i++) {
+      const entry = Object.assign(Promise.resolve(), {} as { result?: { done: boolean; value: string }; error?: unknown });
+      cache[i] = entry;
+      try {
+        const { done, value } = await reader.read();
+        entry.result = { done, value: decoder.decode(value, { stream: true }) };
+        if (done) break;
+      } catch (error) {
+        entry.error = error;
+        break;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  context.renderMeta.streamCache = cache;
+  context.serverHandoffStream = readStream();
+}
+
+/** A data stream already read: RemixServer takes a reader of it for each render, and StreamTransfer reads the cache. */
+const readStream = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+
+/** The streaming render, for a document in which something suspends beyond the data script. */
+export function renderStreamed(app: JSX.Element, nonce: string, status: number, headers: Headers, loadContext: AppLoadContext) {
+  let responseStatusCode = status;
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Writable({
@@ -30,45 +96,42 @@ export default function handleRequest(
         callback();
       },
       final(callback) {
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", cacheControl(loadContext));
-        // The database is briefly unavailable (app/utils/outage.server.ts): say when to try again.
-        if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
         // Read byte for byte (latin1), never decoded: the edits below look for ASCII only, which UTF-8 never uses
         // inside a multi-byte character. Decoding an 80 KB page with any non-ASCII character in it took ~0.7 ms
         // (V8's slow path) and encoding it back ~0.2 ms; the byte view costs ~0.03 ms both ways.
         const page = Buffer.from(scriptsInsideBody(withoutViewPadding(Buffer.concat(chunks).toString("latin1"))), "latin1");
-        // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie) and
-        // then answers with the stored form (scripts authorised by hash, gzip when the client takes it).
-        const body = loadContext.pageCacheStore?.(page, responseStatusCode, responseHeaders) ?? page;
-        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        resolve(respond(page, responseStatusCode, headers, loadContext));
         callback();
       },
     });
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <DocumentMarkupContext.Provider value={loadContext.documentMarkup ?? null}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </DocumentMarkupContext.Provider>
-      </NonceProvider>,
-      {
-        nonce,
-        onAllReady() {
-          clearTimeout(timer);
-          pipe(sink);
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          console.error(error);
-        },
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
+      onAllReady() {
+        clearTimeout(timer);
+        pipe(sink);
       },
-    );
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        console.error(error);
+      },
+    });
     const timer = setTimeout(abort, ABORT_DELAY);
   });
+}
+
+function respond(page: Buffer, status: number, headers: Headers, loadContext: AppLoadContext): Response {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", cacheControl(loadContext));
+  // The database is briefly unavailable (app/utils/outage.server.ts): say when to try again.
+  if (status === 503) headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  // A page-cache miss keeps the page for the next identical request (it refuses non-200 and Set-Cookie) and
+  // then answers with the stored form (scripts authorised by hash, gzip when the client takes it).
+  const body = loadContext.pageCacheStore?.(page, status, headers) ?? page;
+  return new Response(body, { headers, status });
 }
 
 /**

@@ -1,0 +1,138 @@
+import { lazy, Suspense } from "react";
+import { createRequestHandler, type AppLoadContext, type EntryContext, type ServerBuild } from "@remix-run/node";
+import { Links, Meta, Outlet, RemixServer, Scripts, useLoaderData } from "@remix-run/react";
+import { describe, expect, it, vi } from "vitest";
+import handleRequest, { renderStreamed } from "./entry.server";
+
+/**
+ * A document is rendered as one string once single fetch's data is read whole (entry.server): the page must be the
+ * one the streaming renderer made, byte for byte, data script included; a render in which something else suspends
+ * must still wait for it. Checked through Remix's own request handler, with single fetch on, as the app runs.
+ */
+describe("a document's render", () => {
+  it("is the streaming renderer's page, byte for byte: doctype, body, and the data script inside the body", async () => {
+    const whole = await page(app(), "/kid", handleRequest);
+    const streamed = await page(app(), "/kid", streamedEntry);
+    expect(whole.status).toBe(200);
+    expect(whole.html).toBe(streamed.html);
+    expect(whole.html.startsWith("<!DOCTYPE html><html")).toBe(true);
+    // The loader's data in the single-fetch script, and the stream closed, before </body>.
+    const body = whole.html.slice(whole.html.indexOf("<body"), whole.html.indexOf("</body>"));
+    expect(body).toContain("window.__remixContext.streamController.enqueue(");
+    expect(body).toContain("Mia – 9 years");
+    expect(body).toContain("window.__remixContext.streamController.close();");
+    expect(whole.html).toContain("<p>Mia – 9 years</p>");
+    expect(whole.html).not.toContain("<!--$!-->");
+    expect(whole.html.endsWith("</body></html>")).toBe(true);
+  });
+
+  it("a component that throws gives the error boundary's page with a 500, as before", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const whole = await page(app(), "/boom", handleRequest);
+    expect(whole.status).toBe(500);
+    expect(whole.html).toContain("<h1>Something went wrong</h1>");
+    expect(whole.html).toBe((await page(app(), "/boom", streamedEntry)).html);
+    expect(logged).toHaveBeenCalled(); // Remix logs the render's error, on both paths
+    logged.mockRestore();
+  });
+
+  it("waits for what suspends beyond the data (the streamed render), and the page is whole", async () => {
+    const whole = await page(app({ suspending: true }), "/kid", handleRequest);
+    expect(whole.status).toBe(200);
+    expect(whole.html).toContain("<p>loaded later</p>");
+    expect(whole.html).not.toContain("<!--$!-->");
+    expect(whole.html).toContain("window.__remixContext.streamController.close();");
+    expect(whole.html).toBe((await page(app({ suspending: true }), "/kid", streamedEntry)).html);
+  });
+});
+
+type Entry = ServerBuild["entry"]["module"]["default"];
+
+/** The streaming renderer alone, as documents were rendered before. */
+const streamedEntry: Entry = (request, status, headers, context, loadContext) =>
+  renderStreamed(
+    <RemixServerFor request={request} context={context} />,
+    "",
+    status,
+    headers,
+    loadContext as AppLoadContext,
+  );
+
+// The element entry.server renders, for the streamed path (no nonce, no document markup: this app uses neither).
+function RemixServerFor({ request, context }: { request: Request; context: EntryContext }) {
+  return <RemixServer context={context} url={request.url} abortDelay={5_000} nonce="" />;
+}
+
+async function page(build: ServerBuild, path: string, entry: Entry) {
+  const handler = createRequestHandler({ ...build, entry: { module: { ...build.entry.module, default: entry } } }, "production");
+  const res = await handler(new Request(`http://portal.test${path}`), {} as AppLoadContext);
+  return { status: res.status, html: await res.text() };
+}
+
+/** A small app with single fetch on: a document with Scripts, a route with a loader; optionally a lazy part. */
+function app({ suspending = false } = {}): ServerBuild {
+  const Later = lazy(() => new Promise<{ default: () => JSX.Element }>((resolve) => setTimeout(() => resolve({ default: () => <p>loaded later</p> }), 5)));
+  const modules: Record<string, Record<string, unknown>> = {
+    root: {
+      default: () => (
+        <html lang="en">
+          <head>
+            <Meta />
+            <Links />
+          </head>
+          <body>
+            <Outlet />
+            <Scripts />
+          </body>
+        </html>
+      ),
+      ErrorBoundary: () => <h1>Something went wrong</h1>,
+    },
+    "routes/kid": {
+      default: function Kid() {
+        const { label } = useLoaderData<{ label: string }>();
+        return (
+          <main>
+            <p>{label}</p>
+            {suspending ? (
+              <Suspense fallback={<p>loading</p>}>
+                <Later />
+              </Suspense>
+            ) : null}
+          </main>
+        );
+      },
+      loader: () => ({ label: "Mia – 9 years" }),
+    },
+    "routes/boom": {
+      default: function Boom(): JSX.Element {
+        throw new Error("render failed");
+      },
+    },
+  };
+  const shape: Record<string, { parentId?: string; path?: string }> = {
+    root: { path: "" },
+    "routes/kid": { parentId: "root", path: "kid" },
+    "routes/boom": { parentId: "root", path: "boom" },
+  };
+  return {
+    mode: "production",
+    entry: { module: { default: handleRequest } },
+    routes: Object.fromEntries(Object.entries(shape).map(([id, s]) => [id, { id, ...s, module: modules[id] }])),
+    assets: {
+      entry: { module: "/build/entry.js", imports: [] },
+      url: "/build/manifest.js",
+      version: "test",
+      routes: Object.fromEntries(
+        Object.entries(shape).map(([id, s]) => [
+          id,
+          { id, ...s, module: `/build/${id}.js`, imports: [], hasAction: false, hasLoader: Boolean(modules[id].loader), hasClientAction: false, hasClientLoader: false, hasErrorBoundary: Boolean(modules[id].ErrorBoundary) },
+        ]),
+      ),
+    },
+    publicPath: "/build/",
+    assetsBuildDirectory: "public/build",
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
+    isSpaMode: false,
+  } as unknown as ServerBuild;
+}
