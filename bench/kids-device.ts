@@ -4,7 +4,8 @@
  *
  *   npx remix build && npx tsx bench/kids-device.ts            # both dialects (each in its own process)
  *   npx tsx bench/kids-device.ts --dialect sqlite               # one
- *   BENCH_SECONDS=3 BENCH_SAMPLES=150 … (defaults: 3 s per throughput run, 150 sequential samples)
+ *   BENCH_SECONDS=3 BENCH_SAMPLES=150 BENCH_WARM_UP=150 … (defaults: 3 s per throughput run, 150 sequential samples
+ *                                                                after 150 unmeasured full renders)
  *   --json                                                       only the result line (bench/report.ts)
  *   --smoke                                                      tiny run on the demo family, SQLite only
  *                                                                (checks the code path; its figures are no measurement)
@@ -30,6 +31,7 @@ const JSON_ONLY = args.includes("--json");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 0.3 : 3));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? (SMOKE ? 9 : 150));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? (SMOKE ? 3 : 150));
 
 /** One client's figures: latency of full renders and repeat views, throughput against the bare route. */
 interface ClientFigures {
@@ -129,6 +131,10 @@ async function child(dialect: Dialect): Promise<Result> {
       serverCpu.push((c.user + c.system) / 1000 / Math.max(1, rps * SECONDS));
       return rps;
     };
+    // Full renders, unmeasured, before the samples: a server in use has rendered the page many times, and V8 is
+    // still compiling its code for the first hundred or so (docs/performance.md, dashboard, session 32).
+    const unmeasured: number[] = [];
+    for (let i = 0; i < WARM_UP; i++) await sample(viaRemote, urls[i % urls.length], true, unmeasured);
     const remoteFigures = await measure(viaRemote, remoteThrough);
     const inProcess = await measure(viaFetch, (u, h) => throughput(u, h, SECONDS, CONCURRENCY));
     return { dialect, samples: SAMPLES, remote: remoteFigures, serverCpuMs: { bare: serverCpu[0], page: serverCpu[1], cold: serverCpu[2] }, inProcess, seedSeconds };
