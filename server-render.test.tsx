@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable, createRequestHandler, type EntryConte
 import { Outlet, RemixServer, useLoaderData, useMatches, useParams } from "@remix-run/react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { testBuild } from "./app/remix-build.testing";
 
 /**
  * A document's render keeps the server routes of a build and their data routes (patches/@remix-run+react+2.17.5.patch
@@ -71,7 +72,7 @@ describe("the document render's kept routes (patched @remix-run/react and react-
 
 type Modules = ReturnType<typeof modules>;
 
-/** Route modules of a small app: a layout, an index, a nested dynamic route, a route with a loader. */
+/** Route modules of a small app: a layout, an index, a nested dynamic route, a route with a loader and a handle. */
 function modules() {
   return {
     root: { default: () => <main><Outlet /></main> },
@@ -87,45 +88,22 @@ function modules() {
       loader: () => ({ n: 42 }),
       handle: { label: "about" },
     },
-  } as Record<string, { default: () => JSX.Element; loader?: () => unknown; handle?: unknown }>;
+  } as Record<string, Record<string, unknown>>;
 }
 
-/** A server build of those modules (the shape `remix build` writes; `before`'s manifest and flags), and a request handler over it. */
+/** A build of those modules (`before`'s manifest and flags: a rebuild), and a request handler over it. */
 function app(mods: Modules, before?: ServerBuild) {
-  const shape: Record<string, { parentId?: string; path?: string; index?: boolean }> = {
-    root: { path: "" },
-    "routes/_index": { parentId: "root", index: true },
-    "routes/kids": { parentId: "root", path: "kids" },
-    "routes/kids._index": { parentId: "routes/kids", index: true },
-    "routes/kids.$kid": { parentId: "routes/kids", path: ":kid" },
-    about: { parentId: "root", path: "about" },
-  };
-  const routes = Object.fromEntries(
-    Object.entries(shape).map(([id, s]) => [id, { id, ...s, caseSensitive: undefined, module: mods[id] }]),
-  ) as unknown as ServerBuild["routes"];
-  const manifest =
-    before?.assets ??
-    ({
-      entry: { module: "/build/entry.js", imports: [] },
-      url: "/build/manifest.js",
-      version: "test",
-      routes: Object.fromEntries(
-        Object.entries(shape).map(([id, s]) => [
-          id,
-          { id, ...s, module: `/build/${id}.js`, imports: [], hasAction: false, hasLoader: Boolean(mods[id].loader), hasClientAction: false, hasClientLoader: false, hasErrorBoundary: false },
-        ]),
-      ),
-    } as unknown as ServerBuild["assets"]);
-  const build = {
-    mode: "production",
-    entry: { module: { default: renderWhole } },
-    routes,
-    assets: manifest,
-    publicPath: "/build/",
-    assetsBuildDirectory: "public/build",
-    future: before?.future ?? { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: false, v3_lazyRouteDiscovery: false },
-    isSpaMode: false,
-  } as unknown as ServerBuild;
+  const build = testBuild(
+    {
+      root: { path: "", module: mods.root },
+      "routes/_index": { parentId: "root", index: true, module: mods["routes/_index"] },
+      "routes/kids": { parentId: "root", path: "kids", module: mods["routes/kids"] },
+      "routes/kids._index": { parentId: "routes/kids", index: true, module: mods["routes/kids._index"] },
+      "routes/kids.$kid": { parentId: "routes/kids", path: ":kid", module: mods["routes/kids.$kid"] },
+      about: { parentId: "root", path: "about", module: mods.about },
+    },
+    { entry: renderWhole, singleFetch: false, before },
+  );
   const handler = createRequestHandler(build, "production");
   return { build, handle: (path: string) => handler(new Request(`http://portal.test${path}`)) };
 }

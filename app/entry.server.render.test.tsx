@@ -3,6 +3,7 @@ import { createRequestHandler, type AppLoadContext, type EntryContext, type Serv
 import { Links, Meta, Outlet, RemixServer, Scripts, useLoaderData } from "@remix-run/react";
 import { describe, expect, it, vi } from "vitest";
 import handleRequest, { renderStreamed } from "./entry.server";
+import { testBuild } from "./remix-build.testing";
 
 /**
  * A document is rendered as one string once single fetch's data is read whole (entry.server): the page must be the
@@ -69,70 +70,59 @@ async function page(build: ServerBuild, path: string, entry: Entry) {
   return { status: res.status, html: await res.text() };
 }
 
-/** A small app with single fetch on: a document with Scripts, a route with a loader; optionally a lazy part. */
+/** A small app with single fetch on: a document with Scripts, a route with a loader, one that throws; optionally a lazy part. */
 function app({ suspending = false } = {}): ServerBuild {
   const Later = lazy(() => new Promise<{ default: () => JSX.Element }>((resolve) => setTimeout(() => resolve({ default: () => <p>loaded later</p> }), 5)));
-  const modules: Record<string, Record<string, unknown>> = {
-    root: {
-      default: () => (
-        <html lang="en">
-          <head>
-            <Meta />
-            <Links />
-          </head>
-          <body>
-            <Outlet />
-            <Scripts />
-          </body>
-        </html>
-      ),
-      ErrorBoundary: () => <h1>Something went wrong</h1>,
-    },
-    "routes/kid": {
-      default: function Kid() {
-        const { label } = useLoaderData<{ label: string }>();
-        return (
-          <main>
-            <p>{label}</p>
-            {suspending ? (
-              <Suspense fallback={<p>loading</p>}>
-                <Later />
-              </Suspense>
-            ) : null}
-          </main>
-        );
+  return testBuild(
+    {
+      root: {
+        path: "",
+        module: {
+          default: () => (
+            <html lang="en">
+              <head>
+                <Meta />
+                <Links />
+              </head>
+              <body>
+                <Outlet />
+                <Scripts />
+              </body>
+            </html>
+          ),
+          ErrorBoundary: () => <h1>Something went wrong</h1>,
+        },
       },
-      loader: () => ({ label: "Mia – 9 years" }),
-    },
-    "routes/boom": {
-      default: function Boom(): JSX.Element {
-        throw new Error("render failed");
+      "routes/kid": {
+        parentId: "root",
+        path: "kid",
+        module: {
+          default: function Kid() {
+            const { label } = useLoaderData<{ label: string }>();
+            return (
+              <main>
+                <p>{label}</p>
+                {suspending ? (
+                  <Suspense fallback={<p>loading</p>}>
+                    <Later />
+                  </Suspense>
+                ) : null}
+              </main>
+            );
+          },
+          loader: () => ({ label: "Mia – 9 years" }),
+        },
+      },
+      "routes/boom": {
+        parentId: "root",
+        path: "boom",
+        module: {
+          default: function Boom(): JSX.Element {
+            throw new Error("render failed");
+          },
+        },
       },
     },
-  };
-  const shape: Record<string, { parentId?: string; path?: string }> = {
-    root: { path: "" },
-    "routes/kid": { parentId: "root", path: "kid" },
-    "routes/boom": { parentId: "root", path: "boom" },
-  };
-  return {
-    mode: "production",
-    entry: { module: { default: handleRequest } },
-    routes: Object.fromEntries(Object.entries(shape).map(([id, s]) => [id, { id, ...s, module: modules[id] }])),
-    assets: {
-      entry: { module: "/build/entry.js", imports: [] },
-      url: "/build/manifest.js",
-      version: "test",
-      routes: Object.fromEntries(
-        Object.entries(shape).map(([id, s]) => [
-          id,
-          { id, ...s, module: `/build/${id}.js`, imports: [], hasAction: false, hasLoader: Boolean(modules[id].loader), hasClientAction: false, hasClientLoader: false, hasErrorBoundary: Boolean(modules[id].ErrorBoundary) },
-        ]),
-      ),
-    },
-    publicPath: "/build/",
-    assetsBuildDirectory: "public/build",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
-    isSpaMode: false,
-  } as unknown as ServerBuild;
+    { entry: handleRequest, singleFetch: true },
+  );
 }
