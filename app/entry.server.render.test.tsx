@@ -2,7 +2,8 @@ import { lazy, Suspense } from "react";
 import { createRequestHandler, type AppLoadContext, type EntryContext, type ServerBuild } from "@remix-run/node";
 import { Links, Meta, Outlet, RemixServer, Scripts, useLoaderData } from "@remix-run/react";
 import { describe, expect, it, vi } from "vitest";
-import handleRequest, { renderStreamed } from "./entry.server";
+import { renderToString } from "react-dom/server";
+import handleRequest, { readDataWhole, renderStreamed } from "./entry.server";
 import { testBuild } from "./remix-build.testing";
 
 /**
@@ -25,6 +26,19 @@ describe("a document's render", () => {
     expect(whole.html).toContain("<p>Mia – 9 years</p>");
     expect(whole.html).not.toContain("<!--$!-->");
     expect(whole.html.endsWith("</body></html>")).toBe(true);
+  });
+
+  it("Remix's data script renders from the data read whole, without suspending (else every page would take the slow path)", async () => {
+    let cached = 0;
+    const probe: Entry = async (request, status, headers, context) => {
+      await readDataWhole(context);
+      cached = Object.keys(context.renderMeta?.streamCache ?? {}).length;
+      return new Response(renderToString(<RemixServerFor request={request} context={context} />), { status, headers });
+    };
+    const { html } = await page(app(), "/kid", probe);
+    expect(cached).toBeGreaterThan(1); // the data's chunks and the end of the stream
+    expect(html).not.toContain("<!--$!-->");
+    expect(html).toContain("window.__remixContext.streamController.close();");
   });
 
   it("a component that throws gives the error boundary's page with a 500, as before", async () => {

@@ -19,7 +19,7 @@ const ABORT_DELAY = 5_000;
  * cache StreamTransfer reads from, so nothing suspends and the document renders as one string (`renderToString`):
  * no Node stream, no 2 KB byte views, no turns of the event loop between the render and its data script. A render
  * in which something still suspended (a boundary React had to leave to the browser, `<!--$!-->`) is done again with
- * the streaming renderer, which waits for it, as before.
+ * the streaming renderer, which waits for it, as before (decision 012).
  */
 export default async function handleRequest(
   request: Request,
