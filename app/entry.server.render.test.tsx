@@ -41,6 +41,17 @@ describe("a document's render", () => {
     expect(html).toContain("window.__remixContext.streamController.close();");
   });
 
+  it("leaves a data stream it cannot read to the streaming renderer (one already taken is not replaced)", async () => {
+    const stream = new ReadableStream<Uint8Array>();
+    const taken = stream.getReader();
+    const context = { serverHandoffStream: stream, renderMeta: {} } as unknown as EntryContext;
+    expect(await readDataWhole(context)).toBe(false);
+    expect(context.serverHandoffStream).toBe(stream);
+    expect(context.renderMeta?.streamCache).toBeUndefined();
+    taken.releaseLock();
+    expect(await readDataWhole({ renderMeta: {} } as unknown as EntryContext)).toBe(false);
+  });
+
   it("a component that throws gives the error boundary's page with a 500, as before", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const whole = await page(app(), "/boom", handleRequest);

@@ -36,15 +36,16 @@ export default async function handleRequest(
       </DocumentMarkupContext.Provider>
     </NonceProvider>
   );
-  await readDataWhole(remixContext);
-  const html = renderToString(app);
-  if (!html.includes(LEFT_TO_THE_BROWSER)) {
-    // The streaming renderer writes the doctype before a root <html>; renderToString leaves it out.
-    const page = scriptsInsideBody(html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html);
-    return respond(Buffer.from(page, "utf8"), responseStatusCode, responseHeaders, loadContext);
+  if (await readDataWhole(remixContext)) {
+    const html = renderToString(app);
+    if (!html.includes(LEFT_TO_THE_BROWSER)) {
+      // The streaming renderer writes the doctype before a root <html>; renderToString leaves it out.
+      const page = scriptsInsideBody(html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html);
+      return respond(Buffer.from(page, "utf8"), responseStatusCode, responseHeaders, loadContext);
+    }
+    // RemixServer took a reader of the (already read) data stream in that render: the next one gets its own.
+    remixContext.serverHandoffStream = readStream();
   }
-  // RemixServer took a reader of the data stream in that render: the next one gets a stream of its own.
-  remixContext.serverHandoffStream = readStream();
   return renderStreamed(app, nonce, responseStatusCode, responseHeaders, loadContext);
 }
 
@@ -54,11 +55,12 @@ const LEFT_TO_THE_BROWSER = "<!--$!-->";
 /**
  * Single fetch's data, read to its end into the cache Remix's StreamTransfer reads (`renderMeta.streamCache`, one
  * entry per chunk, decoded as StreamTransfer decodes them), so its render finds every chunk there and never
- * suspends. A read that fails is kept as StreamTransfer keeps it, and the render throws it the same way.
+ * suspends. A read that fails is kept as StreamTransfer keeps it, and the render throws it the same way. False
+ * when there was nothing it could read (no data stream, or one already taken): the streaming renderer then waits.
  */
-export async function readDataWhole(context: EntryContext): Promise<void> {
+export async function readDataWhole(context: EntryContext): Promise<boolean> {
   const stream = context.serverHandoffStream;
-  if (!stream || !context.renderMeta || stream.locked) return;
+  if (!stream || !context.renderMeta || stream.locked) return false;
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   const cache: NonNullable<NonNullable<EntryContext["renderMeta"]>["streamCache"]> = {};
@@ -80,6 +82,7 @@ export async function readDataWhole(context: EntryContext): Promise<void> {
   }
   context.renderMeta.streamCache = cache;
   context.serverHandoffStream = readStream();
+  return true;
 }
 
 /** A data stream already read: RemixServer takes a reader of it for each render, and StreamTransfer reads the cache. */
