@@ -6,7 +6,7 @@
  * search, a category), /requests, /reports (this month's), /report (a weekly report), /schedules and the kid's
  * /global-settings (the settings page of the mixed-load bench's parents, same target). Every request is a full
  * render: the guarded layout, the loaders' queries, the server-rendered charts and React SSR. (Global Settings is
- * page-cached since session 21, like the dashboard: the kid's view_rev is moved before each of its samples, outside
+ * page-cached, like the dashboard: the kid's view_rev is moved before each of its samples, outside
  * the timed span, and the answer must say it was a miss.) /application's Info tab (the store listing, kid and parent
  * ratings) is measured too, for the record.
  *

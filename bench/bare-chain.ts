@@ -13,8 +13,8 @@
  *           frame at the socket, as a Lock is.
  *
  * On an idle 2-vCPU VM every hop wakes a process that slept for a while, and such a wake costs more the longer it
- * slept (docs/performance.md, session 26), and a commit waits for the disk's flush, which on this VM stalls for
- * 100–400 ms a few times a minute even when idle (session 27): this is what a chain of that shape costs on the
+ * slept, and a commit waits for the disk's flush, which on these VMs stalls for 100–400 ms a few times a minute
+ * even when idle (both measured on the 2-vCPU VMs the benches run on): this is what a chain of that shape costs on the
  * machine, in the minutes the product is measured.
  *
  *   npx tsx bench/bare-chain.ts server|relay    (internal: started by bench/mixed-load.ts, which talks to it over IPC)

@@ -99,7 +99,7 @@ const kib = (b: number) => (b / 1024).toFixed(1);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * An idle device service still pings every phone once an interval, evenly paced (socket/gateway.ts): 0.05–0.07
- * cores at 20,000 phones over 4 processes (session 13). It is idle when it uses no more than that.
+ * cores at 20,000 phones over 4 processes (2 × AMD EPYC vCPU). It is idle when it uses no more than that.
  */
 const deviceIdleCores = (phones: number) => 0.05 + phones * 3e-6;
 /** Default deadlines grow with the sizes; --deadline overrides. */

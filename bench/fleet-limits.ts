@@ -20,7 +20,7 @@ export const BYTES_PER_PHONE = 24 * 1024;
  * Phones per source address at most. Each phone binds its source address before connecting, and the kernel looks
  * for a free port by walking the ports already bound on that address: with 10,000 phones an address, a reconnect
  * storm of 20,000 took 2–4× the clients' CPU of the same storm over 20 addresses (28.5 s against 12.8 s back,
- * bare `ws` servers; docs/performance.md, session 10). Real phones each have an address of their own.
+ * bare `ws` servers, 2 × AMD EPYC vCPU). Real phones each have an address of their own.
  */
 export const PHONES_PER_ADDRESS = 1_000;
 /** Source addresses the clients may use: 127.0.0.2 … (all of 127.0.0.0/8 is loopback on Linux). */

@@ -54,7 +54,7 @@ interface Result {
   remote: ClientFigures;
   /** The server's own CPU per request (process.cpuUsage around the remote throughput runs). */
   serverCpuMs: { bare: number; page: number; cold: number };
-  /** The same with `fetch` in the server's process: the method of sessions 4–14, kept to compare with them. */
+  /** The same with `fetch` in the server's process: the bench's first method, kept to compare with figures measured so. */
   inProcess: ClientFigures;
   seedSeconds: number | null;
 }
@@ -132,7 +132,7 @@ async function child(dialect: Dialect): Promise<Result> {
       return rps;
     };
     // Full renders, unmeasured, before the samples: a server in use has rendered the page many times, and V8 is
-    // still compiling its code for the first hundred or so (docs/performance.md, dashboard, session 32).
+    // still compiling its code for the first hundred or so.
     const unmeasured: number[] = [];
     for (let i = 0; i < WARM_UP; i++) await sample(viaRemote, urls[i % urls.length], true, unmeasured);
     const remoteFigures = await measure(viaRemote, remoteThrough);
@@ -162,7 +162,7 @@ function fmt(r: Result): string {
     `${r.dialect.padEnd(9)} client in its own process (the figures of record; ${r.samples} sequential requests each):`,
     ...fmtClient(r.remote, { fullRenderP95Ms: FULL_RENDER_P95_MS[r.dialect] ?? 25, ratioMin: RATIO_MIN }).map((x) => `            ${x}`),
     `            server CPU a request: bare ${c.bare.toFixed(3)} ms, repeat view ${c.page.toFixed(3)} ms (ratio ${(c.bare / c.page).toFixed(3)}), full render ${c.cold.toFixed(2)} ms`,
-    `          fetch in the server's process (the method of sessions 4–14, to compare with them):`,
+    `          fetch in the server's process (the bench's first method, to compare with figures measured so):`,
     ...fmtClient(r.inProcess).map((x) => `            ${x}`),
     r.seedSeconds != null ? `          (seeded the big family in ${r.seedSeconds.toFixed(0)} s)` : "",
   ]

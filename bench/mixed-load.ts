@@ -58,8 +58,8 @@ const OPTIONS = {
   buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
   "web-processes": { type: "string", default: "2", smoke: "1", help: "server.ts processes of the web tier" },
-  "device-calls": { type: "string", default: "in-process", smoke: "in-process", help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier, as before session 22)" },
-  "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers, as before session 20)" },
+  "device-calls": { type: "string", default: "in-process", smoke: "in-process", help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier)" },
+  "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers)" },
   "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
   server: { type: "boolean", default: false, help: "(internal) run as a web process" },
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
@@ -306,7 +306,7 @@ async function main() {
     // The usage tables went from empty to a row per phone and app: statistics again, as autovacuum's analyze would
     // (its threshold is 10 % of the rows changed). Without it the planner keeps the empty tables' statistics, and the
     // upload statement's cached plan read all of app_usage_hourly by a sequential scan for each batch: PostgreSQL
-    // 1.0–1.2 cores instead of 0.6 (docs/performance.md, session 19). This machine's server runs with autovacuum off.
+    // 1.0–1.2 cores instead of 0.6. A development machine's server may run with autovacuum off.
     await sql`ANALYZE`.execute(db);
     const startedReports = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0);
     const tLoad = performance.now();

@@ -5,8 +5,8 @@
  * median one. Diagnosis only (it wraps pg, ioredis and http.Server in the web process); the figures of record come
  * from runs without it.
  *
- * A line reads `start +duration what`, in ms from the request's arrival. Session 23 used it to find where a Lock's
- * tail goes (docs/performance.md). `whenSettled` is also how the bench's web processes time their pool waits and, with
+ * A line reads `start +duration what`, in ms from the request's arrival: where a Lock's tail goes (the web
+ * process's own collections and stalls, its pool, its statements). `whenSettled` is also how the bench's web processes time their pool waits and, with
  * MIXED_QUERY_TIMES, their statements (bench/mixed-load.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";

@@ -13,7 +13,7 @@ import type { DB } from "./index";
  * for a write that is the only record of something: a command issued, a parent's setting, a usage upload.
  *
  * Why: a flush is 0.5–1 ms here and up to 12 ms in its tail, and the phone's acknowledgement waited behind two of
- * them in a row — its own and the "sent" mark's, whose row lock it queued on (docs/performance.md, session 13).
+ * them in a row — its own and the "sent" mark's, whose row lock it queued on (decision 007).
  */
 export function commitWithoutFlushWait(db: DB): RawBuilder<boolean> {
   return dbDialect(db) === "postgres" ? sql<boolean>`set_config('synchronous_commit', 'off', true) is not null` : sql<boolean>`1 = 1`;

@@ -36,7 +36,7 @@ export function readCompiledNow<R>(db: DB, key: string, build: () => Compilable<
     setBounded(statements, query.sql, prepared, MAX_PER_DB);
   }
   // Rows as arrays, made objects here: better-sqlite3 builds an object a row through V8's API, which took 7 of a
-  // session row's 30 µs with the CPU's caches cold (docs/performance.md, session 19). A name twice: the last wins, as there.
+  // session row's 30 µs with the CPU's caches cold. A name twice: the last wins, as there.
   const { stmt, columns } = prepared;
   return (stmt.all(query.parameters as unknown[]) as unknown[][]).map((values) => {
     const row: Record<string, unknown> = {};
@@ -69,7 +69,7 @@ const templates = new WeakMap<DB, Map<string, Template>>();
  * A query whose SQL is a function of `shape` alone while its values change from call to call (a phone's serial, a
  * parent's id): built and compiled once per database and shape, with a stand-in for each of `values`, then run with
  * the call's values in the stand-ins' places. Building and compiling a Lock's two statements anew was 5 % of its CPU
- * on the web process (docs/performance.md, session 30). `build` may only pass the values it gets on to Kysely as
+ * on the web process (a profile of the mixed-load bench's Locks). `build` may only pass the values it gets on to Kysely as
  * values (`where(col, "=", v.serial)`, `values({...})`), never look at them: every choice that changes the SQL
  * belongs in `shape` (which values are given is part of it). Checked when compiled: each value must reach the
  * parameters.

@@ -38,7 +38,7 @@ export const PG_CONNECT_TIMEOUT_MS = 5_000;
  * parent's pace (a click every few seconds) the pool's second and third connections were closed between bursts and
  * opened again in the next one: a new backend costs its connection (3–7 ms) and then a few ms more on each of its
  * first statements (its catalogue caches cold, each named statement parsed and planned again) — the slowest Lock
- * posts of the mixed bench were those (docs/performance.md, session 27). Five minutes keeps a process's connections
+ * posts of the mixed bench were those. Five minutes keeps a process's connections
  * warm while it is in use. (pg's `allowExitOnIdle` is not used: a device process awaiting its start-up with only
  * idle connections open exited.) Every pool is ended with its database (`db.destroy()`).
  */
@@ -69,7 +69,7 @@ export function createDb({ url, poolSize = 10, onError = (err) => console.error(
   sqlite.pragma("busy_timeout = 5000");
   // Sorters, DISTINCT, GROUP BY and IN (subquery) build temporary b-trees. With the default (temporary files) the
   // dashboard's kids list took 175–300 µs in some processes and 21 µs in others, on the same file; in memory it
-  // took 21 µs every time (docs/performance.md, session 9). Our temporary tables are small (a page of rows).
+  // took 21 µs every time. Our temporary tables are small (a page of rows).
   sqlite.pragma("temp_store = MEMORY");
   let reader: SQLite.Database | null = null;
   const openReader = url === ":memory:" ? null : () => (reader ??= openSqliteReader(url));

@@ -7,7 +7,7 @@ import { setBounded } from "../core/bounded";
  *
  * Kysely sends every query as an unnamed statement, which PostgreSQL parses and plans on every execution. For the
  * dashboard that planning was about half of PostgreSQL's CPU: 10.0–10.6 ms of backend CPU a full render, 5.2–6.5 ms
- * with its statements named (docs/performance.md, session 14). The dashboard's kids list alone plans in ~0.5 ms
+ * with its statements named (decision 008). The dashboard's kids list alone plans in ~0.5 ms
  * and runs in ~0.1 ms. A named statement is parsed once per connection; PostgreSQL then plans it per execution for
  * its first five, and keeps a generic plan after that when the generic plan is not costlier (its own rule,
  * plan_cache_mode = auto), so a query whose best plan depends on its values still gets custom plans.

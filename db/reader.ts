@@ -19,7 +19,7 @@ export function registerSqliteReader(db: DB, open: () => SQLite.Database): void 
  * request, and a read issued on it between two statements of another request's transaction would see that
  * transaction's uncommitted rows; this one sees only what is committed (WAL: it never blocks the writer). Kysely's
  * promise chain, its connection mutex and the driver around a statement were about 10 % of a cached view's CPU
- * (docs/performance.md, session 19). Read-only (query_only): a write through it fails.
+ * (a CPU profile of cached views). Read-only (query_only): a write through it fails.
  */
 export function sqliteReaderOf(db: DB): SQLite.Database | undefined {
   return sqliteReaders.get(db)?.();

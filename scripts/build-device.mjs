@@ -5,7 +5,7 @@
 //
 // Why: a device process started under tsx spent ~2 s loading its modules through the loader thread, and four of
 // them starting together on two cores took 8 s — the largest part of the fleet's way back after kill -9 of all
-// (issue 22; docs/performance.md, session 10). The bundle starts in ~0.9 s. Since session 11 the packages are in
+// (issue 22; decision 005). The bundle starts in ~0.9 s. The packages are in
 // the bundle too (one process alone: 1.0 s to listening instead of 1.4 s — Node's loader resolved and parsed ~1,000
 // files of node_modules), except those in EXTERNAL, which stay in node_modules: native addons, and packages that read
 // files beside their own code at run time. Code loaded on first use (report charts) stays a chunk of its own, so

@@ -35,7 +35,7 @@ async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
   return seen;
 }
 
-/** Issue 22: the dashboard's full render reads each thing once (docs/performance.md, session 26). */
+/** Issue 22: the dashboard's full render reads each thing once (a repeated read is a statement more a render). */
 describe.each(DIALECTS)("the dashboard's reads on %s", (dialect) => {
   let rh: RouteHarness;
   beforeAll(async () => {

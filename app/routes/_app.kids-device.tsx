@@ -80,7 +80,7 @@ export async function loader(args: LoaderFunctionArgs) {
   if (modal === "notifications") await markNotificationsRead(db, profile.id, now);
   const notificationPages = Math.max(1, Math.min(50, Number.parseInt(q("npage") ?? "1", 10) || 1));
   // The newest policies are read once, for the acknowledgement state and the explanations; the family's time zone
-  // came with the kid (one statement fewer each, docs/performance.md session 26).
+  // came with the kid (one statement fewer each).
   const policies = latestAndApplied(db, device.id);
   const [usage, ack, unread, pendingRatings, notifications, sleepActor, installs, explained, bonusGiven] = await Promise.all([
     tab === "usage" ? getUsage(db, profile.id, device.id, period) : null,

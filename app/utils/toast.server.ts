@@ -32,7 +32,7 @@ function toastStorage() {
 /**
  * The Set-Cookie header carrying a toast. A pure function of the toast (a flash cookie without expiry, signed with
  * the one secret), so the few distinct ones ("Lock command sent to Leo's phone.": one a kid and command) are made
- * once: serialising and signing was 3 % of a Lock post's CPU (docs/performance.md, session 30). Bounded (500).
+ * once: serialising and signing was 3 % of a Lock post's CPU (a profile of the mixed-load bench). Bounded (500).
  */
 export async function toastHeader(toast: Toast): Promise<string> {
   const key = `${toast.type}\u0000${toast.message}`;

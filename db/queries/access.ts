@@ -51,7 +51,7 @@ export async function canAccessKid(db: DB, parent: { id: string; email: string }
 /**
  * canAccessKid's rule as a condition on a row of `kid_profiles` in a larger statement: the kid is the
  * parent's own, or delegated to their e-mail and accepted. Lets a procedure read its kid or phone and check access
- * in one round trip (a Lock went through four reads before its command was stored: docs/performance.md, session 16).
+ * in one round trip (a Lock went through four reads before its command was stored).
  */
 function accessibleKid(parent: { id: string; email: string }) {
   return (eb: ExpressionBuilder<Database, "kid_profiles">) =>

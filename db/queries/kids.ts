@@ -84,9 +84,8 @@ export async function findLiveSessionWithKids(db: DB, token: string, policy: Ses
 /**
  * The switcher's query over the kids `access` names (db/queries/access.ts). SQLite reads them as `parent_id = own
  * OR id IN delegated`, each side by its index, where `id IN (own UNION delegated)` built and sorted a temporary
- * b-tree per side: 120 µs against 45 µs a run with the CPU's caches cold, as they are between two requests
- * (docs/performance.md, session 15). PostgreSQL cannot use an index for an OR with a subquery (it would scan
- * every kid), so it keeps the UNION.
+ * b-tree per side: 120 µs against 45 µs a run with the CPU's caches cold, as they are between two requests.
+ * PostgreSQL cannot use an index for an OR with a subquery (it would scan every kid), so it keeps the UNION.
  */
 function kidsListQuery(db: DB, access: KidAccess, opts: { pageSize?: number; search?: string }) {
   const q = db

@@ -53,8 +53,8 @@ export async function findLiveSession(db: DB, token: string, policy: SessionPoli
 
 /**
  * Idle-clock touches in flight, by session id. The touch is housekeeping: the request that found the session live
- * does not wait for its commit (a commit waits for the disk's flush, which can stall for hundreds of milliseconds:
- * docs/performance.md, session 27). The next read of the same session in this process waits for it first
+ * does not wait for its commit (a commit waits for the disk's flush, which can stall for hundreds of milliseconds
+ * on the VMs the benches run on). The next read of the same session in this process waits for it first
  * (`touched`), so it reads its own write; a touch that fails costs at most a minute of the idle window.
  */
 const touching = new Map<string, Promise<void>>();
@@ -102,7 +102,7 @@ export function sessionIdOf(token: string): string | null {
 
 /**
  * Tokens already hashed, and their session ids: a browser sends the same token on every request, and the SHA-256
- * (a hash object, its update and digest) was 4 % of a cached dashboard view's CPU (docs/performance.md, session 19).
+ * (a hash object, its update and digest) was 4 % of a cached dashboard view's CPU.
  * The id is a function of the token alone; whether its session is live is checked every time, after. Bounded:
  * the oldest token out first.
  */
