@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTORS, createAuthzFixture, type Actor, type Fixture } from "./authz-fixture";
-import { kidQs, type Ids, freshDelegation, ownersCard, visitedUrl, installedApp, pendingRequest, strangersRequest, requestForm, appQs, storeApp, installedStoreApp, storeQs, categoryQs, kidReport, kidSchedule, WEEK, schedulesQs, bedtimeForm } from "./authz-probes";
+import { ACTORS, createAuthzFixture, type Actor, type Fixture } from "./authz.testing";
+import { kidQs, type Ids, freshDelegation, ownersCard, visitedUrl, installedApp, pendingRequest, strangersRequest, requestForm, appQs, storeApp, installedStoreApp, storeQs, categoryQs, kidReport, kidSchedule, WEEK, schedulesQs, bedtimeForm } from "./authz-probes.testing";
 import { readToast } from "./utils/toast.server";
 
 /**

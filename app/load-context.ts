@@ -1,13 +1,31 @@
-import type { Services } from "#device-service/services";
+import type { Env } from "#core/env.server";
+import type { Logger } from "#core/log";
+import type { DB } from "#db/index";
+import type { Bus } from "#device-service/bus";
+import type { DeviceCaller } from "#device-service/caller";
+import type { ParentIdentity } from "#device-service/context";
 import type { PageCacheStore } from "~/utils/page-cache.server";
 
 /**
- * What Remix's loaders and actions get as `context` (server.ts's getLoadContext): the process's services
- * (device-service/services.ts) and what the request carries. A type only: nothing imports this file.
+ * What the web layer uses of its process's services (server/services.ts makes them, server/web.ts hands them over):
+ * declared here, so app/ depends on the rooms below it and not on the composition root.
+ */
+export interface AppServices {
+  env: Env;
+  db: DB;
+  bus: Bus;
+  log: Logger;
+  /** The device service as the given parent: authorisation lives in its procedures. */
+  device: (parent: ParentIdentity | null) => DeviceCaller;
+}
+
+/**
+ * What Remix's loaders and actions get as `context` (server/web.ts's getLoadContext): the process's services and
+ * what the request carries.
  */
 declare module "@remix-run/node" {
   interface AppLoadContext {
-    services: Services;
+    services: AppServices;
     cspNonce: string;
     /** Set on a page-cache miss: entry.server hands it the rendered document (app/utils/page-cache.server.ts). */
     pageCacheStore?: PageCacheStore;

@@ -95,7 +95,7 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
   process.env.SESSION_SECRET ??= "bench-secret-bench-secret-bench-secret-0123";
   process.env.KIDS_APP_API_KEY ??= "bench-kids-app-key-bench-kids-app-key";
 
-  const { startServer } = await import("../server");
+  const { startServer } = await import("../server/web");
   const { seedCatalog, DEMO_LOGIN } = await import("../db/seed/index");
   const { CATALOG_APPS } = await import("../db/seed/catalog-all");
   const { searchCatalog } = await import("../db/queries/store/catalog");

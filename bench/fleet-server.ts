@@ -33,7 +33,7 @@ async function worker() {
     await listenTogether();
     server.listen(port, "127.0.0.1");
   } else {
-    const { startDeviceServer } = await import("../device-service/server");
+    const { startDeviceServer } = await import("../server/device");
     const s = await startDeviceServer({ port, host: "127.0.0.1", services: { queuePrefix: process.env.FLEET_QUEUE_PREFIX } });
     process.once("SIGTERM", () => void s.close().then(() => process.exit(0)));
   }

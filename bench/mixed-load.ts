@@ -1,9 +1,9 @@
 /**
  * Parents and phones at once (issue 22 item 5), in the production shape, on one PostgreSQL and one Redis:
  *
- *   device service  `device-service/server.ts` with DEVICE_PROCESSES=`--device-processes` behind one port
+ *   device service  `server/device.ts` with DEVICE_PROCESSES=`--device-processes` behind one port
  *                   (Node's cluster, decision 005), as deployed;
- *   web tier        `--web-processes` copies of server.ts (production build), each running the device service's
+ *   web tier        `--web-processes` copies of server/web.ts (production build), each running the device service's
  *                   procedures in-process, commands reaching the phones' processes through the outbox and Redis
  *                   (decision 009; `--device-calls http`: DEVICE_SERVICE_URL and DEVICE_SERVICE_KEY pointing at the
  *                   cluster instead); each parent talks to one of them (a load balancer's choice), the page cache
@@ -57,7 +57,7 @@ const OPTIONS = {
   "report-ms": { type: "string", default: "30000", smoke: "500", help: "each fleet phone uploads usage this often (jittered)" },
   buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
-  "web-processes": { type: "string", default: "2", smoke: "1", help: "server.ts processes of the web tier" },
+  "web-processes": { type: "string", default: "2", smoke: "1", help: "server/web.ts processes of the web tier" },
   "device-calls": { type: "string", default: "in-process", smoke: "in-process", help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier)" },
   "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers)" },
   "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
@@ -106,7 +106,7 @@ const WARM_UP_S = SMOKE ? 1 : 10;
 const TARGET_PAGE_P95_MS = 30;
 const TARGET_COMMAND_P99_MS = 100; // a Lock that feels instant (decision 011); item 2's 20 ms is the device round trip's
 
-/** A web process: the real server (server.ts) in this child; tells the bench its address. */
+/** A web process: the real server (server/web.ts) in this child; tells the bench its address. */
 async function serverMain() {
   // What a web process waits on: the database pool (a connection to be free) and its own event loop.
   const waits: number[] = [];
@@ -135,7 +135,7 @@ async function serverMain() {
     waits.length = 0;
     loop.reset();
   });
-  const { startServer } = await import("../server");
+  const { startServer } = await import("../server/web");
   const s = await startServer({ port: 0, quiet: true });
   process.send?.({ ready: true, url: s.url.replace("localhost", "127.0.0.1"), pid: process.pid });
   // A clean exit (so --cpu-prof writes its profile) when the bench lets go of us.
@@ -159,9 +159,9 @@ const profileFlags = () => (CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.res
 /** MIXED_NODE_FLAGS: node's own flags for the web processes (diagnosis, e.g. `--trace-gc`; V8 flags NODE_OPTIONS refuses). */
 const webNodeFlags = () => (process.env.MIXED_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
-/** The device service as deployed: `device-service/server.ts` with DEVICE_PROCESSES, ready once it says it listens. */
+/** The device service as deployed: `server/device.ts` with DEVICE_PROCESSES, ready once it says it listens. */
 async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const proc = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("device-service/server.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
+  const proc = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("server/device.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
   await new Promise<void>((resolve, reject) => {
     proc.once("exit", (code, sig) => reject(new Error(`the device service exited (${sig ?? `exit ${code}`}) before listening`)));
     createInterface({ input: proc.stdout! }).on("line", (line) => {

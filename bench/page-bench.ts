@@ -97,7 +97,7 @@ async function pointAtBenchDatabase(dialect: Dialect, smoke: boolean, smokePrefi
  */
 export async function openBenchServer(dialect: Dialect, opts: { smoke: boolean; smokePrefix: string }) {
   await pointAtBenchDatabase(dialect, opts.smoke, opts.smokePrefix);
-  const { startServer } = await import("../server");
+  const { startServer } = await import("../server/web");
   const { seedBig, seedDemo, BENCH_LOGIN, DEMO_LOGIN } = await import("../db/seed/index");
   const { createSession } = await import("../db/queries/sessions");
   const { buildDueReports } = await import("../jobs/reports/build");

@@ -44,7 +44,7 @@ const schema = z.object({
   REDIS_URL: z.string().default(""),
   DEVICE_SERVICE_URL: z.string().default(""),
   DEVICE_SERVICE_KEY: z.string().default(""),
-  /** `npx tsx device-service/server.ts` as N processes behind one port (Node's cluster; decision 005). Needs REDIS_URL above 1. */
+  /** `npx tsx server/device.ts` as N processes behind one port (Node's cluster; decision 005). Needs REDIS_URL above 1. */
   DEVICE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /**
    * Who hands out connections to the device processes: the kernel ("none", its accept queue bounds the wait), or the

@@ -1,3 +1,4 @@
+/** The job contract shared by the producers (device-service/, app/) and the workers (jobs/): queue names, payload schemas and the queue interfaces. */
 import { z } from "zod";
 
 /** Queue names and their payloads. Payloads carry ids only: never secrets, never state the database holds. */
@@ -6,7 +7,7 @@ export const QUEUES = {
   "kids-refresh": z.object({ profileId: z.string().min(1), reason: z.string().min(1).max(100) }),
   /**
    * Closes the one-shot commands still unacknowledged at their expiry: `until`, the second whose expiries it sweeps
-   * (device-service/commands/outbox.ts scheduleExpiry); `commandId`, one command (the jobs queued before session 29).
+   * (device-service/commands/outbox.ts scheduleExpiry); `commandId`, one command (jobs queued by earlier versions, which swept one command each).
    */
   "command-expiry": z.union([z.object({ until: z.string().datetime() }), z.object({ commandId: z.string().min(1) })]),
   /** Re-sends an install that failed for a transient reason (state in install_retries). */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "./testing";
+import { createTestDb, DIALECTS, type TestDb } from "./index.testing";
 
 /**
  * A parent's rename moves the revisions of the kids of every delegation they accepted (the actor-names trigger):

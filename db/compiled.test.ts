@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { executeCompiledOnce, executeTemplate } from "./compiled";
-import { DIALECTS } from "./testing";
-import { useDemoFamily } from "./queries/dashboard/testing";
+import { DIALECTS } from "./index.testing";
+import { useDemoFamily } from "./queries/dashboard/dashboard.testing";
 
 describe.each(DIALECTS)("queries compiled once per key on %s", (dialect) => {
   const f = useDemoFamily(dialect);

@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "./index";
 import { StatementNames } from "./pg-statements";
-import { TEST_DATABASE_URL } from "./testing";
+import { TEST_DATABASE_URL } from "./index.testing";
 
 describe("StatementNames", () => {
   it("names a text from its second run on, by its hash, and the same text always under the same name", () => {

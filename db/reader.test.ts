@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, migrateToLatest, sqliteReaderOf, type DB } from "./index";
 import { executeCompiledOnce, readCompiledNow } from "./compiled";
-import { createTestDb } from "./testing";
+import { createTestDb } from "./index.testing";
 import { answerDelegation, createDelegation } from "./queries/delegations";
 import { createKidProfile, findLiveSessionWithKids, listKidsForParent } from "./queries/kids";
 import { createParent, findParentById } from "./queries/parents";

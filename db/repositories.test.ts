@@ -8,7 +8,7 @@ import { createParent, findParentByEmail } from "./queries/parents";
 import { createSession, findLiveSession, findLiveSessionParent, revokeAllSessions, revokeSession, type SessionPolicy } from "./queries/sessions";
 import type { DB } from "./index";
 import { seedDemo, DEMO_LOGIN } from "./seed/index";
-import { createTestDb, DIALECTS, type TestDb } from "./testing";
+import { createTestDb, DIALECTS, type TestDb } from "./index.testing";
 
 const policy = { idleMinutes: 30, absoluteDays: 7 };
 

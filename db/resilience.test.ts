@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DB } from "./index";
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from "./testing";
+import { createTestDb, TEST_DATABASE_URL, type TestDb } from "./index.testing";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "./unavailable";
 
 // PostgreSQL restarts, failovers and pg_terminate_backend, played on a test database (fails when PostgreSQL is missing).

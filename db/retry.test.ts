@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRetryableConflict, retryOnConflict } from "./retry";
-import { createTestDb, type TestDb } from "./testing";
+import { createTestDb, type TestDb } from "./index.testing";
 
 describe("isRetryableConflict", () => {
   it.each([

@@ -5,7 +5,7 @@ import path from "node:path";
 import { BUMPED_BY_WRITERS, bumpKidsOfPhones, USAGE_WRITERS, VIEW_REV_ROWS, VIEW_REV_TABLES } from "./view-revisions";
 import { seedDemo } from "./seed/index";
 import { createParent } from "./queries/parents";
-import { createTestDb, DIALECTS, type TestDb } from "./testing";
+import { createTestDb, DIALECTS, type TestDb } from "./index.testing";
 
 /**
  * kid_profiles.view_rev must move on every insert, update and delete in every table the dashboard reads, for
@@ -192,7 +192,7 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
  */
 describe("writers of the usage tables", () => {
   const ROOT = path.resolve(__dirname, "..");
-  const SCANNED = ["app", "core", "db", "device-service", "jobs", "server.ts"];
+  const SCANNED = ["app", "core", "db", "device-service", "jobs", "server"];
   const CALL = /\b(?:insertInto|updateTable|deleteFrom|replaceInto|mergeInto|insertChunked)\(\s*(?:\w+,\s*)?["'`](?:app_usage_hourly|app_usage_daily)\b/;
   const RAW = /\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+(?:app_usage_hourly|app_usage_daily)\b/i;
   const files = (p: string): string[] =>

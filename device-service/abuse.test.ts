@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { COMMANDS_PER_MINUTE } from "./commands/limits";
-import { startHarness, type Harness } from "./testing";
+import { startHarness, type Harness } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";

@@ -4,7 +4,7 @@ import { newId, nowIso } from "../core/ids.server";
 import { createKidProfile } from "../db/queries/kids";
 import { createParent } from "../db/queries/parents";
 import type { Parent } from "../db/schema";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { createLocalBus } from "./bus";
 import { createDeviceCaller } from "./caller";
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenWithCap, openFileLimit, type Admission } from "./admission";
-import { waitFor } from "./testing";
+import { waitFor } from "../server/harness.testing";
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds

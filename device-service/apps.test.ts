@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { limitDay } from "../db/queries/usage-today";
 import { listPendingRatings } from "../db/queries/dashboard/ratings";
 import { getItemAck } from "./ack";
 import { latestPolicy } from "./policy/store";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Per-app and per-category settings through the device service: stored, applied as a policy, acknowledged.
 const MIA = "DEMO-MIA-0001";

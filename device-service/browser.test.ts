@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import type { PolicyDocument } from "./policy/build";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Browser logs (spec 2 /browser-logs): a parent blocks and unblocks web addresses, the blocked list reaches the
 // phone in its policy, the phone enforces it and reports every visit, allowed or blocked.

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusMessage } from "./bus";
 import { issueCommand } from "./commands/outbox";
-import { startHarness, TEST_REDIS_URL, type Harness } from "./testing";
+import { startHarness, TEST_REDIS_URL, type Harness } from "../server/harness.testing";
 
 // Redis pub/sub keeps nothing: a "new command" published while the subscriber is away never arrives. The command
 // is safe in the outbox; this checks the phone still gets it as soon as the subscription is back.

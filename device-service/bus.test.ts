@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedisBus, type Bus, type BusMessage } from "./bus";
-import { TEST_REDIS_URL, waitFor } from "./testing";
+import { TEST_REDIS_URL, waitFor } from "../server/harness.testing";
 
 /**
  * One `parent.refresh` is published per phone status, upload and location. A device process serves no parent's

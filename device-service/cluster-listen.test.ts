@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "./testing";
+import { freePort } from "../server/harness.testing";
 
 type Event = { listened?: number; at?: number; respawn?: boolean; ready?: number[] };
 

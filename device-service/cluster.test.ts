@@ -4,16 +4,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { createRedisBus, type Bus } from "./bus";
 import { issueCommand } from "./commands/outbox";
 import { fleetDeviceId, MiniPhone, provisionFleet } from "./simulator/fleet";
-import { freePort, TEST_REDIS_URL, waitFor } from "./testing";
+import { freePort, TEST_REDIS_URL, waitFor } from "../server/harness.testing";
 
 const PHONES = 6;
 
 /**
- * Issue 22 item 1: `DEVICE_PROCESSES=2 npx tsx device-service/server.ts` is two device processes behind one
+ * Issue 22 item 1: `DEVICE_PROCESSES=2 npx tsx server/device.ts` is two device processes behind one
  * port (Node's cluster), on the real PostgreSQL and Redis. A command issued on another process (here: this
  * test, a web process with its own Redis bus) reaches the phone on whichever process holds its socket,
  * exactly once and in order; kill -9 of that process loses nothing, and presence is right within seconds.
@@ -39,7 +39,7 @@ describe("device service as several processes behind one port", () => {
     bus = createRedisBus(TEST_REDIS_URL, () => {}, { name: `cluster-test-${randomBytes(3).toString("hex")}` });
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    proc = spawn(process.execPath, ["--import", "tsx", "device-service/server.ts"], {
+    proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], {
       env: {
         ...process.env,
         NODE_ENV: "test",

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { createLocalBus } from "./bus";
 import { issueCommand, pendingCommands } from "./commands/outbox";
 import { fleetDeviceId, provisionFleet } from "./simulator/fleet";

@@ -1,10 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { newId, nowIso } from "../core/ids.server";
 import { issueCommand } from "./commands/outbox";
 import { FCM_ACTIONS, FCM_ACTION_NAMES } from "./commands/types";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Commands from a parent to a phone, and who may send them.
 const MIA = "DEMO-MIA-0001";

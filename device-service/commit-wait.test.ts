@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitWithoutFlushWait } from "../db/commit";
 import type { DB } from "../db/index";
 import { seedDemo } from "../db/seed/index";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { acknowledgeCommand, issueCommand, markSent } from "./commands/outbox";
 import type { Bus, BusMessage } from "./bus";
 

@@ -1,8 +1,8 @@
 import type { KyselyPlugin, QueryId } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { issueCommand } from "./commands/outbox";
-import { startHarness, type Harness } from "./testing";
+import { startHarness, type Harness } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 

@@ -1,8 +1,8 @@
 import type { DB } from "../db/index";
 import type { Bus, CarriedCommand } from "./bus";
 import type { PushTransport } from "./commands/push";
-import type { JobQueue } from "../jobs/queues";
-import type { ReportMailer } from "../jobs/reports/mail";
+import type { JobQueue } from "../core/job-queues";
+import type { ReportMailer } from "../core/report-mail";
 
 export interface ParentIdentity {
   id: string;

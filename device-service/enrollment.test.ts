@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { SimulatedPhone } from "./simulator/phone";
-import { startHarness, TEST_API_KEY, type Harness } from "./testing";
+import { startHarness, TEST_API_KEY, type Harness } from "../server/harness.testing";
 
 // A phone joins: enrollment with a one-time token, then the socket protocol it speaks.
 const MIA = "DEMO-MIA-0001";

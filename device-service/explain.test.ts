@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { explainDevice } from "./explain";
-import { startHarness, type Harness } from "./testing";
+import { startHarness, type Harness } from "../server/harness.testing";
 
 // The portal explains with the phone's own decision (issue 21 item 7): the newest policy and today's usage.
 const MIA = "DEMO-MIA-0001";

@@ -2,7 +2,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEARTBEAT_TICK_MS } from "./socket/gateway";
 import { fleetCredential, provisionFleet } from "./simulator/fleet";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 /**
  * The socket heartbeat: every connection is pinged once an interval, the pings paced over the interval (a

@@ -10,8 +10,7 @@ import { findLiveSession, type SessionPolicy } from "../db/queries/sessions";
 import type { DB } from "../db/index";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
 import { sessionCookie } from "../core/session-cookie.server";
-import type { BullRunner } from "../jobs/bullmq";
-import type { DeviceServiceDeps, ParentIdentity } from "./context";
+import type { ParentIdentity } from "./context";
 import { EnrollmentError, exchangeEnrollmentToken, hardwareSchema } from "./enrollment";
 import { kidsParentLogin, type KidsLoginOptions } from "./kids-login";
 import { BATCH_LIMIT, publicMessage, TRPC_BODY_LIMIT_BYTES } from "./errors";
@@ -184,41 +183,4 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
   app.use("/device-api", api);
 
   upgrades.set(DEVICE_SOCKET_PATH, (req, socket, head) => o.runtime.gateway.handleUpgrade(req, socket, head));
-
-  mountQueueBoard(app, deps, o);
-}
-
-function mountQueueBoard(app: Express, deps: DeviceServiceDeps, o: MountOptions) {
-  const guard = requireOperator(deps.db, o.sessionPolicy);
-  const jobs = o.runtime.jobs;
-  if (jobs.kind === "bullmq") {
-    // Bull Board is loaded on the first operator's visit, not when a device process starts (start-up is part of the
-    // fleet's way back after kill -9 of all, issue 22).
-    let board: Promise<RequestHandler> | null = null;
-    const loadBoard = async (): Promise<RequestHandler> => {
-      const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([import("@bull-board/api"), import("@bull-board/api/bullMQAdapter"), import("@bull-board/express")]);
-      const serverAdapter = new ExpressAdapter();
-      serverAdapter.setBasePath("/admin/queues");
-      createBullBoard({ queues: (jobs as BullRunner).queues.map((q) => new BullMQAdapter(q)), serverAdapter });
-      return serverAdapter.getRouter() as RequestHandler;
-    };
-    // Bull Board ships its own inline scripts: it gets a CSP of its own instead of the app's nonce policy.
-    app.use(
-      "/admin/queues",
-      guard,
-      (_req, res, next) => {
-        res.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
-        next();
-      },
-      (req, res, next) => {
-        board ??= loadBoard();
-        board.then((router) => router(req, res, next), next);
-      },
-    );
-    return;
-  }
-  // In-process runner: nothing in Redis to browse, so a plain summary of the in-memory queues.
-  app.get(["/admin/queues", "/admin/queues/api/queues"], guard, async (_req, res) => {
-    res.json({ runner: "in-process", queues: await jobs.counts() });
-  });
 }

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { createLocalBus } from "./bus";
 import { fleetDeviceId, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
 import { createIngestBatcher, laneOf, type IngestOptions } from "./socket/ingest-batch";
 import { ingestUsage, ProtocolError, type DeviceRef } from "./socket/telemetry";
-import { waitFor } from "./testing";
+import { waitFor } from "../server/harness.testing";
 
 /**
  * Issue 22 item 3: usage and locations from many phones are written in group commits, each acknowledged (its

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { nowIso } from "../core/ids.server";
 import { installRetryDelay, recoverInstallRetries, retryRule, runInstallRetry } from "./installs";
 import { INSTALL_FAILURE_REASONS, type InstallFailureReason } from "./socket/messages";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";

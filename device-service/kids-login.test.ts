@@ -7,7 +7,7 @@ import { createParent } from "../db/queries/parents";
 import { parseEnv } from "../core/env.server";
 import { hashPassword } from "../core/password.server";
 import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, allowAddress, recordFailedLogin } from "../db/queries/rate-limits";
-import { startHarness, TEST_API_KEY, type Harness } from "./testing";
+import { startHarness, TEST_API_KEY, type Harness } from "../server/harness.testing";
 
 // The kids app's parent login is as strong as the web sign-in: the same per-IP and per-account counters and
 // messages, two-step verification, and never the built-in dev key in production.

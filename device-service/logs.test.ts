@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { DIALECTS } from "../db/index.testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Device logs (spec 2 /device-logs): Fetch Log brings the phone's upload, commands sent from the form go
 // through the outbox, and every command shows its state and who sent it.

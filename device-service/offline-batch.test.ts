@@ -1,8 +1,8 @@
 import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { fleetDeviceId, MiniPhone, provisionFleet } from "./simulator/fleet";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 /** Counts the UPDATEs of device_status the service runs. */
 class StatusUpdates implements KyselyPlugin {

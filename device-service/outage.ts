@@ -7,7 +7,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailabl
 
 /**
  * A database outage (restart, failover, network) answers 503 "briefly unavailable" on every HTTP server of the
- * project (server.ts and the device service's own process), and the server recovers by itself when the
+ * project (server/web.ts and the device service's own process), and the server recovers by itself when the
  * database is back (the pool connects anew on the next query):
  * - Express handlers (page cache, /events, /device-api, /trpc context): outageErrors() answers the page, or
  *   JSON for the APIs; every other error goes on to Express as before;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { getAckState } from "./ack";
 import type { BusMessage } from "./bus";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Settings that become a policy version, and the phone's acknowledgement of it.
 const MIA = "DEMO-MIA-0001";

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nowIso } from "../core/ids.server";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { createRedisBus, type Bus, type BusMessage } from "./bus";
 import { fleetDeviceId, FLEET_PARENT_ID, FLEET_PROFILE_ID, provisionFleet } from "./simulator/fleet";
 import { setOffline } from "./socket/status-rows";
 import { PRESENCE_REGISTRY, PRESENCE_REGISTRY_KEEP_MS, startPresence, type Presence } from "./socket/presence";
-import { TEST_REDIS_URL, waitFor } from "./testing";
+import { TEST_REDIS_URL, waitFor } from "../server/harness.testing";
 
 /**
  * Issue 22: a device-service process killed with kill -9 used to leave its phones "online" for good. Each

@@ -3,7 +3,7 @@ import { nowIso } from "../core/ids.server";
 import type { BusMessage } from "./bus";
 import { issueCommand } from "./commands/outbox";
 import type { PushTransport } from "./commands/push";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 import { appRouter } from "./routers/_app";
 import { createCallerFactory } from "./trpc";
 

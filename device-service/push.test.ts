@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFcmTransport } from "./commands/push";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 /** A local HTTP double of Google's token endpoint and FCM HTTP v1 (a SaaS that cannot be reached from tests). */
 function fcmDouble() {

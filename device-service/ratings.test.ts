@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { getKidRatings } from "../db/queries/ratings";
 import { rateApp } from "./simulator/ratings";
-import { startHarness, type Harness } from "./testing";
+import { startHarness, type Harness } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";

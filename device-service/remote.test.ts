@@ -6,11 +6,11 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findParentByEmail, createParent } from "../db/queries/parents";
 import { seedDemo, DEMO_LOGIN } from "../db/seed/index";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { createRemoteDevice } from "./remote";
-import { freePort } from "./testing";
+import { freePort } from "../server/harness.testing";
 
-// A separately deployed device service (its own process, device-service/server.ts) on a shared PostgreSQL
+// A separately deployed device service (its own process, server/device.ts) on a shared PostgreSQL
 // database, called by a web tier through DEVICE_SERVICE_URL with the shared DEVICE_SERVICE_KEY.
 const KEY = "k".repeat(40);
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   await seedDemo(t.db);
   const port = await freePort();
   let out = "";
-  proc = spawn(process.execPath, ["--import", "tsx", "device-service/server.ts"], {
+  proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], {
     env: { ...process.env, DATABASE_URL: t.url, DEVICE_SERVICE_KEY: KEY, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(tmpdir(), "remote-ds-")), REDIS_URL: "", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BusMessage } from "./bus";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { limitDay } from "../db/queries/usage-today";
 import { kidTimeZone } from "../db/queries/time-zone";
 import { localDay } from "../core/zoned-time";
@@ -10,7 +10,7 @@ import type { PolicyDocument } from "./policy/build";
 import { ALREADY_ANSWERED } from "./requests";
 import { STORE_DETAIL_NOT_FOUND } from "./store";
 import type { SimulatedPhone } from "./simulator/phone";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Requests (issue 14): the kid asks from the phone, the parent answers, the phone obeys. Through the device
 // service and the simulator, on both databases.

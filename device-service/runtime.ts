@@ -1,9 +1,5 @@
+import type { JobRunner } from "../core/job-queues";
 import type { DB } from "../db/index";
-import { createProcessors } from "../jobs/processors/index";
-import type { JobRunner } from "../jobs/queues";
-import { pruneExpiredState } from "../jobs/housekeeping";
-import { recoverJobs } from "../jobs/recover";
-import { createRunner } from "../jobs/runner";
 import type { Bus } from "./bus";
 import { expireOverdue } from "./commands/outbox";
 import { createFcmTransport, createLoggingTransport, type PushTransport } from "./commands/push";
@@ -16,19 +12,22 @@ export interface DeviceRuntimeOptions {
   bus: Bus;
   log: LogFn;
   redisUrl?: string;
-  /** BullMQ key prefix (tests isolate with a random one). */
-  queuePrefix?: string;
+  /** The job queues (BullMQ or in-process, jobs/runner.ts): the service enqueues on them; closed with the runtime. */
+  jobs: JobRunner;
+  /**
+   * Starts the job side once the service's dependencies exist (workers, recovery of lost jobs, housekeeping: the
+   * composition root passes jobs/lifecycle.ts); what it returns is closed with the runtime.
+   */
+  startJobs?: (deps: DeviceServiceDeps) => Promise<{ close(): Promise<void> }>;
   publicUrl?: string;
   fcm?: { projectId: string; clientEmail: string; privateKey: string; apiBase?: string; tokenUri?: string };
-  /** Run the job workers in this process (default true). `npm run worker` runs them alone. */
-  runWorkers?: boolean;
   pingIntervalMs?: number;
   push?: PushTransport;
-  /** The report job's mail transport and unsubscribe-link key (device-service/services.ts passes them). */
+  /** The report job's mail transport and unsubscribe-link key (server/services.ts passes them). */
   reports?: DeviceServiceDeps["reports"];
   /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS). */
   installRetry?: { baseMs: number; maxAttempts: number };
-  /** CATALOG_ICON_BASE_URL (device-service/services.ts passes it); empty or absent → icons drawn locally. */
+  /** CATALOG_ICON_BASE_URL (server/services.ts passes it); empty or absent → icons drawn locally. */
   catalogIconBase?: string;
   /** Presence timings (tests shorten them); defaults in device-service/socket/presence.ts. */
   presence?: { heartbeatMs?: number; ttlMs?: number; sweepMs?: number };
@@ -43,11 +42,21 @@ export interface DeviceRuntime {
   close(): Promise<void>;
 }
 
-/** Wires the device service: jobs runner, push transport, socket gateway, recovery and the expiry sweep. */
+/** The push transport: FCM when its three settings are given, else one that logs what it would send. */
+export function createPushTransport(o: { fcm?: DeviceRuntimeOptions["fcm"]; log: LogFn }): PushTransport {
+  return o.fcm?.projectId && o.fcm.clientEmail && o.fcm.privateKey ? createFcmTransport(o.fcm, o.log) : createLoggingTransport(o.log);
+}
+
+/** The device service's dependencies without sockets (a worker process: it reaches phones through the bus or push). */
+export function createDeviceDeps(o: Omit<DeviceRuntimeOptions, "startJobs" | "pingIntervalMs" | "presence" | "redisUrl">): DeviceServiceDeps {
+  const push = o.push ?? createPushTransport(o);
+  return { db: o.db, bus: o.bus, log: o.log, jobs: o.jobs, push, publicUrl: o.publicUrl, reports: o.reports, installRetry: o.installRetry, catalogIconBase: o.catalogIconBase };
+}
+
+/** Wires the device service: push transport, socket gateway, presence, the expiry sweep, then the job side (startJobs). */
 export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<DeviceRuntime> {
-  const jobs = createRunner({ redisUrl: o.redisUrl, prefix: o.queuePrefix, log: o.log });
-  const push = o.push ?? (o.fcm?.projectId && o.fcm.clientEmail && o.fcm.privateKey ? createFcmTransport(o.fcm, o.log) : createLoggingTransport(o.log));
-  const deps: DeviceServiceDeps = { db: o.db, bus: o.bus, log: o.log, jobs, push, publicUrl: o.publicUrl, reports: o.reports, installRetry: o.installRetry, catalogIconBase: o.catalogIconBase };
+  const jobs = o.jobs;
+  const deps = createDeviceDeps(o);
   if (!o.redisUrl) {
     // One process holds every socket: any phone marked online by a previous run (crash, kill -9) is not
     // connected now, and must get push instead of waiting for a socket that is gone.
@@ -63,21 +72,10 @@ export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<Devi
   const gateway = createGateway(deps, { pingIntervalMs: o.pingIntervalMs });
   holder.gateway = gateway;
   deps.connections = gateway;
-  if (o.runWorkers !== false) await jobs.start(createProcessors(deps));
-  try {
-    await recoverJobs(deps);
-  } catch (err) {
-    o.log("warn", "job recovery incomplete", { error: err instanceof Error ? err.message : String(err) });
-  }
+  const jobSide = await o.startJobs?.(deps);
   // Belt and braces beside the expiry jobs: a sweep closes anything overdue once a minute.
   const sweep = setInterval(() => void expireOverdue(o.db).catch(() => {}), 60_000);
   sweep.unref();
-  // Housekeeping (receipts, spent tokens, ended sessions, rate-limit windows): at start-up, then hourly.
-  const prune = () =>
-    void pruneExpiredState(o.db).catch((err: unknown) => o.log("warn", "housekeeping failed", { error: err instanceof Error ? err.message : String(err) }));
-  prune();
-  const housekeeping = setInterval(prune, 3_600_000);
-  housekeeping.unref();
   return {
     deps,
     gateway,
@@ -85,9 +83,9 @@ export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<Devi
     jobs,
     async close() {
       clearInterval(sweep);
-      clearInterval(housekeeping);
       await gateway.close();
       await presence?.close();
+      await jobSide?.close();
       await jobs.close();
     },
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createParent } from "../db/queries/parents";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { parentFromServiceHeaders } from "./http";
 import { SERVICE_KEY_HEADER, SERVICE_PARENT_EMAIL_HEADER, SERVICE_PARENT_HEADER, SERVICE_PARENT_ROLE_HEADER } from "./remote";
 

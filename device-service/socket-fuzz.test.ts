@@ -9,7 +9,7 @@ import { prng, seedDemo } from "../db/seed/index";
 import { createEnrollmentToken } from "./enrollment";
 import { SimulatedPhone } from "./simulator/phone";
 import { encodeFrame, rawExchange, type RawFrame } from "./socket/raw-frames";
-import { freePort, waitFor } from "./testing";
+import { freePort, waitFor } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";
@@ -24,7 +24,7 @@ const MALFORMED: [string, RawFrame, number][] = [
 ];
 
 /**
- * The device service as its own process (device-service/server.ts) on a seeded SQLite file: a crash is an
+ * The device service as its own process (server/device.ts) on a seeded SQLite file: a crash is an
  * exit, seen by /healthz failing, and never hidden by the test runner's handlers.
  */
 describe("device socket: malformed frames never take the server down", () => {
@@ -71,7 +71,7 @@ describe("device socket: malformed frames never take the server down", () => {
 
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    proc = spawn(process.execPath, ["--import", "tsx", "device-service/server.ts"], {
+    proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], {
       env: { ...process.env, NODE_ENV: "test", DATABASE_URL: `file:${file}`, REDIS_URL: "", DEVICE_SERVICE_URL: "", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dir, SESSION_SECRET: "s".repeat(40), LOG_LEVEL: "warn" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uninstalledBy } from "../db/queries/parent-profile";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { latestPolicy } from "./policy/store";
 import { COMING_SOON_SUFFIX, KIDS_APP_MESSAGE, LIMIT_ABOVE_ZERO, STORE_DETAIL_NOT_FOUND, SYSTEM_APP_MESSAGE } from "./store";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 

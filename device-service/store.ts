@@ -2,13 +2,13 @@ import { TRPCError } from "@trpc/server";
 import { newId, nowIso } from "../core/ids.server";
 import { appIcon } from "../core/app-icon";
 import { INSTALL_FIRST, KIDS_APP_LOCKED } from "../core/limits";
-import { KIDS_APP_PACKAGE } from "../db/seed/catalog";
+import { KIDS_APP_PACKAGE } from "../core/store";
 import { issueCommand } from "./commands/outbox";
 import type { DeviceServiceDeps } from "./context";
 import { requestInstall } from "./installs";
 import { possessive, waitingFor } from "./messages";
 import { applyPolicy } from "./policy/store";
-import { isOnline } from "./routers/helpers";
+import { isOnline } from "./routers/online";
 
 /**
  * Installing from the store and uninstalling (spec 2 §4): plain functions the store's procedures call, and the

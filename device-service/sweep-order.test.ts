@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nowIso } from "../core/ids.server";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { createLocalBus } from "./bus";
 import { fleetDeviceId, provisionFleet } from "./simulator/fleet";
 import { startPresence, type Presence } from "./socket/presence";
 import { handleDeviceMessage } from "./socket/telemetry";
-import { TEST_REDIS_URL } from "./testing";
+import { TEST_REDIS_URL } from "../server/harness.testing";
 
 /**
  * After kill -9 of a device process its phones come back to the others (their statuses written in batches,

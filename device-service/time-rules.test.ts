@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { PHONE_APP_PACKAGES } from "./policy/enforce";
 import type { PolicyDocument } from "./policy/build";
 import { grantBonus } from "./bonus";
 import type { SimulatedPhone } from "./simulator/phone";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Time rules enforced by the phone alone, on the simulator's clock (issue 21 "Shown by").
 const MIA = "DEMO-MIA-0001";

@@ -5,15 +5,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "../db/queries/sessions";
 import { seedDemo } from "../db/seed/index";
-import { createTestDb, type TestDb } from "../db/testing";
+import { createTestDb, type TestDb } from "../db/index.testing";
 import { createRedisBus, type Bus, type BusMessage } from "./bus";
 import { createEnrollmentToken } from "./enrollment";
 import { SimulatedPhone } from "./simulator/phone";
-import { freePort, TEST_REDIS_URL, waitFor } from "./testing";
+import { freePort, TEST_REDIS_URL, waitFor } from "../server/harness.testing";
 
 async function startProcess(env: Record<string, string>, port: number): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
   let out = "";
-  const proc = spawn(process.execPath, ["--import", "tsx", "device-service/server.ts"], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   proc.stdout!.on("data", (d) => (out += d));
   proc.stderr!.on("data", (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { newId, nowIso } from "../core/ids.server";
 import { getKidOverview } from "../db/queries/dashboard/overview";
 import { listKidsForParent } from "../db/queries/kids";
 import { SimulatedPhone } from "./simulator/phone";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // More phones any time: a kid's phone is replaced (the old one unenrolled, its history kept) and a kid is removed.
 const MIA = "DEMO-MIA-0001";

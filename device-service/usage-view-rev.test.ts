@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { seedDemo } from "../db/seed/index";
 import { createLocalBus } from "./bus";
 import { createIngestBatcher } from "./socket/ingest-batch";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
-import { startHarness, type Harness } from "./testing";
+import { DIALECTS } from "../db/index.testing";
+import { startHarness, type Harness } from "../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../db/seed/index";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { ingestUsage } from "./socket/telemetry";
 
 // The page cache relies on kid_profiles.view_rev (db/view-revisions.test.ts checks every table's triggers);

@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
-import { signIn } from "./helpers/auth";
-import { BUILT_PAGES, type DemoIds, type Who } from "./helpers/pages";
+import { signIn } from "./auth.testing";
+import { BUILT_PAGES, type DemoIds, type Who } from "./pages.testing";
 
 // Valid, accessible markup (issue 11 item 7), in the `js` and `no-js` projects: axe-core (from npm, evaluated in
 // Debian's Chromium) on every built page and popup, failing on any serious or critical violation; the Nu Html

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { SignJWT, generateKeyPair } from "jose";
-import { E2E_APPLE_CLIENT_ID, E2E_SHOP_URL } from "./helpers/mail-env";
-import { expect, register, signInWithPassword, signOut, test, uniqueEmail, type OidcControl } from "./helpers/mail";
+import { E2E_APPLE_CLIENT_ID, E2E_SHOP_URL } from "./mail-env.testing";
+import { expect, register, signInWithPassword, signOut, test, uniqueEmail, type OidcControl } from "./mail.testing";
 
 // Google and Apple against a real local OIDC provider (oauth2-mock-server), the hide-Google flag, the wrapper
 // hand-off, one-time sign-in tokens and security headers. Each runs in the `js` and the `no-js` project.

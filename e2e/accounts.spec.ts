@@ -1,4 +1,4 @@
-import { codeIn, expect, linkIn, register, signInWithPassword, signOut, test, uniqueEmail } from "./helpers/mail";
+import { codeIn, expect, linkIn, register, signInWithPassword, signOut, test, uniqueEmail } from "./mail.testing";
 
 // Journeys that read the real mails from a local SMTP server. Each runs in the `js` and the `no-js` project.
 

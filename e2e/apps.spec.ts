@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { eventually, expectToast } from "./helpers/dashboard";
-import { familyWithPhone } from "./helpers/family";
+import { eventually, expectToast } from "./dashboard.testing";
+import { familyWithPhone } from "./family.testing";
 
 // Apps and categories (issue 12), in the `js` and `no-js` projects: a new family whose phone (the simulator, run
 // here) reports two Education apps and today's use of them, so the journey does not depend on the time of day.

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { uniqueEmail } from "./helpers/auth";
-import { eventually, expectToast, openKid, signInDemo } from "./helpers/dashboard";
+import { uniqueEmail } from "./auth.testing";
+import { eventually, expectToast, openKid, signInDemo } from "./dashboard.testing";
 
 // Each journey runs twice: in the `js` and the `no-js` project, against the demo family (Mia and Leo).
 

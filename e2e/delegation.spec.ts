@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
-import { DEMO, signIn } from "./helpers/auth";
-import { expectToast, openKid } from "./helpers/dashboard";
-import { expect, linkIn, register, signInWithPassword, test, type Mailbox } from "./helpers/mail";
+import { DEMO, signIn } from "./auth.testing";
+import { expectToast, openKid } from "./dashboard.testing";
+import { expect, linkIn, register, signInWithPassword, test, type Mailbox } from "./mail.testing";
 
 // Delegated access with two parents (issue 18). The owner is the demo parent (Alex Morgan, kids Mia and Leo);
 // the invitee signs up at the owner's domain (the add form takes only a username). Runs in `js` and `no-js`.

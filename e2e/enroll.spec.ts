@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { SimulatedPhone } from "../device-service/simulator/phone";
-import { uniqueEmail } from "./helpers/auth";
-import { openKid, signInDemo } from "./helpers/dashboard";
+import { uniqueEmail } from "./auth.testing";
+import { openKid, signInDemo } from "./dashboard.testing";
 
 // A new parent adds their kid, shows the enrollment QR code, and a phone (the simulator) enrolls with it.
 test("a new parent adds a kid and a phone through the enrollment QR code", async ({ page, baseURL }, info) => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO, signIn, signOut, uniqueEmail } from "./helpers/auth";
+import { DEMO, signIn, signOut, uniqueEmail } from "./auth.testing";
 
 // Each journey runs twice: in the `js` and the `no-js` project.
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectToast } from "./helpers/dashboard";
-import { familyWithPhone } from "./helpers/family";
+import { expectToast } from "./dashboard.testing";
+import { familyWithPhone } from "./family.testing";
 
 // The dashboard's install card (issue 13 item 5), in the `js` and `no-js` projects: a store install goes to a new
 // family's phone (the simulator, run here), which reports it in progress and then installed. With JavaScript the

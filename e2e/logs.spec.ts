@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { signIn, signOut } from "./helpers/auth";
-import { eventually, expectToast, openKid, signInDemo } from "./helpers/dashboard";
-import { visitOnPhone } from "./helpers/phone-control";
+import { signIn, signOut } from "./auth.testing";
+import { eventually, expectToast, openKid, signInDemo } from "./dashboard.testing";
+import { visitOnPhone } from "./phone-control.testing";
 
 // Issue 15, in the `js` and the `no-js` projects against the demo family and its simulated phones.
 

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { openKid, signInDemo } from "./helpers/dashboard";
+import { openKid, signInDemo } from "./dashboard.testing";
 
 // Menus and popups behave (issue 11 item 2). With JavaScript: menus close after a choice, on a click outside and on
 // Escape; popups are real dialogs (focus in, kept in, Escape and the backdrop close them, focus back to the opener);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectToast, signInDemo } from "./helpers/dashboard";
+import { expectToast, signInDemo } from "./dashboard.testing";
 
 // Runs in the `js` and the `no-js` projects against the demo family, with the local (demo) payments provider.
 

@@ -1,7 +1,7 @@
-import { DEMO } from "./helpers/auth";
-import { openKid, signInDemo } from "./helpers/dashboard";
-import { expect, test } from "./helpers/mail";
-import { mailReportAgain } from "./helpers/phone-control";
+import { DEMO } from "./auth.testing";
+import { openKid, signInDemo } from "./dashboard.testing";
+import { expect, test } from "./mail.testing";
+import { mailReportAgain } from "./phone-control.testing";
 
 // Runs in the `js` and the `no-js` projects. The demo family's reports were built at start-up by the report job
 // over the seeded usage (not inserted by hand); the demo parent's time zone is UTC.

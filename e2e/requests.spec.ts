@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { decide } from "../device-service/policy/enforce";
 import type { PolicyDocument } from "../device-service/policy/build";
-import { eventually, expectToast } from "./helpers/dashboard";
-import { familyWithPhone } from "./helpers/family";
-import { openRequests, waitForRequest } from "./helpers/requests";
+import { eventually, expectToast } from "./dashboard.testing";
+import { familyWithPhone } from "./family.testing";
+import { openRequests, waitForRequest } from "./requests.testing";
 
 // Requests (issue 14), in the `js` and `no-js` projects: a new family's phone (the simulator, run here) asks; the
 // parent answers on /requests; the phone gets the answer.

@@ -12,9 +12,9 @@ process.env.LOG_LEVEL = "warn";
 process.env.SIMULATOR_ACK_DELAY_MS = "3000"; // phones take a moment (longer than a page load on a slow CI machine), so "waiting for the phone" is observable
 process.env.INSTALL_RETRY_BASE_MS = "2000"; // a store install that failed for an unknown reason is retried within the journey
 // Account journeys: mail goes to a real local SMTP server, Google/Apple to a local OIDC provider (both started by the tests).
-Object.assign(process.env, (await import("./helpers/mail-env")).accountPeerEnv(Number(process.env.PORT)), { ...process.env });
+Object.assign(process.env, (await import("./mail-env.testing")).accountPeerEnv(Number(process.env.PORT)), { ...process.env });
 
-const { startServer } = await import("../server");
+const { startServer } = await import("../server/web");
 const started = await startServer({ quiet: true });
 console.log(`e2e server at ${started.url}`);
 const stop = () => started.close().then(() => process.exit(0));
@@ -22,7 +22,7 @@ process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
 
 // ---- simulator control for the journeys (issue 15): make a demo phone open a web address; report mail (issue 16) ----
-// A loopback-only server on an ephemeral port, written to a file the specs read (e2e/helpers/phone-control.ts).
+// A loopback-only server on an ephemeral port, written to a file the specs read (e2e/phone-control.testing.ts).
 // `POST /visit?serialNumber=…&url=…&expectBlocked=1` waits until the phone's applied policy blocks the address
 // (the phone acts 3 s after a command arrives, see SIMULATOR_ACK_DELAY_MS), then visits it and answers
 // `{"blocked": true|false}`.
@@ -30,7 +30,7 @@ process.once("SIGINT", stop);
   const { createServer } = await import("node:http");
   const { writeFileSync } = await import("node:fs");
   const { isBlocked } = await import("../device-service/policy/urls");
-  const { controlFile } = await import("./helpers/phone-control");
+  const { controlFile } = await import("./phone-control.testing");
   // `POST /report-mail?profileId=…` (issue 16): the kid's newest report is owed its mail again, and the report job
   // is queued as the hourly tick queues it; the job sends the mail to the SMTP peer of the journeys. The demo's
   // reports were back-filled at start-up (no mail), so this is the one way a journey sees a report mail.

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import type { SimulatedPhone } from "../device-service/simulator/phone";
-import { eventually, expectToast } from "./helpers/dashboard";
-import { familyWithPhone } from "./helpers/family";
+import { eventually, expectToast } from "./dashboard.testing";
+import { familyWithPhone } from "./family.testing";
 
 // The Play Store (issue 13), in the `js` and `no-js` projects: a new family whose phone (the simulator, run here)
 // has the kids app and a system app; it installs, fails and recovers as told.

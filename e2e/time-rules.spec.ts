@@ -2,9 +2,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { hhmm, wallClock } from "../core/zoned-time";
 import type { PolicyDocument } from "../device-service/policy/build";
 import type { SimulatedPhone } from "../device-service/simulator/phone";
-import { uniqueEmail } from "./helpers/auth";
-import { eventually, expectToast } from "./helpers/dashboard";
-import { familyWithPhone } from "./helpers/family";
+import { uniqueEmail } from "./auth.testing";
+import { eventually, expectToast } from "./dashboard.testing";
+import { familyWithPhone } from "./family.testing";
 
 // Time rules (issue 21), in the `js` and `no-js` projects: a new family (time zone UTC) whose phone (the simulator,
 // run here) has the kids app and Khan Academy, used today.

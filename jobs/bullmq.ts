@@ -1,6 +1,6 @@
 import { Queue, Worker, type ConnectionOptions, type JobsOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
-import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, QUEUES, type EnqueueOptions, type JobRunner, type Payload, type Processors, type QueueName } from "./queues";
+import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, QUEUES, type EnqueueOptions, type JobRunner, type Payload, type Processors, type QueueName } from "../core/job-queues";
 
 export interface BullRunnerOptions {
   redisUrl: string;

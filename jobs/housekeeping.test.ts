@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "../core/ids.server";
 import { createParent } from "../db/queries/parents";
 import { seedDemo } from "../db/seed/index";
-import { createTestDb, DIALECTS, type TestDb } from "../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
 import { pruneExpiredState } from "./housekeeping";
 
 describe.each(DIALECTS)("housekeeping on %s", (dialect) => {

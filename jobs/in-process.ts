@@ -1,4 +1,4 @@
-import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, QUEUES, type EnqueueOptions, type JobRunner, type Payload, type Processors, type QueueCounts, type QueueName } from "./queues";
+import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, QUEUES, type EnqueueOptions, type JobRunner, type Payload, type Processors, type QueueCounts, type QueueName } from "../core/job-queues";
 
 /**
  * The default runner: timers in this process. Same contract as BullMQ's (validated payloads, delays,

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisBus, type Bus, type BusMessage } from "../device-service/bus";
 import { createBullRunner, type BullRunner } from "./bullmq";
-import type { Payload, Processors } from "./queues";
+import type { Payload, Processors } from "../core/job-queues";
 
 // A Redis restart as the app sees it: every connection of this process killed at once (CLIENT KILL), while the
 // BullMQ workers and the bus run. Only this test's connections (named after its prefix) are killed.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBullRunner } from "./bullmq";
 import { createInProcessRunner } from "./in-process";
-import type { JobRunner, Payload, Processors } from "./queues";
+import type { JobRunner, Payload, Processors } from "../core/job-queues";
 
 const REDIS = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 

@@ -1,6 +1,6 @@
 import { createBullRunner } from "./bullmq";
 import { createInProcessRunner } from "./in-process";
-import type { JobRunner } from "./queues";
+import type { JobRunner } from "../core/job-queues";
 
 type Log = (level: "warn" | "error", msg: string, extra?: Record<string, unknown>) => void;
 

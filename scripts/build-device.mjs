@@ -1,7 +1,7 @@
-// The device service as plain JavaScript (build/device-service/server.js), for running it as its own processes:
+// The device service as plain JavaScript (build/server/device.js), for running it as its own processes:
 //
 //   npm run build                                   # the web app, then this
-//   DEVICE_PROCESSES=4 node build/device-service/server.js
+//   DEVICE_PROCESSES=4 node build/server/device.js
 //
 // Why: a device process started under tsx spent ~2 s loading its modules through the loader thread, and four of
 // them starting together on two cores took 8 s — the largest part of the fleet's way back after kill -9 of all
@@ -9,7 +9,7 @@
 // the bundle too (one process alone: 1.0 s to listening instead of 1.4 s — Node's loader resolved and parsed ~1,000
 // files of node_modules), except those in EXTERNAL, which stay in node_modules: native addons, and packages that read
 // files beside their own code at run time. Code loaded on first use (report charts) stays a chunk of its own, so
-// it is still not loaded at start-up. `npx tsx device-service/server.ts` runs the same code from the sources.
+// it is still not loaded at start-up. `npx tsx server/device.ts` runs the same code from the sources.
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
 import path from "node:path";
@@ -61,6 +61,6 @@ export async function bundleEntry(entry, outdir) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const file = await bundleEntry("device-service/server.ts", "build/device-service");
+  const file = await bundleEntry("server/device.ts", "build/server");
   console.log(`device service built: ${path.relative(root, file)}`);
 }

@@ -16,7 +16,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
  */
 describe("the device service bundle", () => {
   it("starts with plain node and answers /healthz; the charts stay a separate chunk", { timeout: 60_000 }, async () => {
-    const file = await bundleEntry("device-service/server.ts", out);
+    const file = await bundleEntry("server/device.ts", out);
     expect(readdirSync(out).some((f) => /^charts-.*\.js$/.test(f))).toBe(true);
     // PORT=0: the system picks a free port and the service prints it (a random pick in 20,000–40,000 once met a
     // port already in use: that range overlaps the ephemeral ports other tests' connections take).

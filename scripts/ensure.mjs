@@ -49,7 +49,7 @@ export function ensureBuild() {
     console.log("Building the web app…");
     run("npx", ["remix", "build"], { env: { ...process.env, NODE_ENV: "production" } });
     // Remix leaves an unchanged bundle's file as it was: its time then still predates the edited source (a test,
-    // a module only server.ts imports), and every start would build again.
+    // a module only server/ imports), and every start would build again.
     const now = new Date();
     utimesSync("build/index.js", now, now);
   }

@@ -1,4 +1,4 @@
-// V8's flags for the web process (server.ts), wherever it runs as the product does: `npm start` and `npm run serve`
+// V8's flags for the web process (server/web.ts), wherever it runs as the product does: `npm start` and `npm run serve`
 // (scripts/start.mjs), the e2e server (playwright.config.ts) and the benches' server processes (bench/mixed-load.ts,
 // bench/page-bench.ts). Node refuses them in NODE_OPTIONS, so they go on the command line. Decision 010 (docs/decisions/), measured under the mixed-load bench:
 // - no memory reducer: a server between bursts is not a background tab; the reducer's back-to-back full

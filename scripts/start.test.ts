@@ -112,7 +112,7 @@ function serverCommandLines(pids: number[]): string[][] {
         return [];
       }
     })
-    .filter((argv) => argv.includes("server.ts"));
+    .filter((argv) => argv.includes("server/web.ts"));
 }
 
 /** A process we are not the parent of cannot be awaited: poll until it is gone (or give up after 15 s). */
@@ -133,7 +133,7 @@ describe("npm start (scripts/start.mjs)", () => {
     const family = descendants(child.pid!);
     expect(family.length).toBeGreaterThan(0);
     for (const p of family) leftovers.add(p);
-    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server.ts"])]);
+    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server/web.ts"])]);
     child.kill(signal);
     // The server shuts down gracefully and exits 0; the start script exits with that code.
     expect(await exit).toEqual({ code: 0, signal: null });
@@ -147,7 +147,7 @@ describe("npm start (scripts/start.mjs)", () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const family = descendants(child.pid!);
     for (const p of family) leftovers.add(p);
-    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server.ts"])]);
+    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server/web.ts"])]);
     child.kill("SIGTERM");
     await exit;
     expect(await gone(family)).toEqual([]);

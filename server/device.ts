@@ -1,7 +1,7 @@
 /**
  * The device service as a process of its own (no Remix): /trpc, /device-api, /device-socket,
- * /admin/queues and /healthz. `npx tsx device-service/server.ts` with the same env as server.ts; several
- * copies share the fleet through REDIS_URL. server.ts mounts exactly the same pieces beside Remix.
+ * /admin/queues and /healthz. `npx tsx server/device.ts` with the same env as the web process; several
+ * copies share the fleet through REDIS_URL. server/web.ts mounts exactly the same pieces beside Remix.
  * DEVICE_PROCESSES=N (with REDIS_URL) runs N such processes behind the one PORT (device-service/cluster.ts).
  */
 import cluster from "node:cluster";
@@ -10,11 +10,12 @@ import { pathToFileURL } from "node:url";
 import express from "express";
 import { env } from "../core/env.server";
 import { createDb, migrateToLatest } from "../db/index";
-import { listenWithCap, type Admission } from "./admission";
-import { listenTogether, runDeviceCluster } from "./cluster";
-import { forwardAsyncErrors, healthz, outageErrors } from "./outage";
+import { listenWithCap, type Admission } from "../device-service/admission";
+import { listenTogether, runDeviceCluster } from "../device-service/cluster";
+import { forwardAsyncErrors, healthz, outageErrors } from "../device-service/outage";
 import { createServices, type ServiceOptions, type Services } from "./services";
-import { mountDeviceService, type UpgradeHandler } from "./http";
+import { mountDeviceService, type UpgradeHandler } from "../device-service/http";
+import { mountQueueBoard } from "../jobs/queue-board";
 
 export interface DeviceServer {
   url: string;
@@ -23,10 +24,9 @@ export interface DeviceServer {
   close(): Promise<void>;
 }
 
-export async function startDeviceServer(o: { port?: number; host?: string; services?: ServiceOptions } = {}): Promise<DeviceServer> {
+export async function startDeviceServer(o: { port?: number; host?: string; services?: Omit<ServiceOptions, "kind" | "env"> } = {}): Promise<DeviceServer> {
   const e = env();
-  // A device process serves no parent's page: it does not hear the parents' refreshes on the bus.
-  const services = await createServices(e, { busHears: "device", ...o.services });
+  const services = await createServices({ ...o.services, kind: "device", env: e });
   forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");
@@ -41,6 +41,7 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
     accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
+  mountQueueBoard(app, { db: services.db, jobs: services.jobs, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } });
   app.use(outageErrors(services.log));
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {

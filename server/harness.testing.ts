@@ -5,17 +5,20 @@ import type { Dialect } from "../db/index";
 import { newId, nowIso } from "../core/ids.server";
 import { createSession } from "../db/queries/sessions";
 import { seedDemo } from "../db/seed/index";
-import { createTestDb, type TestDb } from "../db/testing";
-import { createLocalBus, createRedisBus, type Bus } from "./bus";
-import type { PushTransport } from "./commands/push";
-import type { ParentIdentity } from "./context";
-import { createEnrollmentToken } from "./enrollment";
-import { mountDeviceService, type UpgradeHandler } from "./http";
-import type { KidsLoginEnv } from "./kids-login";
-import { appRouter } from "./routers/_app";
-import { createDeviceRuntime, type DeviceRuntime } from "./runtime";
-import { SimulatedPhone, type PhoneOptions } from "./simulator/phone";
-import { createCallerFactory } from "./trpc";
+import { createTestDb, type TestDb } from "../db/index.testing";
+import { createLocalBus, createRedisBus, type Bus } from "../device-service/bus";
+import type { PushTransport } from "../device-service/commands/push";
+import type { ParentIdentity } from "../device-service/context";
+import { createEnrollmentToken } from "../device-service/enrollment";
+import { mountDeviceService, type UpgradeHandler } from "../device-service/http";
+import type { KidsLoginEnv } from "../device-service/kids-login";
+import { appRouter } from "../device-service/routers/_app";
+import { createDeviceRuntime, type DeviceRuntime } from "../device-service/runtime";
+import { SimulatedPhone, type PhoneOptions } from "../device-service/simulator/phone";
+import { createCallerFactory } from "../device-service/trpc";
+import { mountQueueBoard } from "../jobs/queue-board";
+import { startJobSide } from "../jobs/lifecycle";
+import { createRunner } from "../jobs/runner";
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const TEST_API_KEY = "test-kids-app-key";
@@ -70,18 +73,22 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   };
   if (o.seed !== false) await seedDemo(tdb.db);
   const bus = o.redisUrl ? createRedisBus(o.redisUrl, (m) => log("error", m), { name: o.busName, onSubscribed: o.onBusSubscribed }) : createLocalBus();
+  const jobs = createRunner({ redisUrl: o.redisUrl, prefix: o.redisUrl ? `test-${randomBytes(4).toString("hex")}` : undefined, log });
   const runtime = await createDeviceRuntime({
     db: tdb.db,
     bus,
     log,
     redisUrl: o.redisUrl,
-    queuePrefix: o.redisUrl ? `test-${randomBytes(4).toString("hex")}` : undefined,
+    jobs,
+    // The job side as every process starts it (server/services.ts): workers, recovery, housekeeping.
+    startJobs: (deps) => startJobSide(deps, jobs),
     push: o.push,
     pingIntervalMs: o.pingIntervalMs,
     installRetry: o.installRetry,
     catalogIconBase: o.catalogIconBase,
   });
   const app = express();
+  mountQueueBoard(app, { db: tdb.db, jobs, sessionPolicy: { idleMinutes: 60, absoluteDays: 1 } });
   const upgrades = new Map<string, UpgradeHandler>();
   const { now, ...limits } = o.accounts ?? {};
   const accountsEnv: KidsLoginEnv = {

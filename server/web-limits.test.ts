@@ -3,8 +3,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "./db/queries/sessions";
-import { findParentByEmail } from "./db/queries/parents";
+import { createSession } from "../db/queries/sessions";
+import { findParentByEmail } from "../db/queries/parents";
 
 // Abuse limits of the web tier, against the real server (needs `remix build` first; npm test does it).
 process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-limits-test-"));
@@ -14,7 +14,7 @@ process.env.SIMULATE_DEMO_DEVICES = "false";
 process.env.TRUST_PROXY = "0";
 process.env.PUBLIC_URL = "http://portal.test";
 
-const { startServer } = await import("./server");
+const { startServer } = await import("./web");
 let started: Awaited<ReturnType<typeof startServer>>;
 let base: string;
 let port: number;

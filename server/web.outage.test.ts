@@ -7,15 +7,15 @@ import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DB } from "./db/index";
-import { createParent } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from "./db/testing";
-import { DATABASE_UNAVAILABLE_MESSAGE } from "./db/unavailable";
-import { createLocalBus } from "./device-service/bus";
-import { createDeviceCaller } from "./device-service/caller";
+import { createDb, type DB } from "../db/index";
+import { createParent } from "../db/queries/parents";
+import { createSession } from "../db/queries/sessions";
+import { createTestDb, TEST_DATABASE_URL, type TestDb } from "../db/index.testing";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "../db/unavailable";
+import { createLocalBus } from "../device-service/bus";
+import { createDeviceCaller } from "../device-service/caller";
 
-// The real server (`tsx server.ts`, needs `remix build`) on PostgreSQL, reached through a TCP proxy: "down" drops
+// The real server (`tsx server/web.ts`, needs `remix build`) on PostgreSQL, reached through a TCP proxy: "down" drops
 // every connection and refuses new ones (a restart or failover as the server sees it), "up" lets them through.
 const KIDS_APP_KEY = randomBytes(24).toString("hex");
 const LOST = '"msg":"database connection lost"';
@@ -124,7 +124,7 @@ beforeAll(async () => {
   url.port = String(proxy.port);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  child = spawn(process.execPath, ["--import", "tsx", "server/web.ts"], {
     env: {
       ...process.env,
       DATABASE_URL: url.toString(),

@@ -4,8 +4,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "./db/queries/sessions";
-import { findParentByEmail } from "./db/queries/parents";
+import { createSession } from "../db/queries/sessions";
+import { findParentByEmail } from "../db/queries/parents";
 
 // The real server on an ephemeral port, with a fresh SQLite database (needs `remix build` first; npm test does it).
 process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "kids-portal-server-test-"));
@@ -14,7 +14,7 @@ process.env.PUBLIC_URL = "http://portal.test"; // required in production; tests 
 process.env.LOG_LEVEL = "error";
 process.env.SIMULATE_DEMO_DEVICES = "false";
 
-const { startServer } = await import("./server");
+const { startServer } = await import("./web");
 let started: Awaited<ReturnType<typeof startServer>>;
 let base: string;
 
@@ -104,7 +104,7 @@ describe("server", () => {
 describe("process", () => {
   it("shuts down gracefully on SIGTERM", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "kids-portal-sigterm-"));
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "server/web.ts"], {
       env: { ...process.env, DATA_DIR: dataDir, PORT: "0", NODE_ENV: "production", SIMULATE_DEMO_DEVICES: "false", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });

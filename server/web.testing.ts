@@ -1,8 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findParentByEmail } from "./db/queries/parents";
-import { createSession } from "./db/queries/sessions";
+import { findParentByEmail } from "../db/queries/parents";
+import { createSession } from "../db/queries/sessions";
 
 /**
  * The real server for tests that read pages as a browser does: the production build (`npx remix build` first),
@@ -18,8 +18,8 @@ export async function startTestServer(name: string, env: Record<string, string> 
     SIMULATE_DEMO_DEVICES: "false",
     ...env,
   });
-  const { startServer } = await import("./server");
-  const { sessionCookie } = await import("./core/session-cookie.server");
+  const { startServer } = await import("./web");
+  const { sessionCookie } = await import("../core/session-cookie.server");
   const started = await startServer({ port: 0, quiet: true });
   const base = started.url.replace("0.0.0.0", "127.0.0.1");
   const db = started.services.db;

@@ -7,19 +7,20 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { env } from "./core/env.server";
-import { createServices, type Services } from "./device-service/services";
-import { mountSse } from "./app/utils/sse.server";
-import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "./app/utils/page-cache.server";
-import { securityHeaders, sameOriginPosts } from "./app/utils/security.server";
-import { boundedFormBodies, createRemixHandler, isSingleFetchData } from "./app/utils/request-limits.server";
-import { forwardAsyncErrors, healthz, outageErrors } from "./device-service/outage";
-import { withOutageResponses } from "./app/utils/outage.server";
-import { DEMO_USAGE_DAYS, seedIfEmpty } from "./db/seed/index";
-import { buildDueReports } from "./jobs/reports/build";
-import { mountDeviceService } from "./device-service/http";
-import { startDemoPhones, type DemoPhones } from "./device-service/simulator/demo";
-import { applyPolicy } from "./device-service/policy/store";
+import { env } from "../core/env.server";
+import { createServices, type Services } from "./services";
+import { mountSse } from "../app/utils/sse.server";
+import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "../app/utils/page-cache.server";
+import { securityHeaders, sameOriginPosts } from "../app/utils/security.server";
+import { boundedFormBodies, createRemixHandler, isSingleFetchData } from "../app/utils/request-limits.server";
+import { forwardAsyncErrors, healthz, outageErrors } from "../device-service/outage";
+import { withOutageResponses } from "../app/utils/outage.server";
+import { DEMO_USAGE_DAYS, seedIfEmpty } from "../db/seed/index";
+import { buildDueReports } from "../jobs/reports/build";
+import { mountDeviceService } from "../device-service/http";
+import { mountQueueBoard } from "../jobs/queue-board";
+import { startDemoPhones, type DemoPhones } from "../device-service/simulator/demo";
+import { applyPolicy } from "../device-service/policy/store";
 
 export interface StartedServer {
   /** Where this process answers (http://localhost:<port>); PUBLIC_URL, printed at start, may be a proxy in front. */
@@ -37,7 +38,9 @@ type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => vo
 export async function startServer(options: { port?: number; quiet?: boolean; simulateDemoDevices?: boolean } = {}): Promise<StartedServer> {
   const e = env();
   const seed: { login: Awaited<ReturnType<typeof seedIfEmpty>> } = { login: null };
-  const services = await createServices(e, {
+  const services = await createServices({
+    kind: "web",
+    env: e,
     // Seeded before the jobs start, so no job sees half a family; the demo's reports are then built by the report
     // job itself over the seeded usage (back-filled, so no mail), and the start-up run finds them there.
     prepare: async (db) => {
@@ -85,6 +88,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
+  mountQueueBoard(app, { db: services.db, jobs: services.jobs, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } });
 
   app.all(
     "*",

@@ -1,4 +1,4 @@
-import type { Services } from "#device-service/services";
+import type { AppServices } from "~/load-context";
 import { createLocalPayments } from "./local.server";
 import type { PaymentsProvider } from "./provider.server";
 import { createStripePayments } from "./stripe.server";
@@ -8,7 +8,7 @@ export type { PaymentsProvider };
 const providers = new WeakMap<object, PaymentsProvider>();
 
 /** The configured payments adapter (PAYMENTS_PROVIDER), made once per set of services. */
-export function paymentsFor(services: Pick<Services, "env" | "db" | "log">): PaymentsProvider {
+export function paymentsFor(services: Pick<AppServices, "env" | "db" | "log">): PaymentsProvider {
   let p = providers.get(services);
   if (!p) {
     const e = services.env;

@@ -1,11 +1,11 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { createParent } from "#db/queries/parents";
 import { listPayments, saveStripeCustomerId } from "#db/queries/payments";
 import { CARD_NOT_FOUND, DEFAULT_CARD_KEPT, PAYMENTS_UNAVAILABLE, type PayingParent, type StripePayments } from "./provider.server";
 import { createStripePayments } from "./stripe.server";
-import { DOUBLE_SECRET_KEY, startStripeDouble, type StripeDouble } from "./testing/stripe-double";
+import { DOUBLE_SECRET_KEY, startStripeDouble, type StripeDouble } from "./stripe-double.testing";
 
 const WHSEC = "whsec_test_double_secret";
 const signer = new Stripe("sk_test_unused");

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitDay } from "#db/queries/usage-today";
 import { rateApp } from "#device-service/simulator/ratings";
-import type { Harness } from "#device-service/testing";
-import { startRouteHarness, type RouteHarness } from "~/route-harness";
+import type { Harness } from "../../server/harness.testing";
+import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as application from "./_app.application";
 import * as apps from "./_app.apps";
 import * as category from "./_app.category";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, waitFor, type Harness } from "#device-service/testing";
+import { startHarness, waitFor, type Harness } from "../../server/harness.testing";
 import { parseEnv } from "#core/env.server";
 import { readToast } from "~/utils/toast.server";
 import * as deviceInfo from "./_app.device-info";

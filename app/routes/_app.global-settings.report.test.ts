@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "#db/queries/sessions";
-import { createTestDb, type TestDb } from "#db/testing";
-import { makeFamily } from "#jobs/reports/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
+import { makeFamily } from "#jobs/reports/reports.testing";
 import { parseEnv } from "#core/env.server";
 import { createLocalBus } from "#device-service/bus";
 import { createDeviceCaller } from "#device-service/caller";

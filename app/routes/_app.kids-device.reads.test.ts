@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "#db/testing";
-import { startRouteHarness, type RouteHarness } from "~/route-harness";
+import { DIALECTS } from "#db/index.testing";
+import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as dashboard from "./_app.kids-device";
 
 const MIA = "DEMO-MIA-0001";

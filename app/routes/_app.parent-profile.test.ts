@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parentIdsForKid } from "#device-service/parents";
 import { createParent } from "#db/queries/parents";
 import { createSession } from "#db/queries/sessions";
-import { createAuthzFixture, type Fixture } from "../authz-fixture";
+import { createAuthzFixture, type Fixture } from "../authz.testing";
 import { readToast } from "~/utils/toast.server";
 import { TIME_ZONE_MESSAGE } from "#core/time-values";
 import { action, loader } from "./_app.parent-profile";

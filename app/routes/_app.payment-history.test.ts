@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { createParent } from "#db/queries/parents";
 import { upsertPayment } from "#db/queries/payments";
 import { createSession } from "#db/queries/sessions";

@@ -1,11 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { createParent } from "#db/queries/parents";
 import { listPaymentMethods } from "#db/queries/payments";
 import { createSession } from "#db/queries/sessions";
-import { DOUBLE_SECRET_KEY, startStripeDouble, type StripeDouble } from "~/payments/testing/stripe-double";
+import { DOUBLE_SECRET_KEY, startStripeDouble, type StripeDouble } from "../payments/stripe-double.testing";
 import { parseEnv } from "#core/env.server";
 import { action, loader } from "./_app.payment-methods";
 import { action as webhook } from "./webhooks.stripe";

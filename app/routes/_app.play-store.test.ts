@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Harness } from "#device-service/testing";
-import { startRouteHarness, type RouteHarness } from "~/route-harness";
+import type { Harness } from "../../server/harness.testing";
+import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as store from "./_app.play-store";
 import * as application from "./_app.application";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "#core/ids.server";
-import type { Harness } from "#device-service/testing";
-import { startRouteHarness, type RouteHarness } from "~/route-harness";
+import type { Harness } from "../../server/harness.testing";
+import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as layout from "./_app";
 import * as requests from "./_app.requests";
 

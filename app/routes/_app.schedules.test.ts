@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCHEDULE_NAME_REQUIRED, SCHEDULE_NO_DAY, SCHEDULE_NOTHING_BLOCKED, SCHEDULE_SAME_TIMES } from "#core/time-values";
 import { createSchedule, listSchedules } from "#db/queries/time-rules/schedules";
 import { listTimeRules } from "#db/queries/time-rules/rules";
-import type { Harness } from "#device-service/testing";
-import { startRouteHarness, type RouteHarness } from "~/route-harness";
+import type { Harness } from "../../server/harness.testing";
+import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as schedules from "./_app.schedules";
 
 const MIA = "DEMO-MIA-0001";

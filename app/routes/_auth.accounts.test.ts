@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { parseEnv } from "#core/env.server";
 import { HONEYPOT_MESSAGE } from "~/utils/honeypot";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";

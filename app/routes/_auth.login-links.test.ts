@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSigninToken, setTwoStep } from "#db/queries/accounts";
 import { createParent, findParentById } from "#db/queries/parents";
 import { createSession, findLiveSession } from "#db/queries/sessions";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { sessionCookie } from "#core/session-cookie.server";
 import { parseEnv } from "#core/env.server";
 import { LINK_MESSAGES, newLink } from "~/utils/links.server";

@@ -6,7 +6,7 @@ import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setTwoStep } from "#db/queries/accounts";
 import { createParent } from "#db/queries/parents";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { parseEnv, publicOrigin, type Env } from "#core/env.server";
 import { createLogger } from "#core/log";
 import { hashPassword } from "#core/password.server";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "#device-service/testing";
+import { startHarness, type Harness } from "../../server/harness.testing";
 import { parseEnv } from "#core/env.server";
 import * as browserLogs from "./_app.browser-logs";
 import * as deviceLogs from "./_app.device-logs";

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createParent } from "#db/queries/parents";
 import { createSession } from "#db/queries/sessions";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { sessionCookie } from "#core/session-cookie.server";
 import { parseEnv } from "#core/env.server";
 import { handoffCookie } from "~/utils/signin.server";

@@ -2,7 +2,7 @@ import { SignJWT, generateKeyPair } from "jose";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createParent } from "#db/queries/parents";
-import { createTestDb, DIALECTS, type TestDb } from "#db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "#db/index.testing";
 import { LINK_MESSAGES, linkUrl, newLink, openLink, redeemLink, sealLink } from "./links.server";
 import { issueOtp, verifyOtp } from "#db/queries/otp";
 import { IdTokenError, appleEnabled, verifyIdToken, type ProviderEnv } from "./oauth.server";

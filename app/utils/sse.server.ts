@@ -1,7 +1,7 @@
 import type { Express, Request } from "express";
 import { findLiveSession } from "#db/queries/sessions";
 import { sessionCookie } from "#core/session-cookie.server";
-import type { Services } from "#device-service/services";
+import type { AppServices } from "~/load-context";
 
 async function tokenOf(req: Request): Promise<string | null> {
   const auth = req.get("Authorization");
@@ -17,7 +17,7 @@ export const SSE_STREAMS_PER_SESSION = 10;
  * GET /events: the parent's live stream. Events: `refresh` (a kid's state changed: device acknowledged,
  * delayed reload fired) with {profileId, reason}. Heartbeat comments keep proxies from closing it.
  */
-export function mountSse(app: Express, services: Services): void {
+export function mountSse(app: Express, services: AppServices): void {
   const open = new Map<string, number>();
   app.get("/events", async (req, res) => {
     const token = await tokenOf(req);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DIALECTS } from "../testing";
+import { DIALECTS } from "../index.testing";
 import { getAppDetail, getAppUsageChart, listKidApps } from "./apps";
 import { getCategoryDetail } from "./categories";
-import { NOW, useDemoFamily } from "./dashboard/testing";
+import { NOW, useDemoFamily } from "./dashboard/dashboard.testing";
 import { getKidRatings, getParentRatings } from "./ratings";
 
 const WEEK = { filter: "week" as const, from: "2026-11-16", to: "2026-11-23", days: 7 };

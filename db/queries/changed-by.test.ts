@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newId, nowIso } from "../../core/ids.server";
-import { DIALECTS } from "../testing";
-import { useDemoFamily } from "./dashboard/testing";
+import { DIALECTS } from "../index.testing";
+import { useDemoFamily } from "./dashboard/dashboard.testing";
 import { createParent } from "./parents";
 import type { KyselyPlugin } from "kysely";
 import { appChangedBy, categoryChangedBy, deviceSettingsChangedBy, globalSettingChangedBy, sleepModeChangedBy, uninstalledBy } from "./parent-profile";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Parent } from "../schema";
-import { createTestDb, DIALECTS, type TestDb } from "../testing";
+import { createTestDb, DIALECTS, type TestDb } from "../index.testing";
 import { canAccessKid } from "./access";
 import { answerDelegation, createDelegation, listAccessReceived, listDelegatedAccess, listOwnKids, revokeDelegation } from "./delegations";
 import { createKidProfile, findLiveSessionWithKids, listKidsForParent } from "./kids";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../core/ids.server";
 import { localDay, shiftDay } from "../../core/zoned-time";
 import { kidTimeZone } from "./time-zone";
-import { DIALECTS } from "../testing";
-import { NOW, useDemoFamily } from "./dashboard/testing";
+import { DIALECTS } from "../index.testing";
+import { NOW, useDemoFamily } from "./dashboard/dashboard.testing";
 import { findPendingRequest, listPendingRequests, pendingRequestCounts } from "./requests";
 
 describe.each(DIALECTS)("request queries on %s", (dialect) => {

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../testing";
+import { createTestDb, type TestDb } from "../index.testing";
 import { findLiveSessionWithKids } from "./kids";
 import { createParent } from "./parents";
 import { createSession, findLiveSession, findLiveSessionParent, type SessionPolicy } from "./sessions";

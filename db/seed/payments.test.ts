@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "../testing";
+import { createTestDb, DIALECTS, type TestDb } from "../index.testing";
 import { findParentByEmail } from "../queries/parents";
 import { listPaymentMethods, listPayments } from "../queries/payments";
 import { DEMO_LOGIN, seedDemo } from "./index";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "../testing";
+import { createTestDb, DIALECTS, type TestDb } from "../index.testing";
 import { seedDemo } from "./index";
 
 const HOUR = 3_600_000;

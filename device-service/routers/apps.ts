@@ -3,7 +3,7 @@ import { z } from "zod";
 import { minutesStep, packageName as pkg } from "../../core/values";
 import { newId, nowIso } from "../../core/ids.server";
 import { appUsedToday } from "../../db/queries/usage-today";
-import { KIDS_APP_PACKAGE } from "../../db/seed/catalog";
+import { KIDS_APP_PACKAGE } from "../../core/store";
 import { INSTALL_FIRST, enableRefusal } from "../../core/limits";
 import type { DeviceServiceContext } from "../context";
 import { possessive, waitingFor } from "../messages";

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { minutesStep, packageName as pkg } from "../../core/values";
-import { KIDS_APP_PACKAGE } from "../../db/seed/catalog";
+import { KIDS_APP_PACKAGE } from "../../core/store";
 import { nowIso } from "../../core/ids.server";
 import { issueCommand, recentCommands } from "../commands/outbox";
 import { FCM_ACTION_NAMES, FCM_ACTIONS, PACKAGE_ACTIONS } from "../commands/types";

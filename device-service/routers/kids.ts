@@ -9,7 +9,7 @@ import { MAX_PICTURE_BYTES, NOT_A_PICTURE, sniffImageType } from "../pictures";
 import { applyPolicy } from "../policy/store";
 import { kidProcedure, router, NOT_YOUR_DEVICE } from "../trpc";
 import { unenrollDevice } from "../unenroll";
-import { isOnline } from "./helpers";
+import { isOnline } from "./online";
 
 export const SLEEP_REFRESH_MS = 2_000;
 export const PROTECTION_REFRESH_MS = 3_000;

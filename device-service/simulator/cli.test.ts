@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../testing";
+import { startHarness, type Harness } from "../../server/harness.testing";
 
 const run = promisify(execFile);
 const MIA = "DEMO-MIA-0001";

@@ -3,7 +3,7 @@ import { localDay, safeTimeZone } from "../../core/zoned-time";
 import { seedDemo } from "../../db/seed/index";
 import type { PolicyDocument } from "../policy/build";
 import { applyPolicy } from "../policy/store";
-import { startHarness, waitFor, type Harness } from "../testing";
+import { startHarness, waitFor, type Harness } from "../../server/harness.testing";
 import { startDemoPhones, type DemoPhones } from "./demo";
 
 const MINUTE = 60_000;

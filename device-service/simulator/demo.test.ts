@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/seed/index";
 import { applyPolicy } from "../policy/store";
-import { startHarness, type Harness } from "../testing";
+import { startHarness, type Harness } from "../../server/harness.testing";
 import { DEMO_VISIT_EVERY_TICKS, startDemoPhones, type DemoPhones } from "./demo";
 import { DEMO_MAX_PENDING_REQUESTS } from "./demo-requests";
 
@@ -23,7 +23,7 @@ describe("demo phones' usage", () => {
   beforeAll(async () => {
     h = await startHarness({ seed: false });
     await seedDemo(h.tdb.db, seededAt);
-    // As server.ts starts them: each phone gets its policy, and its usage goes through its enforcer.
+    // As server/web.ts starts them: each phone gets its policy, and its usage goes through its enforcer.
     demo = await startDemoPhones(h.tdb.db, h.url, () => {}, { applyPolicy: (deviceId) => applyPolicy(h.runtime.deps, deviceId) });
     expect(demo.phones).toHaveLength(2);
   }, 60_000);

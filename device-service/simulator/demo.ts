@@ -40,7 +40,7 @@ export async function startDemoPhones(
   opts: {
     ackDelayMs?: number;
     /**
-     * Sends a phone its policy once it is connected, as the portal does for a phone that enrolls (server.ts passes
+     * Sends a phone its policy once it is connected, as the portal does for a phone that enrolls (server/web.ts passes
      * device-service/policy/store.ts applyPolicy): it arrives as APPLY_POLICY over the protocol, and the phone's
      * enforcer (simulator/enforcer.ts) then decides what the kid may use. Without it the phones keep no policy.
      */

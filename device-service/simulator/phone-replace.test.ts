@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../testing";
+import { startHarness, type Harness } from "../../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
 import { seedDemo } from "../../db/seed/index";
-import { createTestDb, type TestDb } from "../../db/testing";
+import { createTestDb, type TestDb } from "../../db/index.testing";
 import { createLocalBus, type BusMessage } from "../bus";
 import { CARRIED_PAYLOAD_MAX, dispatch, issueCommand } from "../commands/outbox";
 import type { DeviceServiceDeps } from "../context";

@@ -1,7 +1,7 @@
 import { expireCommand, expireOverdueKids } from "../../device-service/commands/outbox";
 import type { DeviceServiceDeps } from "../../device-service/context";
 import { notifyParents } from "../../device-service/notify";
-import type { Payload } from "../queues";
+import type { Payload } from "../../core/job-queues";
 
 /**
  * The sweep of one second's expiries (`until`): closes every open command then overdue and tells each kid's parents.

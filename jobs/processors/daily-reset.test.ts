@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { useDemoFamily } from "../../db/queries/dashboard/testing";
+import { useDemoFamily } from "../../db/queries/dashboard/dashboard.testing";
 import { createParent } from "../../db/queries/parents";
-import { DIALECTS } from "../../db/testing";
+import { DIALECTS } from "../../db/index.testing";
 import type { DisabledType } from "../../db/schema";
 import { DAILY_BLOCKS, familyCutoffs, nextResetAt, resetDailyBlocks, scheduleDailyReset } from "./daily-reset";
 

@@ -2,7 +2,7 @@ import { localDay, nextMidnight, safeTimeZone, zonedInstant } from "../../core/z
 import type { DB } from "../../db/index";
 import type { DeviceServiceDeps } from "../../device-service/context";
 import { notifyParents } from "../../device-service/notify";
-import type { Payload } from "../queues";
+import type { Payload } from "../../core/job-queues";
 
 /** Blocks that last for the day of usage they came from; the parent's own ("Manually") and schedules ("Cronjob") stay. */
 export const DAILY_BLOCKS = ["Overuse", "Category Overuse", "Global Daily Limit Reach", "Session Break"] as const;

@@ -1,5 +1,5 @@
 import type { DeviceServiceDeps } from "../../device-service/context";
-import type { Processors } from "../queues";
+import type { Processors } from "../../core/job-queues";
 import { commandExpiry } from "./command-expiry";
 import { dailyReset } from "./daily-reset";
 import { installRetry } from "./install-retry";

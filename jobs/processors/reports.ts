@@ -1,5 +1,5 @@
 import type { DeviceServiceDeps } from "../../device-service/context";
-import type { Payload } from "../queues";
+import type { Payload } from "../../core/job-queues";
 import { buildDueReports } from "../reports/build";
 
 /** The hourly report tick (and start-up re-derivation, and back-fill): builds missing reports, mails the ones owed. */

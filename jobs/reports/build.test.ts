@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findReport, reportView } from "../../db/queries/reports";
-import { createTestDb, DIALECTS, type TestDb } from "../../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../../db/index.testing";
 import { buildDueReports } from "./build";
-import { addUsage, makeFamily } from "./testing";
+import { addUsage, makeFamily } from "./reports.testing";
 
 const MINECRAFT = "com.mojang.minecraftpe";
 const KHAN = "org.khanacademy.android";

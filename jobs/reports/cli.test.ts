@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { closedPeriods } from "../../core/report-periods";
 import { createDb, migrateToLatest } from "../../db/index";
 import { progressLine } from "./progress";
-import { makeFamily } from "./testing";
+import { makeFamily } from "./reports.testing";
 
 const run = promisify(execFile);
 

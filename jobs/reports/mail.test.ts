@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, DIALECTS, type TestDb } from "../../db/testing";
+import { createTestDb, DIALECTS, type TestDb } from "../../db/index.testing";
 import { buildDueReports } from "./build";
 import { CHART_CIDS, type ReportMail } from "./mail";
 import { PNG_SIGNATURE } from "./png";
-import { addUsage, makeFamily } from "./testing";
+import { addUsage, makeFamily } from "./reports.testing";
 
 describe.each(DIALECTS)("report mail on %s", (dialect) => {
   let t: TestDb;

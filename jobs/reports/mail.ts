@@ -5,18 +5,9 @@ import type { DB } from "../../db/index";
 import { claimReportMail, findReport, reportRecipients, reportsToMail, reportView, setReportMailState, storeReportPngs, type ReportView } from "../../db/queries/reports";
 import type { ReportRow } from "../../db/schema-reports";
 import { chartPng } from "./png";
+import type { ReportMail, ReportMailer } from "../../core/report-mail";
 
-/** A report mail: HTML with the two charts inline (PNG, cid attachments) and a plain-text part that keeps every number. */
-export interface ReportMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  attachments: { filename: string; content: string | Buffer; contentType: string; cid: string }[];
-}
-
-/** Sends one mail; true when it went (SMTP accepted it, or the dev mailbox kept it). */
-export type ReportMailer = (mail: ReportMail) => Promise<boolean>;
+export type { ReportMail, ReportMailer };
 
 type Log = (level: "debug" | "info" | "warn" | "error", msg: string, extra?: Record<string, unknown>) => void;
 

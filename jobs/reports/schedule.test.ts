@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/seed/index";
-import { createTestDb, type TestDb } from "../../db/testing";
+import { createTestDb, type TestDb } from "../../db/index.testing";
 import { createLocalBus } from "../../device-service/bus";
 import { createDeviceRuntime, type DeviceRuntime } from "../../device-service/runtime";
 import type { BullRunner } from "../bullmq";
+import { startJobSide } from "../lifecycle";
 import { REPORTS_SCHEDULE } from "../recover";
+import { createRunner } from "../runner";
 import type { ReportMail } from "./mail";
 
 const REDIS = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -36,13 +38,16 @@ describe.each([
     t = await createTestDb(dialect);
     await seedDemo(t.db);
     const mails: ReportMail[] = [];
-    const start = () =>
-      createDeviceRuntime({
+    const start = () => {
+      const redisUrl = runner === "bullmq" ? REDIS : undefined;
+      const jobs = createRunner({ redisUrl, prefix: `test-${randomBytes(4).toString("hex")}` });
+      return createDeviceRuntime({
         db: t!.db,
         bus: createLocalBus(),
         log: () => {},
-        redisUrl: runner === "bullmq" ? REDIS : undefined,
-        queuePrefix: `test-${randomBytes(4).toString("hex")}`,
+        redisUrl,
+        jobs,
+        startJobs: (deps) => startJobSide(deps, jobs),
         publicUrl: "https://portal.example",
         reports: {
           secret: "s".repeat(40),
@@ -52,6 +57,7 @@ describe.each([
           },
         },
       });
+    };
     runtime = await start();
     const reports = await until(
       () => t!.db.selectFrom("reports").innerJoin("kid_profiles", "kid_profiles.id", "reports.profile_id").select(["kid_profiles.name", "reports.kind", "reports.mail_state"]).orderBy("kid_profiles.name").execute(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../db/testing";
-import { addUsage, makeFamily } from "./testing";
+import { createTestDb, type TestDb } from "../../db/index.testing";
+import { addUsage, makeFamily } from "./reports.testing";
 
 /** addUsage writes the usage tables, which have no view-revision trigger: it moves the kid's revision itself. */
 describe("report fixtures: addUsage", () => {

@@ -3,7 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { publicMessage } from "#device-service/errors";
 import type { Parent } from "#db/schema";
 import { redirectWithToast } from "~/utils/toast.server";
-import type { DeviceCaller } from "#device-service/services";
+import type { DeviceCaller } from "#device-service/caller";
 
 /**
  * Calls the device service as this parent and turns the outcome into a toast carried through a redirect:

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "#core/ids.server";
-import { startHarness, type Harness } from "#device-service/testing";
+import { startHarness, type Harness } from "../../../server/harness.testing";
 import { parseEnv } from "#core/env.server";
 import { requireKidDevice } from "./guard.server";
 

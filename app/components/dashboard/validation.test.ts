@@ -4,9 +4,9 @@ import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KID_NAME_MAX } from "#core/values";
-import { DIALECTS } from "#db/testing";
+import { DIALECTS } from "#db/index.testing";
 import type { Parent } from "#db/schema";
-import { startHarness, type Harness } from "#device-service/testing";
+import { startHarness, type Harness } from "../../../server/harness.testing";
 
 // One rule per value (core/values.ts) in the form, the procedure and the database; every refusal in plain words.
 process.env.DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "kids-portal-validation-test-"));

@@ -1,4 +1,4 @@
-import { KIDS_APP_PACKAGE } from "#db/seed/catalog";
+import { KIDS_APP_PACKAGE } from "#core/store";
 import { listStoreCategories, searchCatalog, type IconOptions } from "#db/queries/store/catalog";
 import { hasInstallsInProgress, listStoreInstalled } from "#db/queries/store/installed";
 import type { DB } from "#db/index";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DIALECTS } from "../../testing";
+import { DIALECTS } from "../../index.testing";
 import { getKidOverview } from "./overview";
-import { useDemoFamily } from "./testing";
+import { useDemoFamily } from "./dashboard.testing";
 
 describe.each(DIALECTS)("dashboard overview query on %s", (dialect) => {
   const f = useDemoFamily(dialect);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DIALECTS } from "../../testing";
+import { DIALECTS } from "../../index.testing";
 import { listPendingRatings, markRatingsShown } from "./ratings";
-import { NOW, useDemoFamily } from "./testing";
+import { NOW, useDemoFamily } from "./dashboard.testing";
 
 describe.each(DIALECTS)("dashboard rating queries on %s", (dialect) => {
   const f = useDemoFamily(dialect);

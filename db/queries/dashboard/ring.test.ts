@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../core/ids.server";
-import { DIALECTS } from "../../testing";
+import { DIALECTS } from "../../index.testing";
 import { latestRingCommand } from "./ring";
-import { useDemoFamily } from "./testing";
+import { useDemoFamily } from "./dashboard.testing";
 
 // Ring This Device: the phone's last RING or STOP_SOUND command (other commands do not count).
 describe.each(DIALECTS)("latest ring command on %s", (dialect) => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DIALECTS } from "../../testing";
+import { DIALECTS } from "../../index.testing";
 import { getDeviceDetails } from "./device";
 import { getGlobalDailyLimit } from "./limits";
 import { getLocationSettings } from "./location";
 import { setReportType } from "./reports";
-import { useDemoFamily } from "./testing";
+import { useDemoFamily } from "./dashboard.testing";
 
 // The settings pages' queries: global daily limit (limits.ts), location settings (location.ts), device
 // details (device.ts) and the kids report frequency (reports.ts).

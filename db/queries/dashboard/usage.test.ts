@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { DIALECTS } from "../../testing";
-import { useDemoFamily } from "./testing";
+import { DIALECTS } from "../../index.testing";
+import { useDemoFamily } from "./dashboard.testing";
 import { getUsage } from "./usage";
 
 describe.each(DIALECTS)("dashboard usage query on %s", (dialect) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DIALECTS } from "../../testing";
-import { useDemoFamily } from "../dashboard/testing";
+import { DIALECTS } from "../../index.testing";
+import { useDemoFamily } from "../dashboard/dashboard.testing";
 import { searchCatalog } from "./catalog";
 import { listStoreInstalled } from "./installed";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../core/ids.server";
-import { DIALECTS } from "../../testing";
-import { useDemoFamily } from "../dashboard/testing";
+import { DIALECTS } from "../../index.testing";
+import { useDemoFamily } from "../dashboard/dashboard.testing";
 import { listDashboardInstalls } from "./installed";
 
 /** Issue 13 item 5: the dashboard's list of store installs on their way (installing, failed and why). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../core/ids.server";
-import { DIALECTS } from "../../testing";
-import { NOW, useDemoFamily } from "../dashboard/testing";
+import { DIALECTS } from "../../index.testing";
+import { NOW, useDemoFamily } from "../dashboard/dashboard.testing";
 import { bonusOnDay, bonusOnLocalToday } from "./bonus";
 
 describe.each(DIALECTS)("today's bonus in the family's zone on %s", (dialect) => {

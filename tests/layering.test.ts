@@ -4,13 +4,14 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 /**
- * Imports point down: app/ → device-service/ and jobs/ (one floor) → db/ → core/ (docs/architecture.md). app/ reaches
- * the rooms below through one alias each (#core/…, #db/…, #device-service/…, #jobs/…); inside core/, db/,
- * device-service/ and jobs/ imports are relative. ESLint says so too (eslint.config.js): this file checks
- * the tree, and that the lint rule really refuses a wrong import.
+ * Imports point down: server/ → app/ → jobs/ → device-service/ → db/ → core/ (docs/architecture.md). app/ reaches
+ * the rooms below through one alias each (#core/…, #db/…, #device-service/…, #jobs/…); the other rooms use
+ * relative paths. Tests may use the composition root's test helpers (server/*.testing.ts); runtime code never
+ * imports the demo seed (db/seed/). ESLint says so too (eslint.config.js): this file checks the tree, and that the
+ * lint rule really refuses a wrong import.
  */
-const ROOT = path.dirname(new URL(import.meta.url).pathname);
-const LAYERS = ["app", "device-service", "jobs", "db", "core"] as const;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const LAYERS = ["server", "app", "jobs", "device-service", "db", "core"] as const;
 type Layer = (typeof LAYERS)[number];
 const ALIASES: Record<string, Layer> = { "~": "app", "#core": "core", "#db": "db", "#device-service": "device-service", "#jobs": "jobs" };
 const SOURCE = /\.(ts|tsx|mjs|js)$/;
@@ -42,15 +43,14 @@ function target(file: string, spec: string): { layer: Layer | null; via: "alias"
 }
 
 const layerOf = (file: string) => LAYERS.find((l) => file.startsWith(`${l}/`))!;
-/** The rooms each room may not import (device-service/ and jobs/ share a floor). */
-const ABOVE: Record<Layer, Layer[]> = {
-  app: [],
-  "device-service": ["app"],
-  jobs: ["app"],
-  db: ["app", "device-service", "jobs"],
-  core: ["app", "device-service", "jobs", "db"],
-};
+/** The rooms each room may not import: every room listed before it. */
+const ABOVE = Object.fromEntries(LAYERS.map((l, i) => [l, LAYERS.slice(0, i)])) as Record<Layer, Layer[]>;
+const isTest = (file: string) => /\.(test|testing)\.tsx?$/.test(file);
+/** Tests may start a service as a process does, through the composition root's test helpers. */
+const allowed = (i: { file: string; spec: string }) => isTest(i.file) && /(^|\/)server\/[\w.-]+\.testing$/.test(i.spec);
 const below = (from: Layer, to: Layer) => !ABOVE[from].includes(to);
+/** Where the demo seed may be imported: the seed itself, its command line, the composition root and tests. */
+const seedUser = (file: string) => file.startsWith("db/seed/") || file === "db/cli.ts" || file.startsWith("server/") || isTest(file);
 
 function imports() {
   return LAYERS.flatMap((l) => files(l)).flatMap((file) =>
@@ -62,7 +62,7 @@ describe("layering", () => {
   it("the import scan sees the imports it must judge (the check itself works)", () => {
     const all = imports();
     expect(all.length).toBeGreaterThan(500);
-    expect(all.some((i) => i.file === "server.ts")).toBe(false);
+    expect(all.some((i) => i.file === "server/web.ts")).toBe(true);
     expect(specifiers(`import { a } from "./x";\nexport { b } from "../y";\nconst c = await import("#db/z");\nimport type {\n  D,\n} from "~/w";`)).toEqual(["./x", "../y", "#db/z", "~/w"]);
     expect(target("app/routes/x.tsx", "../../db/index")).toEqual({ layer: "db", via: "relative" });
     expect(target("db/queries/x.ts", "../../app/utils/y")).toEqual({ layer: "app", via: "relative" });
@@ -76,17 +76,23 @@ describe("layering", () => {
       expect(existsSync(path.join(ROOT, `${m}.ts`)), `${m} moved to core/`).toBe(false);
   });
 
-  it("no import runs the wrong way (app → device-service, jobs → db → core)", () => {
+  it("no import runs the wrong way (server → app → jobs → device-service → db → core)", () => {
     const wrong = imports()
-      .filter((i) => i.to?.layer && !below(layerOf(i.file), i.to.layer))
+      .filter((i) => i.to?.layer && !below(layerOf(i.file), i.to.layer) && !allowed(i))
       .map((i) => `${i.file} imports ${i.spec}`);
     expect(wrong).toEqual([]);
   });
 
-  it("app/ reaches the rooms below by alias; core/, db/, device-service/ and jobs/ use relative paths", () => {
+  it("runtime code does not import the demo seed", () => {
+    const all = imports().filter((i) => /(^|\/)seed\//.test(i.spec) && i.to?.layer === "db");
+    expect(all.length).toBeGreaterThan(3); // the scan sees the seed's users
+    expect(all.filter((i) => !seedUser(i.file)).map((i) => `${i.file} imports ${i.spec}`)).toEqual([]);
+  });
+
+  it("app/ reaches the rooms below by alias; the other rooms use relative paths", () => {
     const off = imports()
       .filter((i) => i.to?.layer && i.to.layer !== layerOf(i.file))
-      .filter((i) => (layerOf(i.file) === "app" ? i.to!.via !== "alias" : i.to!.via !== "relative"))
+      .filter((i) => (layerOf(i.file) === "app" && i.to!.layer !== "server" ? i.to!.via !== "alias" : i.to!.via !== "relative"))
       .map((i) => `${i.file} imports ${i.spec}`);
     expect(off).toEqual([]);
   });
@@ -95,7 +101,7 @@ describe("layering", () => {
     const tsconfig = JSON.parse(readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")) as { compilerOptions: { paths: Record<string, string[]> } };
     const fromTs = Object.fromEntries(Object.entries(tsconfig.compilerOptions.paths).map(([k, [v]]) => [k.replace(/\/\*$/, ""), v.replace(/^\.\//, "").replace(/\/\*$/, "")]));
     expect(fromTs).toEqual(Object.fromEntries(Object.entries(ALIASES).map(([a, l]) => [a, l])));
-    const vitest = (await import("./vitest.config")).default as { resolve: { alias: Record<string, string> } };
+    const vitest = (await import("../vitest.config")).default as { resolve: { alias: Record<string, string> } };
     expect(Object.fromEntries(Object.entries(vitest.resolve.alias).map(([k, v]) => [k, path.relative(ROOT, v)]))).toEqual(fromTs);
   });
 });
@@ -115,7 +121,7 @@ describe("the lint rule (eslint.config.js)", () => {
     ["db/queries/probe.ts", "../../app/utils/toast.server"],
     ["db/probe.ts", "~/utils/toast.server"],
     ["db/probe.ts", "../device-service/bus"],
-    ["db/seed/probe.ts", "../../jobs/queues"],
+    ["db/seed/probe.ts", "../../jobs/runner"],
     ["jobs/probe.ts", "../app/utils/toast.server"],
     ["jobs/processors/probe.ts", "~/utils/toast.server"],
     ["device-service/probe.ts", "../app/utils/toast.server"],
@@ -123,7 +129,20 @@ describe("the lint rule (eslint.config.js)", () => {
     ["core/probe.ts", "../db/index"],
     ["core/probe.ts", "../app/root"],
     ["core/probe.ts", "../device-service/bus"],
-    ["core/probe.ts", "../jobs/queues"],
+    ["core/probe.ts", "../jobs/runner"],
+    ["device-service/probe.ts", "../jobs/runner"],
+    ["device-service/socket/probe.ts", "../../jobs/processors/index"],
+    ["device-service/probe.test.ts", "../jobs/recover"],
+    ["device-service/probe.ts", "../server/services"],
+    ["app/routes/probe.tsx", "../../server/services"],
+    ["jobs/probe.ts", "../server/web"],
+    ["jobs/probe.test.ts", "../server/services"],
+    ["device-service/probe.ts", "../server/harness.testing"],
+    ["device-service/store-probe.ts", "../db/seed/catalog"],
+    ["app/components/probe.server.ts", "#db/seed/index"],
+    ["db/queries/probe.ts", "../seed/index"],
+    ["jobs/reports/probe.ts", "../../db/seed/index"],
+    ["core/probe.ts", "../db/seed/catalog"],
     ["core/probe.ts", "#db/index"],
     ["app/routes/probe.tsx", "../../db/index"],
     ["app/utils/probe.ts", "../../core/values"],
@@ -136,7 +155,9 @@ describe("the lint rule (eslint.config.js)", () => {
     ["db/probe.ts", "../app/utils/toast.server"],
     ["db/probe.ts", "../device-service/socket/telemetry"],
     ["device-service/probe.ts", "../app/utils/toast.server"],
+    ["device-service/probe.ts", "../jobs/processors/index"],
     ["core/probe.ts", "../db/index"],
+    ["app/utils/probe.ts", "#db/seed/index"],
   ])("refuses a dynamic import from %s of %s", async (file, spec) => {
     expect(await dynamicErrors(file, spec)).not.toEqual([]);
   });
@@ -146,8 +167,17 @@ describe("the lint rule (eslint.config.js)", () => {
     ["app/routes/probe.tsx", "#core/values"],
     ["app/routes/probe.tsx", "~/utils/toast.server"],
     ["device-service/probe.ts", "../db/index"],
-    ["device-service/probe.ts", "../jobs/queues"],
+    ["device-service/probe.ts", "../core/job-queues"],
     ["jobs/probe.ts", "../db/index"],
+    ["jobs/probe.ts", "../device-service/context"],
+    ["server/probe.ts", "../jobs/runner"],
+    ["server/probe.ts", "../app/utils/sse.server"],
+    ["server/probe.ts", "../db/seed/index"],
+    ["device-service/probe.test.ts", "../server/harness.testing"],
+    ["app/routes/probe.test.ts", "../../server/web.testing"],
+    ["device-service/probe.test.ts", "../db/seed/index"],
+    ["db/seed/probe.ts", "./catalog"],
+    ["db/cli.ts", "./seed/index"],
     ["jobs/processors/probe.ts", "../../device-service/context"],
     ["db/probe.ts", "../core/values"],
     ["core/probe.ts", "./values"],

@@ -5,11 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
-import { BUILT_PAGES, type DemoIds, type Who } from "./e2e/helpers/pages";
+import { startTestServer } from "../server/web.testing";
+import { BUILT_PAGES, type DemoIds, type Who } from "../e2e/pages.testing";
 
 // Valid markup (issue 11 item 7): the Nu Html Checker (vnu-jar from npm, on Java) on the server HTML of every built
-// page and popup (e2e/helpers/pages.ts), as a browser without JavaScript gets it. Needs `remix build` and `java`
+// page and popup (e2e/pages.testing.ts), as a browser without JavaScript gets it. Needs `remix build` and `java`
 // (`npm test` installs Debian's default-jre-headless when it is missing); fails, never skips, without them.
 let h: Awaited<ReturnType<typeof startTestServer>>;
 const VNU_JAR = String(createRequire(import.meta.url)("vnu-jar")); // the module is a String object carrying the jar's path

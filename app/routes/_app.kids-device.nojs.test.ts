@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
+import { startTestServer } from "../../server/web.testing";
 
 // The real server (SQLite, demo family), read as a browser without JavaScript reads it (needs `remix build`).
 let h: Awaited<ReturnType<typeof startTestServer>>;

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
+import { startTestServer } from "../../server/web.testing";
 import { cachedGet, statementsDuring, tablesOf } from "./page-cache.testing";
-import { newId } from "./core/ids.server";
-import { setTimeRule } from "./db/queries/time-rules/rules";
-import { createParent } from "./db/queries/parents";
+import { newId } from "#core/ids.server";
+import { setTimeRule } from "#db/queries/time-rules/rules";
+import { createParent } from "#db/queries/parents";
 
 // The real server (SQLite, demo family) answering /global-settings through the page cache (needs `remix build`).
 let h: Awaited<ReturnType<typeof startTestServer>>;
-const { KEYED_TABLES } = await import("./app/utils/page-cache.server");
-const { VIEW_REV_ROWS, VIEW_REV_TABLES } = await import("./db/view-revisions");
+const { KEYED_TABLES } = await import("./page-cache.server");
+const { VIEW_REV_ROWS, VIEW_REV_TABLES } = await import("#db/view-revisions");
 
 let cookie: string;
 let mia: { profileId: string; deviceId: string; serial: string };

@@ -5,7 +5,7 @@ import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { OAuth2Server } from "oauth2-mock-server";
 import { SMTPServer } from "smtp-server";
-import { accountPeerPorts } from "./mail-env";
+import { accountPeerPorts } from "./mail-env.testing";
 
 export { expect };
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BusMessage } from "./bus";
-import { EXPIRY_SWEEP_MS, issueCommand, scheduleExpiry } from "./commands/outbox";
-import { commandExpiry } from "../jobs/processors/command-expiry";
-import { recoverJobs } from "../jobs/recover";
-import type { EnqueueOptions, JobQueue } from "../jobs/queues";
-import { DIALECTS } from "../db/testing";
-import { startHarness, waitFor, type Harness } from "./testing";
+import type { BusMessage } from "../../device-service/bus";
+import { EXPIRY_SWEEP_MS, issueCommand, scheduleExpiry } from "../../device-service/commands/outbox";
+import { commandExpiry } from "./command-expiry";
+import { recoverJobs } from "../recover";
+import type { EnqueueOptions, JobQueue } from "../../core/job-queues";
+import { DIALECTS } from "../../db/index.testing";
+import { startHarness, waitFor, type Harness } from "../../server/harness.testing";
 
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";

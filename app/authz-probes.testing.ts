@@ -1,6 +1,6 @@
 import { newId, nowIso } from "#core/ids.server";
 import { addPaymentMethod } from "#db/queries/payments";
-import type { Actor, Fixture } from "./authz-fixture";
+import type { Actor, Fixture } from "./authz.testing";
 
 // The states the authorisation matrix (authz-matrix.test.ts) probes: each makes what one row needs, fresh per actor.
 

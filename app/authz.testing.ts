@@ -8,7 +8,7 @@ import { createKidProfile } from "#db/queries/kids";
 import { createParent } from "#db/queries/parents";
 import { createSession } from "#db/queries/sessions";
 import type { Parent } from "#db/schema";
-import { createTestDb, type TestDb } from "#db/testing";
+import { createTestDb, type TestDb } from "#db/index.testing";
 import { createLocalBus, type Bus, type BusMessage } from "#device-service/bus";
 import { createDeviceCaller } from "#device-service/caller";
 import { parseEnv } from "#core/env.server";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
-import { newId } from "./core/ids.server";
-import { cachedGet } from "./page-cache.testing";
+import { startTestServer } from "../../server/web.testing";
+import { newId } from "#core/ids.server";
+import { cachedGet } from "../utils/page-cache.testing";
 
 // The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
 let h: Awaited<ReturnType<typeof startTestServer>>;

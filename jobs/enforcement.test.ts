@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS } from "../db/testing";
+import { DIALECTS } from "../db/index.testing";
 import { limitDay } from "../db/queries/usage-today";
-import { dailyReset, nextResetAt, resetDailyBlocks } from "../jobs/processors/daily-reset";
-import { startHarness, waitFor, type Harness } from "./testing";
+import { dailyReset, nextResetAt, resetDailyBlocks } from "./processors/daily-reset";
+import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // The phone (the simulator) enforces the policy from the usage it generates and says why an app stopped.
 const MIA = "DEMO-MIA-0001";

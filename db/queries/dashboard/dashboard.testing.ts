@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { seedDemo } from "../../seed/index";
 import type { Dialect } from "../../index";
-import { createTestDb, type TestDb } from "../../testing";
+import { createTestDb, type TestDb } from "../../index.testing";
 
 export const NOW = new Date("2026-11-21T18:30:00Z");
 

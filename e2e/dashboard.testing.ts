@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { signIn } from "./auth";
+import { signIn } from "./auth.testing";
 
 export interface KidIds {
   profileId: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
+import { startTestServer } from "../../server/web.testing";
 
 // The real server (SQLite, demo family: Mia and Leo with phones): more kids, more phones, from the dashboard
 // (needs `remix build`).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
-import { answerDelegation, createDelegation, revokeDelegation } from "./db/queries/delegations";
-import { createParent, findParentByEmail } from "./db/queries/parents";
+import { startTestServer } from "../../server/web.testing";
+import { answerDelegation, createDelegation, revokeDelegation } from "#db/queries/delegations";
+import { createParent, findParentByEmail } from "#db/queries/parents";
 import { cachedGet } from "./page-cache.testing";
 
 // Issue 18: revoking ends a delegate's access at once, also for pages the page cache already holds for them.

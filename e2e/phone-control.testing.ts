@@ -21,7 +21,7 @@ export async function visitOnPhone(serialNumber: string, url: string, opts: { ex
 
 /**
  * Makes the report job mail a kid's newest report again (through the e2e server's control server): the mail
- * goes to the journeys' SMTP peer (e2e/helpers/mail.ts). Resolves with the report's id and title.
+ * goes to the journeys' SMTP peer (e2e/mail.testing.ts). Resolves with the report's id and title.
  */
 export async function mailReportAgain(profileId: string): Promise<{ id: string; title: string }> {
   const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();

@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
-import { SimulatedPhone } from "../../device-service/simulator/phone";
-import { uniqueEmail } from "./auth";
+import { SimulatedPhone } from "../device-service/simulator/phone";
+import { uniqueEmail } from "./auth.testing";
 
 export interface FamilyOptions {
   /** Names this family's parent email and phone serial number (one per spec or journey). */

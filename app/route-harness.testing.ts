@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { parseEnv } from "#core/env.server";
-import { startHarness, type Harness, type HarnessOptions } from "#device-service/testing";
+import { startHarness, type Harness, type HarnessOptions } from "../server/harness.testing";
 import { readToast, type Toast } from "~/utils/toast.server";
 
 process.env.SESSION_SECRET ??= "t".repeat(40);

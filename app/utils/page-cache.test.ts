@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer } from "./server.testing";
+import { startTestServer } from "../../server/web.testing";
 import { cachedGet, statementsDuring, tablesOf } from "./page-cache.testing";
-import { createParent, findParentByEmail } from "./db/queries/parents";
-import { revokeSession } from "./db/queries/sessions";
-import { newId } from "./core/ids.server";
+import { createParent, findParentByEmail } from "#db/queries/parents";
+import { revokeSession } from "#db/queries/sessions";
+import { newId } from "#core/ids.server";
 
 // The real server (SQLite, demo family) answering /kids-device through the page cache (needs `remix build`).
 let h: Awaited<ReturnType<typeof startTestServer>>;
-const { KEYED_TABLES } = await import("./app/utils/page-cache.server");
-const { VIEW_REV_TABLES } = await import("./db/view-revisions");
-const { ingestUsage } = await import("./device-service/socket/telemetry");
+const { KEYED_TABLES } = await import("./page-cache.server");
+const { VIEW_REV_TABLES } = await import("#db/view-revisions");
+const { ingestUsage } = await import("#device-service/socket/telemetry");
 
 let started: (typeof h)["started"];
 let base: string;

@@ -1,0 +1,143 @@
+import { createDb, migrateToLatest, sqliteHandleOf, type DB } from "../db/index";
+import { startCheckpointer } from "../db/checkpointer";
+import { addToOutbox } from "../db/queries/accounts";
+import { publicOrigin, type Env } from "../core/env.server";
+import { createLogger, type Logger } from "../core/log";
+import { createLogFileSink, serverLogDir } from "../core/log-files.server";
+import { deliverMail } from "../core/mail.server";
+import type { JobRunner } from "../core/job-queues";
+import { createLocalBus, createRedisBus, type Bus } from "../device-service/bus";
+import { createDeviceCaller, type DeviceCaller } from "../device-service/caller";
+import type { DeviceServiceDeps, ParentIdentity } from "../device-service/context";
+import { createRemoteDevice } from "../device-service/remote";
+import { createDeviceDeps, createDeviceRuntime, type DeviceRuntime } from "../device-service/runtime";
+import { startJobSide, type JobSide } from "../jobs/lifecycle";
+import { createRunner } from "../jobs/runner";
+
+/** The three kinds of process (server/web.ts, server/device.ts, server/worker.ts). */
+export type ProcessKind = "web" | "device" | "worker";
+
+export interface ServiceOptions<K extends ProcessKind = ProcessKind> {
+  kind: K;
+  env: Env;
+  /** Run job workers in this process (default true; `npm run worker` runs them alone). */
+  runWorkers?: boolean;
+  /** BullMQ key prefix (tests and benches isolate themselves with their own). */
+  queuePrefix?: string;
+  /** Runs on the migrated database before the jobs start (the web process seeds the demo family here). */
+  prepare?: (db: DB) => Promise<void>;
+}
+
+/** What every process has: the database, the bus, the log, the job queues and the device service's dependencies. */
+export interface CoreServices {
+  env: Env;
+  db: DB;
+  bus: Bus;
+  log: Logger;
+  jobs: JobRunner;
+  deps: DeviceServiceDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * A process that serves HTTP (web, device): everything stateful, created once per process and handed to Remix
+ * through the load context (app/load-context.ts) — route modules never open their own connections.
+ */
+export interface Services extends CoreServices {
+  /** The device service as the given parent: authorisation lives in its procedures. */
+  device: (parent: ParentIdentity | null) => DeviceCaller;
+  /** The device service's runtime (socket gateway, presence, push): the process mounts it. */
+  deviceRuntime: DeviceRuntime;
+}
+
+/** The worker: the jobs and what they call, no sockets. */
+export interface WorkerServices extends CoreServices {
+  /** What start-up recovery re-created. */
+  recovered: JobSide["recovered"];
+}
+
+export function createServices(o: ServiceOptions<"web" | "device">): Promise<Services>;
+export function createServices(o: ServiceOptions<"worker">): Promise<WorkerServices>;
+/**
+ * The one composition root of every process: database (migrated), log files, bus, job queues and workers, and the
+ * device service. A device process does not hear the parents' refreshes on the bus; a worker holds no sockets.
+ */
+export async function createServices(o: ServiceOptions): Promise<Services | WorkerServices> {
+  const env = o.env;
+  if (o.kind === "worker" && !env.REDIS_URL) throw new Error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
+  const logFiles = createLogFileSink({ dir: serverLogDir(env.DATA_DIR), processName: `${o.kind}-${process.pid}` });
+  const log = createLogger(env.LOG_LEVEL, { sink: logFiles });
+  const db = createDb({
+    url: env.databaseKind === "postgres" ? env.DATABASE_URL : env.sqlitePath,
+    // A restart, failover or pg_terminate_backend: logged once per connection; the pool reconnects by itself.
+    onError: (err) => log("warn", "database connection lost", { error: err.message }),
+    namedStatements: env.PG_NAMED_STATEMENTS,
+  });
+  await migrateToLatest(db);
+  // SQLite: WAL checkpoints on a worker thread, not inside the commits of the one thread serving pages and phones.
+  const sqlite = sqliteHandleOf(db);
+  const checkpointer = sqlite && env.sqlitePath !== ":memory:" ? startCheckpointer(sqlite, { log: (m) => log("warn", m) }) : null;
+  await o.prepare?.(db);
+  const bus = env.REDIS_URL ? createRedisBus(env.REDIS_URL, (m) => log("error", m), { hears: o.kind === "device" ? "device" : "all" }) : createLocalBus();
+  const jobs = createRunner({ redisUrl: env.REDIS_URL || undefined, prefix: o.queuePrefix, log });
+  const settings = {
+    db,
+    bus,
+    log,
+    jobs,
+    publicUrl: publicOrigin(env),
+    installRetry: { baseMs: env.INSTALL_RETRY_BASE_MS, maxAttempts: env.INSTALL_RETRY_MAX_ATTEMPTS },
+    catalogIconBase: env.CATALOG_ICON_BASE_URL,
+    fcm: { projectId: env.FCM_PROJECT_ID, clientEmail: env.FCM_CLIENT_EMAIL, privateKey: env.FCM_PRIVATE_KEY },
+    // Report mails go through the one mail adapter (SMTP_URL, else the dev mailbox in the database's outbox).
+    reports: { mailer: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail), secret: env.SESSION_SECRET },
+  };
+  const closeBase = async () => {
+    await bus.close();
+    await checkpointer?.close();
+    await db.destroy();
+    await logFiles.close();
+  };
+
+  if (o.kind === "worker") {
+    // No sockets here: commands reach phones through the bus (to whichever process holds them) or push.
+    const deps = createDeviceDeps(settings);
+    const jobSide = await startJobSide(deps, jobs, { runWorkers: true });
+    return {
+      env,
+      db,
+      bus,
+      log,
+      jobs,
+      deps,
+      recovered: jobSide.recovered,
+      async close() {
+        await jobSide.close();
+        await jobs.close();
+        await closeBase();
+      },
+    };
+  }
+
+  const deviceRuntime = await createDeviceRuntime({
+    ...settings,
+    redisUrl: env.REDIS_URL || undefined,
+    startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers }),
+  });
+  const deps = deviceRuntime.deps;
+  return {
+    env,
+    db,
+    bus,
+    log,
+    jobs,
+    deps,
+    deviceRuntime,
+    // In-process by default; over HTTP to a separately deployed device service when DEVICE_SERVICE_URL is set.
+    device: env.DEVICE_SERVICE_URL ? createRemoteDevice(env.DEVICE_SERVICE_URL, env.DEVICE_SERVICE_KEY) : (parent) => createDeviceCaller({ ...deps, parent }),
+    async close() {
+      await deviceRuntime.close();
+      await closeBase();
+    },
+  };
+}
