@@ -23,7 +23,7 @@ export default defineConfig({
     // Two files at a time even on 2 cores (vitest's default there is one): each file has its own PostgreSQL database
     // and free ports, and on the shared Redis its own ids (a message for another file's phone finds no socket), and
     // most of a file's time is spent waiting on servers it started.
-    // On 2 cores: 7.5 min instead of 9.6 on a slow machine (docs/performance.md, sessions 30 and 31).
+    // On 2 cores: 7.5 min instead of 9.6 on a slow machine (docs/contributing.md).
     poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), minForks: 1 } },
     reporters: ["default"],
   },

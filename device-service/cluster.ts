@@ -28,7 +28,7 @@ export interface ClusterOptions {
    * uneven (each worker stops accepting at its open-file cap). "rr": the primary accepts every connection and hands
    * it to the next worker in turn (an even spread), one at a time per worker, and its queue has no bound: after
    * kill -9 of all at 50,000 phones it grew deeper than the phones' 10 s handshake timeout and the fleet never came
-   * back (docs/performance.md, sessions 10 and 11). Decision 005 has the figures.
+   * back (decision 005 has the figures).
    */
   scheduling?: "rr" | "none";
 }
@@ -46,7 +46,7 @@ export const LISTEN_TOGETHER_TIMEOUT_MS = 30_000;
  * the primary deals connections only to the workers already listening, so after kill -9 of all, the worker that
  * started first took every phone waiting to reconnect until the others were up — thousands of handshakes queued
  * in one process, many past the phones' 10 s handshake timeout, each then retried (a 20,000-phone storm took
- * 41–55 s instead of 25–28 s; docs/performance.md, session 10). A replacement of one dead worker listens at once.
+ * 41–55 s instead of 25–28 s; decision 005). A replacement of one dead worker listens at once.
  */
 export function listenTogether(): Promise<void> {
   if (!cluster.isWorker || process.env[TOGETHER_ENV] !== "1" || !process.send) return Promise.resolve();

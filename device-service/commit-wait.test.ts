@@ -8,7 +8,7 @@ import { acknowledgeCommand, issueCommand, markSent } from "./commands/outbox";
 import type { Bus, BusMessage } from "./bus";
 
 // A command's "sent" mark and its acknowledgement commit without waiting for the disk (db/commit.ts): on
-// PostgreSQL the acknowledgement queued behind two flushes in a row (docs/performance.md, session 13).
+// PostgreSQL the acknowledgement queued behind two flushes in a row (decision 007).
 describe.each(DIALECTS)("a command's sent mark and acknowledgement: commits that need not wait for the disk, on %s", (dialect) => {
   let t: TestDb;
   beforeAll(async () => {

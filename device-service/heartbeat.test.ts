@@ -61,7 +61,7 @@ describe("device socket heartbeat", () => {
   }, 20_000);
 
   it("paces the pings: a tick pings its share of the phones, never a burst of many", async () => {
-    // 60 phones on a 3 s interval: 30 ticks, two phones a tick. (Dealt into ten slices of 0.3 s, as until session 13,
+    // 60 phones on a 3 s interval: 30 ticks, two phones a tick. (Dealt into ten slices of 0.3 s, as an earlier version did,
     // they came six at a time.)
     const paced = await startHarness({ pingIntervalMs: 3_000, tdb: h.tdb, seed: false });
     try {

@@ -152,7 +152,7 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
  * Expiries are swept per second: the commands that expire within one second share one `command-expiry` job, which runs
  * just after that second and closes every open command then overdue, telling each kid's parents (jobs/processors/
  * command-expiry.ts). A job per command cost each one a delayed job's round trips in Redis and, ten minutes later, a
- * worker's four more (session 29, docs/performance.md). The job id names the second, so every process schedules it at
+ * worker's four more (measured on a 2-core EPYC). The job id names the second, so every process schedules it at
  * most once (and a process remembers the seconds it has scheduled, so it asks Redis once per second of expiries).
  */
 export const EXPIRY_SWEEP_MS = 1000;

@@ -204,9 +204,9 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
 
   // The heartbeat is paced: every HEARTBEAT_TICK_MS the next share of the connections is pinged (at 12,500 phones and
   // a 30 s interval, 42 every 100 ms), going round them all once an interval. Dealt into ten slices of 3 s instead
-  // (until session 13), every process pinged 1,250 phones at once and heard 1,250 pongs back, and with the four
+  // (as an earlier version did), every process pinged 1,250 phones at once and heard 1,250 pongs back, and with the four
   // processes started together those bursts met: the machine was saturated for tens of milliseconds every 3 s, and a
-  // command caught in one waited at every hop (docs/performance.md, session 13).
+  // command caught in one waited at every hop.
   const pingEvery = opts.pingIntervalMs ?? PING_INTERVAL_MS;
   const ticksPerRound = Math.max(1, Math.round(pingEvery / HEARTBEAT_TICK_MS));
   // The round under way (null between rounds) and when it began: a round begins at most once an interval, so a
@@ -237,7 +237,7 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   /**
    * A tick's share is pinged PING_CHUNK at a time, the event loop turning between two chunks (inChunks): each ping is
    * a write the kernel delivers to the phone in this process's time, and 1,250 sent in one go held the loop for
-   * 35–280 ms (docs/performance.md, session 12). At the usual sizes a share is one chunk.
+   * 35–280 ms. At the usual sizes a share is one chunk.
    */
   function ping(c: Conn): void {
     if (!c.alive) {

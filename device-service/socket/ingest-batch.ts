@@ -25,7 +25,7 @@ import { writeUsageRows, type UsageHour } from "./ingest-usage";
  * its fixed cost (BEGIN, the phones' lock, the statement, COMMIT: four round trips and a WAL flush) is most of an
  * upload's: with 50,000 phones uploading every 30 s over 4 processes, a 2 ms window gave batches of about one upload,
  * and pacing them at 50 ms took PostgreSQL from 0.59 to 0.29 cores and the device processes from 0.70 to 0.45
- * (docs/performance.md, mixed load, session 19). A batch written for longer than the window is followed at once.
+ * (the mixed-load bench, docs/performance.md). A batch written for longer than the window is followed at once.
  */
 
 type Bucket = { packageName: string; hour: string; minutes: number };
@@ -200,7 +200,7 @@ async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<void> {
 
 async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
   // Later uploads of the same (phone, hour, app) win, as they would one transaction after the other. Nested maps,
-  // not a key string per bucket: each part is hashed once (docs/performance.md, ingest, session 28).
+  // not a key string per bucket: each part is hashed once (the ingest bench, docs/performance.md).
   const byPhone = new Map<string, Map<string, Map<string, number>>>();
   for (const it of items) {
     let hours = byPhone.get(it.device.id);

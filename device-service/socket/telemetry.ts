@@ -36,8 +36,8 @@ type Tx = Transaction<Database>;
 const hours = new Map<string, { start: number; hour: string }>();
 /**
  * The hour an ISO time falls in: its start (ms) and as an ISO string; null for a time that is not one. Memoised: a
- * fleet's uploads name the same few hours (bounded), and a parse costs more than a lookup (docs/performance.md,
- * ingest, session 28).
+ * fleet's uploads name the same few hours (bounded), and a parse costs more than a lookup (the ingest
+ * bench, docs/performance.md).
  */
 function hourOf(iso: string): { start: number; hour: string } | null {
   let h = hours.get(iso);

@@ -27,7 +27,7 @@ function recordingQueue() {
   return { queue, asked, failNext: (n: number) => void (failNext = n) };
 }
 
-/** Session 29: one-shot commands expire through one sweep per second of expiries, not a delayed job each. */
+/** One-shot commands expire through one sweep per second of expiries, not a delayed job each. */
 describe("command expiry sweeps", () => {
   it("the commands expiring within one second share one job, asked for once per process; a failed ask is asked again", async () => {
     const q = recordingQueue();
