@@ -33,7 +33,6 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import pg from "pg";
@@ -45,7 +44,6 @@ import { enrolledThisHour } from "./fleet-constants";
 import { parentsLoop, pct, provisionFamilies, type Parent, type Round } from "./mixed-parents";
 import { bareChainLoop } from "./bare-chain";
 import { ask, Children, freePort, missingBuild, phase, PhaseTimeout } from "./phases";
-import { installAllocationSampler, installPostTrace, sqlText, whenSettled } from "./post-trace";
 import { cpuMeter, processesNamed, processGroup } from "./proc-cpu";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
 
@@ -61,7 +59,6 @@ const OPTIONS = {
   "device-calls": { type: "string", default: "in-process", smoke: "in-process", help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier)" },
   "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers)" },
   "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
-  server: { type: "boolean", default: false, help: "(internal) run as a web process" },
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
   smoke: { type: "boolean", default: false, help: "tiny sizes: checks the bench runs; no measurement" },
   help: { type: "boolean", short: "h", default: false, help: "print this help and exit" },
@@ -105,42 +102,6 @@ const ENROLLED_AT = enrolledThisHour();
 const WARM_UP_S = SMOKE ? 1 : 10;
 const TARGET_PAGE_P95_MS = 30;
 const TARGET_COMMAND_P99_MS = 100; // a Lock that feels instant (decision 011); item 2's 20 ms is the device round trip's
-
-/** A web process: the real server (server/web.ts) in this child; tells the bench its address. */
-async function serverMain() {
-  // What a web process waits on: the database pool (a connection to be free) and its own event loop.
-  const waits: number[] = [];
-  whenSettled(pg.Pool.prototype, "connect", (_args, r) => ["", r as Promise<unknown>], (_name, t0) => waits.push(performance.now() - t0));
-  const bySql = new Map<string, { n: number; ms: number }>();
-  if (process.env.MIXED_QUERY_TIMES) {
-    whenSettled(pg.Client.prototype, "query", (args, r) => [sqlText(args[0], 200).replace(/\$\d+(, )?/g, "").slice(0, 90), r as Promise<unknown>], (text, t0) => {
-      const e = bySql.get(text) ?? { n: 0, ms: 0 };
-      bySql.set(text, { n: e.n + 1, ms: e.ms + performance.now() - t0 });
-    });
-  }
-  // MIXED_TRACE=1: every post's timeline (bench/post-trace.ts), the slowest printed after each loop.
-  const trace = process.env.MIXED_TRACE ? installPostTrace(pct) : null;
-  // MIXED_ALLOC=1: where the web process allocates, per loop (bench/post-trace.ts).
-  const allocations = process.env.MIXED_ALLOC ? await installAllocationSampler() : null;
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  loop.enable();
-  process.on("message", (m: { cmd?: string }) => {
-    if (m.cmd !== "waits") return;
-    process.send?.({ waits: { poolWaitP95Ms: pct(waits, 95), poolWaitMaxMs: Math.max(0, ...waits), acquisitions: waits.length, loopDelayP99Ms: loop.percentile(99) / 1e6 } });
-    if (bySql.size) process.stderr.write(`${[...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15).map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)}× ${(v.ms / v.n).toFixed(2)} ms  ${k}`).join("\n")}\n`);
-    const traced = trace?.report();
-    if (traced) process.stderr.write(traced);
-    if (allocations) void allocations.report().then((t) => process.stderr.write(t));
-    bySql.clear();
-    waits.length = 0;
-    loop.reset();
-  });
-  const { startServer } = await import("../server/web");
-  const s = await startServer({ port: 0, quiet: true });
-  process.send?.({ ready: true, url: s.url.replace("localhost", "127.0.0.1"), pid: process.pid });
-  // A clean exit (so --cpu-prof writes its profile) when the bench lets go of us.
-  process.on("disconnect", () => void s.close().finally(() => process.exit(0)));
-}
 
 const children = new Children();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -230,7 +191,7 @@ async function main() {
       Promise.all(
         Array.from({ length: WEB_PROCESSES }, async () => {
           const calls = DEVICE_CALLS === "http" ? { DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` } : {};
-          const p = nodeChild([...profileFlags(), ...WEB_PROCESS_FLAGS, ...webNodeFlags(), "--import", "tsx", path.resolve("bench/mixed-load.ts"), "--server"], { ...env, ...calls });
+          const p = nodeChild([...profileFlags(), ...WEB_PROCESS_FLAGS, ...webNodeFlags(), "--import", "tsx", path.resolve("bench/mixed-web.ts")], { ...env, ...calls });
           web.push(p);
           return (await ask<{ url: string }>(p, null, "ready")).url;
         }),
@@ -381,20 +342,17 @@ async function main() {
   }
 }
 
-if (values.server) void serverMain();
-else {
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
-    process.once(sig, () => {
-      children.killAll();
-      process.exit(EXIT_FAILED);
-    });
-  }
-  main().then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      children.killAll();
-      process.stderr.write(`mixed-load bench: ${err instanceof PhaseTimeout ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(EXIT_FAILED);
-    },
-  );
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.once(sig, () => {
+    children.killAll();
+    process.exit(EXIT_FAILED);
+  });
 }
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    children.killAll();
+    process.stderr.write(`mixed-load bench: ${err instanceof PhaseTimeout ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(EXIT_FAILED);
+  },
+);

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
-import type { DeviceCommand } from "../db/schema";
+import type { DeviceCommand } from "../db/schema-device-service";
 
 /**
  * A new command as an announcement carries it to the phone's process (commands/outbox.ts `dispatch`): its outbox row's

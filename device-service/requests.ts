@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { Selectable } from "kysely";
-import type { AppRequestsTable } from "../db/schema";
+import type { AppRequestsTable } from "../db/schema-device-service";
 import { categoryUsedToday } from "../db/queries/usage-today";
 import { bonusOnDay } from "../db/queries/time-rules/bonus";
 import { INSTALL_FIRST, extendBonusMinutes } from "../core/limits";

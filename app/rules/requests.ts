@@ -2,7 +2,7 @@
  * The kid's requests as the parent sees them (spec 2 §2 /requests, §4, §9). Pure; the page and its tests share them.
  */
 import { extendBonusMinutes } from "#core/limits";
-import type { AppRequestType } from "#db/schema";
+import type { AppRequestType } from "#db/schema-device-service";
 
 /** Spec 2 §2: the exact labels. */
 export function requestTypeLabel(type: AppRequestType, minutes: number): string {

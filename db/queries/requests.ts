@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "../index";
-import type { AppRequestType } from "../schema";
+import type { AppRequestType } from "../schema-device-service";
 import { bonusOnLocalToday } from "./time-rules/bonus";
 
 export interface PendingRequest {

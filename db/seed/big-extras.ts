@@ -1,6 +1,6 @@
 import type { DB } from "../index";
 import { newId, nowIso } from "../../core/ids.server";
-import type { AppRequestType } from "../schema";
+import type { AppRequestType } from "../schema-device-service";
 import { createSchedule } from "../queries/time-rules/schedules";
 import { KIDS_APP_PACKAGE } from "./catalog";
 

@@ -3,7 +3,7 @@ import type { DB } from "../../db/index";
 import { commitWithoutFlushWait } from "../../db/commit";
 import { executeTemplate } from "../../db/compiled";
 import { newId, nowIso } from "../../core/ids.server";
-import type { CommandStatus, DeviceCommand } from "../../db/schema";
+import type { CommandStatus, DeviceCommand } from "../../db/schema-device-service";
 import type { CarriedCommand } from "../bus";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";

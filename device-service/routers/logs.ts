@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { calendarDay, dayRange } from "../../core/days";
-import type { CommandStatus } from "../../db/schema";
+import type { CommandStatus } from "../../db/schema-device-service";
 import { OPEN_STATUSES } from "../commands/outbox";
 import { FCM_ACTIONS, type CommandType } from "../commands/types";
 import { deviceProcedure, router } from "../trpc";
