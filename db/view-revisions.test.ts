@@ -187,7 +187,7 @@ describe.each(DIALECTS)("dashboard view revisions on %s", (dialect) => {
 
 /**
  * The usage tables have no trigger, so every file that writes them must be a known writer that bumps the
- * revision (USAGE_WRITERS; device-service/usage-view-rev.test.ts and jobs/reports/testing.test.ts check that
+ * revision (USAGE_WRITERS; device-service/usage-view-rev.test.ts and jobs/reports/reports.testing.test.ts check that
  * they do). A new writer fails here until it is listed, and so until someone has made it bump.
  */
 describe("writers of the usage tables", () => {

@@ -47,8 +47,8 @@ export const BUMPED_BY_WRITERS = ["app_usage_hourly", "app_usage_daily"] as cons
 export const USAGE_WRITERS = [
   "device-service/socket/telemetry.ts",
   "device-service/socket/ingest-usage.ts",
-  "db/seed/index.ts",
-  "jobs/reports/testing.ts",
+  "db/seed/family.ts",
+  "jobs/reports/reports.testing.ts",
 ] as const;
 
 /** Moves the revision of every kid whose phone is among `deviceIds` (once each), in the caller's transaction. */
