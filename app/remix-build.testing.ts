@@ -10,34 +10,31 @@ export interface TestRoute {
 
 /**
  * A server build in the shape `remix build` writes, made by hand from a few route modules, for tests that go through
- * Remix's own request handler (`createRequestHandler`). `before`: another such build whose manifest and future flags
- * this one keeps (the same objects), as a development rebuild of one module would.
+ * Remix's own request handler (`createRequestHandler`).
  */
 export function testBuild(
   routes: Record<string, TestRoute>,
-  { entry, singleFetch, before }: { entry: ServerBuild["entry"]["module"]["default"]; singleFetch: boolean; before?: ServerBuild },
+  { entry, singleFetch }: { entry: ServerBuild["entry"]["module"]["default"]; singleFetch: boolean },
 ): ServerBuild {
   const shape = Object.entries(routes).map(([id, { module, ...where }]) => ({ id, where, module }));
   return {
     mode: "production",
     entry: { module: { default: entry } },
     routes: Object.fromEntries(shape.map(({ id, where, module }) => [id, { id, ...where, caseSensitive: undefined, module }])),
-    assets:
-      before?.assets ??
-      {
-        entry: { module: "/build/entry.js", imports: [] },
-        url: "/build/manifest.js",
-        version: "test",
-        routes: Object.fromEntries(
-          shape.map(({ id, where, module }) => [
-            id,
-            { id, ...where, module: `/build/${id}.js`, imports: [], hasAction: false, hasLoader: Boolean(module.loader), hasClientAction: false, hasClientLoader: false, hasErrorBoundary: Boolean(module.ErrorBoundary) },
-          ]),
-        ),
-      },
+    assets: {
+      entry: { module: "/build/entry.js", imports: [] },
+      url: "/build/manifest.js",
+      version: "test",
+      routes: Object.fromEntries(
+        shape.map(({ id, where, module }) => [
+          id,
+          { id, ...where, module: `/build/${id}.js`, imports: [], hasAction: false, hasLoader: Boolean(module.loader), hasClientAction: false, hasClientLoader: false, hasErrorBoundary: Boolean(module.ErrorBoundary) },
+        ]),
+      ),
+    },
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: before?.future ?? { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: singleFetch, v3_lazyRouteDiscovery: singleFetch },
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: singleFetch, v3_lazyRouteDiscovery: singleFetch },
     isSpaMode: false,
   } as unknown as ServerBuild;
 }
