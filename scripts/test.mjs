@@ -1,4 +1,5 @@
-// `npm test`: install what is missing (dependencies, Debian's chromium-headless-shell and default-jre-headless), then type check, lint, unit and
+// `npm test`: install what is missing (dependencies, Debian's chromium-headless-shell and default-jre-headless), then type check, lint, the
+// formatter's check, unit and
 // integration tests (SQLite and PostgreSQL, Redis), and the Playwright journeys in Debian's Chromium.
 import { execSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -70,6 +71,7 @@ const only = process.argv[2];
 if (!only || only === "static") {
   run("npx", ["tsc", "--noEmit"]);
   run("npx", ["eslint", ".", "--max-warnings=0"]);
+  run("npx", ["prettier", "--check", "--log-level=warn", "."]);
 }
 if (!only || only === "unit") {
   ensureBuild(); // server tests run the built app
