@@ -76,13 +76,7 @@ type Entry = ServerBuild["entry"]["module"]["default"];
 
 /** The streaming renderer alone, as documents were rendered before. */
 const streamedEntry: Entry = (request, status, headers, context, loadContext) =>
-  renderStreamed(
-    <RemixServerFor request={request} context={context} />,
-    "",
-    status,
-    headers,
-    loadContext as AppLoadContext,
-  );
+  renderStreamed(<RemixServerFor request={request} context={context} />, "", status, headers, loadContext as AppLoadContext);
 
 // The element entry.server renders, for the streamed path (no nonce, no document markup: this app uses neither).
 function RemixServerFor({ request, context }: { request: Request; context: EntryContext }) {
@@ -97,7 +91,9 @@ async function page(build: ServerBuild, path: string, entry: Entry) {
 
 /** A small app with single fetch on: a document with Scripts, a route with a loader, one that throws; optionally a lazy part. */
 function app({ suspending = false } = {}): ServerBuild {
-  const Later = lazy(() => new Promise<{ default: () => JSX.Element }>((resolve) => setTimeout(() => resolve({ default: () => <p>loaded later</p> }), 5)));
+  const Later = lazy(
+    () => new Promise<{ default: () => JSX.Element }>((resolve) => setTimeout(() => resolve({ default: () => <p>loaded later</p> }), 5)),
+  );
   return testBuild(
     {
       root: {

@@ -18,7 +18,10 @@ function render(el: ReactElement): Promise<string> {
 describe("documents", () => {
   it("an en dash that does not fit at the end of React's 2 KB view leaves no NUL in the page", async () => {
     // 145 × "<b>abcdefg</b>" after "<div>", then "<i>" and 8 letters: the dash starts at byte 2,046 of 2,048.
-    const kids = [...Array.from({ length: 145 }, (_, i) => createElement("b", { key: i }, "abcdefg")), createElement("i", { key: "x" }, "aaaaaaaa– dash")];
+    const kids = [
+      ...Array.from({ length: 145 }, (_, i) => createElement("b", { key: i }, "abcdefg")),
+      createElement("i", { key: "x" }, "aaaaaaaa– dash"),
+    ];
     const raw = await render(createElement("div", null, ...kids));
     expect(raw).toContain("\u0000"); // React 18's renderer pads the view: the case this guards against
     const cleaned = withoutViewPadding(raw);

@@ -28,13 +28,29 @@ export function testBuild(
       routes: Object.fromEntries(
         shape.map(({ id, where, module }) => [
           id,
-          { id, ...where, module: `/build/${id}.js`, imports: [], hasAction: false, hasLoader: Boolean(module.loader), hasClientAction: false, hasClientLoader: false, hasErrorBoundary: Boolean(module.ErrorBoundary) },
+          {
+            id,
+            ...where,
+            module: `/build/${id}.js`,
+            imports: [],
+            hasAction: false,
+            hasLoader: Boolean(module.loader),
+            hasClientAction: false,
+            hasClientLoader: false,
+            hasErrorBoundary: Boolean(module.ErrorBoundary),
+          },
         ]),
       ),
     },
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: singleFetch, v3_lazyRouteDiscovery: singleFetch },
+    future: {
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_singleFetch: singleFetch,
+      v3_lazyRouteDiscovery: singleFetch,
+    },
     isSpaMode: false,
   } as unknown as ServerBuild;
 }
