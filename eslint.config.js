@@ -21,7 +21,10 @@ const TESTS = ["**/*.test.{ts,tsx}", "**/*.testing.{ts,tsx}"];
 const SEED_USERS = ["db/seed/**", "db/cli.ts", "server/**", ...TESTS];
 const up = (room) => `^(\\.{1,2}/)+${room}(/|$)`;
 const noTests = { selector: "CallExpression[callee.property.name=/^(only|skip)$/]", message: "No .only/.skip in tests." };
-const seed = { regex: "^(#db/|(\\.{1,2}/)+(db/)?)seed(/|$)", message: "Runtime code may not import the demo seed (db/seed/): constants it needs live in core/." };
+const seed = {
+  regex: "^(#db/|(\\.{1,2}/)+(db/)?)seed(/|$)",
+  message: "Runtime code may not import the demo seed (db/seed/): constants it needs live in core/.",
+};
 
 /** The import patterns refused in `room` (tests: the composition root's *.testing.ts helpers allowed). */
 function refused(room, { tests, seedUser }) {
@@ -31,7 +34,8 @@ function refused(room, { tests, seedUser }) {
     message: `${room}/ may not import ${r}/ (${DOWN}).`,
   }));
   if (above.includes("app")) patterns.push({ regex: "^~/", message: `${room}/ may not import app/ (${DOWN}).` });
-  for (const r of above.filter((r) => r !== "app" && r !== "server")) patterns.push({ regex: `^#${r}/`, message: `${room}/ may not import ${r}/ (${DOWN}).` });
+  for (const r of above.filter((r) => r !== "app" && r !== "server"))
+    patterns.push({ regex: `^#${r}/`, message: `${room}/ may not import ${r}/ (${DOWN}).` });
   if (room === "app") {
     for (const r of ["core", "db", "device-service", "jobs"])
       patterns.push({ regex: up(r), message: `From app/, reach ${r}/ by its alias: "#${r}/…" (one style everywhere; tsconfig paths).` });

@@ -13,7 +13,8 @@ const parallelIndex = process.env.TEST_PARALLEL_INDEX;
 const PORT = parallelIndex === undefined ? BASE_PORT : BASE_PORT + Number(parallelIndex);
 if (parallelIndex !== undefined) process.env.E2E_PORT = String(PORT);
 // Debian's headless shell when installed (npm test installs it), else Debian's chromium: decision 006.
-const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+const chromium =
+  process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
 
 /** Every journey runs twice: with JavaScript enabled and disabled. Debian's Chromium, never a download. */
 export default defineConfig({

@@ -3,7 +3,27 @@ import path from "node:path";
 import type { AppLoadContext } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTORS, createAuthzFixture, type Actor, type Fixture } from "./authz.testing";
-import { kidQs, type Ids, freshDelegation, ownersCard, visitedUrl, installedApp, pendingRequest, strangersRequest, requestForm, appQs, storeApp, installedStoreApp, storeQs, categoryQs, kidReport, kidSchedule, WEEK, schedulesQs, bedtimeForm } from "./authz-probes.testing";
+import {
+  kidQs,
+  type Ids,
+  freshDelegation,
+  ownersCard,
+  visitedUrl,
+  installedApp,
+  pendingRequest,
+  strangersRequest,
+  requestForm,
+  appQs,
+  storeApp,
+  installedStoreApp,
+  storeQs,
+  categoryQs,
+  kidReport,
+  kidSchedule,
+  WEEK,
+  schedulesQs,
+  bedtimeForm,
+} from "./authz-probes.testing";
 import { readToast } from "./utils/toast.server";
 
 /**
@@ -34,7 +54,6 @@ interface Row {
 
 const KID_ACCESS: readonly Actor[] = ["owner", "accepted"];
 
-
 const dashboardAction = (intent: string, extra: (i: Ids) => Record<string, string> = () => ({})): Probe => ({
   name: `action ${intent}`,
   method: "POST",
@@ -62,11 +81,31 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     module: () => import("./routes/_app.global-settings"),
     probes: [
       { name: "loader", method: "GET", url: (i) => `/global-settings?${kidQs(i)}` },
-      { name: "action limit", method: "POST", url: (i) => `/global-settings?${kidQs(i)}`, form: () => ({ intent: "limit", minutes: "60" }) },
-      { name: "action weekdays", method: "POST", url: (i) => `/global-settings?${kidQs(i)}`, form: () => ({ intent: "weekdays", ...WEEK }) },
-      { name: "action full-access", method: "POST", url: (i) => `/global-settings?${kidQs(i)}`, form: () => ({ intent: "full-access", allowFullAccess: "off" }) },
+      {
+        name: "action limit",
+        method: "POST",
+        url: (i) => `/global-settings?${kidQs(i)}`,
+        form: () => ({ intent: "limit", minutes: "60" }),
+      },
+      {
+        name: "action weekdays",
+        method: "POST",
+        url: (i) => `/global-settings?${kidQs(i)}`,
+        form: () => ({ intent: "weekdays", ...WEEK }),
+      },
+      {
+        name: "action full-access",
+        method: "POST",
+        url: (i) => `/global-settings?${kidQs(i)}`,
+        form: () => ({ intent: "full-access", allowFullAccess: "off" }),
+      },
       { name: "action ring", method: "POST", url: (i) => `/global-settings?${kidQs(i)}`, form: () => ({ intent: "ring", ring: "play" }) },
-      { name: "action report", method: "POST", url: (i) => `/global-settings?${kidQs(i)}`, form: () => ({ intent: "report", kidsReportType: "Weekly" }) },
+      {
+        name: "action report",
+        method: "POST",
+        url: (i) => `/global-settings?${kidQs(i)}`,
+        form: () => ({ intent: "report", kidsReportType: "Weekly" }),
+      },
     ],
   },
   "_app.location-settings.tsx": {
@@ -74,7 +113,12 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     probes: [
       { name: "loader", method: "GET", url: (i) => `/location-settings?${kidQs(i)}` },
       { name: "action fetch", method: "POST", url: (i) => `/location-settings?${kidQs(i)}`, form: () => ({ intent: "fetch" }) },
-      { name: "action save", method: "POST", url: (i) => `/location-settings?${kidQs(i)}`, form: () => ({ intent: "save", enableLocationTracking: "on", interval: "30" }) },
+      {
+        name: "action save",
+        method: "POST",
+        url: (i) => `/location-settings?${kidQs(i)}`,
+        form: () => ({ intent: "save", enableLocationTracking: "on", interval: "30" }),
+      },
     ],
   },
   "_app.device-info.tsx": {
@@ -82,11 +126,21 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     probes: [
       { name: "loader", method: "GET", url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}` },
       ...["lock", "reboot", "sync"].map(
-        (intent): Probe => ({ name: `action ${intent}`, method: "POST", url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}`, form: () => ({ intent }) }),
+        (intent): Probe => ({
+          name: `action ${intent}`,
+          method: "POST",
+          url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}`,
+          form: () => ({ intent }),
+        }),
       ),
       // Confirmed, the command procedure is the check (the phone read with its kid, before anything is stored).
       ...["lock", "reboot"].map(
-        (intent): Probe => ({ name: `action ${intent} confirmed`, method: "POST", url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}`, form: () => ({ intent, confirmed: "yes" }) }),
+        (intent): Probe => ({
+          name: `action ${intent} confirmed`,
+          method: "POST",
+          url: (i) => `/device-info?profile_id=${i.profileId}&serialNumber=${i.serialNumber}`,
+          form: () => ({ intent, confirmed: "yes" }),
+        }),
       ),
     ],
   },
@@ -105,8 +159,19 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     module: () => import("./routes/_app.browser-logs"),
     probes: [
       { name: "loader", method: "GET", url: (i) => `/browser-logs?${kidQs(i)}` },
-      { name: "action add", method: "POST", url: (i) => `/browser-logs?${kidQs(i)}`, form: () => ({ intent: "add", url: "blocked.example", status: "block" }) },
-      { name: "action toggle", method: "POST", url: (i) => `/browser-logs?${kidQs(i)}`, form: (i) => ({ intent: "toggle", id: i.browserLogId ?? "", isBlocked: "true" }), prepare: visitedUrl },
+      {
+        name: "action add",
+        method: "POST",
+        url: (i) => `/browser-logs?${kidQs(i)}`,
+        form: () => ({ intent: "add", url: "blocked.example", status: "block" }),
+      },
+      {
+        name: "action toggle",
+        method: "POST",
+        url: (i) => `/browser-logs?${kidQs(i)}`,
+        form: (i) => ({ intent: "toggle", id: i.browserLogId ?? "", isBlocked: "true" }),
+        prepare: visitedUrl,
+      },
       { name: "action unblock-all", method: "POST", url: (i) => `/browser-logs?${kidQs(i)}`, form: () => ({ intent: "unblock-all" }) },
     ],
   },
@@ -115,18 +180,60 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     probes: [
       { name: "loader", method: "GET", url: (i) => `/device-logs?${kidQs(i)}` },
       { name: "action fetch", method: "POST", url: (i) => `/device-logs?${kidQs(i)}`, form: () => ({ intent: "fetch" }) },
-      { name: "action send", method: "POST", url: (i) => `/device-logs?${kidQs(i)}`, form: () => ({ intent: "send", action: "send_location", title: "t", message: "m" }) },
+      {
+        name: "action send",
+        method: "POST",
+        url: (i) => `/device-logs?${kidQs(i)}`,
+        form: () => ({ intent: "send", action: "send_location", title: "t", message: "m" }),
+      },
     ],
   },
   "_app.application.tsx": {
     module: () => import("./routes/_app.application"),
     probes: [
       { name: "loader", method: "GET", url: (i) => `/application?${appQs(i)}&tab=usage`, prepare: installedApp },
-      { name: "action limit", method: "POST", url: (i) => `/application?${appQs(i)}`, form: () => ({ intent: "limit", enableDailyLimit: "on", minutes: "30" }), prepare: installedApp },
-      { name: "action weekdays", method: "POST", url: (i) => `/application?${appQs(i)}`, form: () => ({ intent: "weekdays", ...WEEK }), prepare: installedApp },
-      { name: "action bonus", method: "POST", url: (i) => `/application?${appQs(i)}`, form: () => ({ intent: "bonus", bonus: "15" }), prepare: installedApp },
-      { name: "action enabled", method: "POST", url: (i) => `/application?${appQs(i)}`, form: () => ({ intent: "enabled", enabled: "on" }), prepare: installedApp },
-      { name: "action rating", method: "POST", url: (i) => `/application?${appQs(i)}`, form: () => ({ intent: "rating", isEducational: "4", isPositive: "4", isSuitableContent: "5", isEasyToUnderstand: "3", review: "ok" }), prepare: installedApp },
+      {
+        name: "action limit",
+        method: "POST",
+        url: (i) => `/application?${appQs(i)}`,
+        form: () => ({ intent: "limit", enableDailyLimit: "on", minutes: "30" }),
+        prepare: installedApp,
+      },
+      {
+        name: "action weekdays",
+        method: "POST",
+        url: (i) => `/application?${appQs(i)}`,
+        form: () => ({ intent: "weekdays", ...WEEK }),
+        prepare: installedApp,
+      },
+      {
+        name: "action bonus",
+        method: "POST",
+        url: (i) => `/application?${appQs(i)}`,
+        form: () => ({ intent: "bonus", bonus: "15" }),
+        prepare: installedApp,
+      },
+      {
+        name: "action enabled",
+        method: "POST",
+        url: (i) => `/application?${appQs(i)}`,
+        form: () => ({ intent: "enabled", enabled: "on" }),
+        prepare: installedApp,
+      },
+      {
+        name: "action rating",
+        method: "POST",
+        url: (i) => `/application?${appQs(i)}`,
+        form: () => ({
+          intent: "rating",
+          isEducational: "4",
+          isPositive: "4",
+          isSuitableContent: "5",
+          isEasyToUnderstand: "3",
+          review: "ok",
+        }),
+        prepare: installedApp,
+      },
     ],
   },
   "_app.play-store.tsx": {
@@ -134,32 +241,110 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     probes: [
       { name: "loader", method: "GET", url: (i) => `/play-store?${kidQs(i)}&playstoreText=matrix` },
       { name: "loader, install popup", method: "GET", url: (i) => `/play-store?${storeQs(i)}`, prepare: storeApp },
-      { name: "action install (Skip & Install)", method: "POST", url: (i) => `/play-store?${storeQs(i)}`, form: (i) => ({ intent: "install", packageName: i.packageName ?? "", do: "skip" }), prepare: storeApp },
-      { name: "action uninstall", method: "POST", url: (i) => `/play-store?${kidQs(i)}`, form: (i) => ({ intent: "uninstall", packageName: i.packageName ?? "" }), prepare: installedStoreApp },
+      {
+        name: "action install (Skip & Install)",
+        method: "POST",
+        url: (i) => `/play-store?${storeQs(i)}`,
+        form: (i) => ({ intent: "install", packageName: i.packageName ?? "", do: "skip" }),
+        prepare: storeApp,
+      },
+      {
+        name: "action uninstall",
+        method: "POST",
+        url: (i) => `/play-store?${kidQs(i)}`,
+        form: (i) => ({ intent: "uninstall", packageName: i.packageName ?? "" }),
+        prepare: installedStoreApp,
+      },
     ],
   },
   "_app.category.tsx": {
     module: () => import("./routes/_app.category"),
     probes: [
       { name: "loader", method: "GET", url: (i) => `/category?${categoryQs(i)}`, prepare: installedApp },
-      { name: "action limit", method: "POST", url: (i) => `/category?${categoryQs(i)}`, form: () => ({ intent: "limit", enableDailyLimit: "on", minutes: "60" }), prepare: installedApp },
-      { name: "action weekdays", method: "POST", url: (i) => `/category?${categoryQs(i)}`, form: () => ({ intent: "weekdays", ...WEEK }), prepare: installedApp },
-      { name: "action bonus", method: "POST", url: (i) => `/category?${categoryQs(i)}`, form: () => ({ intent: "bonus", bonus: "15" }), prepare: installedApp },
-      { name: "action enabled", method: "POST", url: (i) => `/category?${categoryQs(i)}`, form: () => ({ intent: "enabled", enabled: "on" }), prepare: installedApp },
+      {
+        name: "action limit",
+        method: "POST",
+        url: (i) => `/category?${categoryQs(i)}`,
+        form: () => ({ intent: "limit", enableDailyLimit: "on", minutes: "60" }),
+        prepare: installedApp,
+      },
+      {
+        name: "action weekdays",
+        method: "POST",
+        url: (i) => `/category?${categoryQs(i)}`,
+        form: () => ({ intent: "weekdays", ...WEEK }),
+        prepare: installedApp,
+      },
+      {
+        name: "action bonus",
+        method: "POST",
+        url: (i) => `/category?${categoryQs(i)}`,
+        form: () => ({ intent: "bonus", bonus: "15" }),
+        prepare: installedApp,
+      },
+      {
+        name: "action enabled",
+        method: "POST",
+        url: (i) => `/category?${categoryQs(i)}`,
+        form: () => ({ intent: "enabled", enabled: "on" }),
+        prepare: installedApp,
+      },
     ],
   },
   "_app.requests.tsx": {
     module: () => import("./routes/_app.requests"),
     probes: [
       { name: "loader", method: "GET", url: (i) => `/requests?${kidQs(i)}` },
-      { name: "loader, install popup", method: "GET", url: (i) => `/requests?${kidQs(i)}&modal=install&id=${i.requestId}`, prepare: pendingRequest("App Install") },
-      { name: "action install (Save)", method: "POST", url: (i) => `/requests?${kidQs(i)}`, form: requestForm("install", { do: "save", enableDailyLimit: "on", minutes: "60" }), prepare: pendingRequest("App Install") },
-      { name: "action skip (Skip & Install)", method: "POST", url: (i) => `/requests?${kidQs(i)}`, form: requestForm("install", { do: "skip" }), prepare: pendingRequest("App Install") },
-      { name: "action uninstall", method: "POST", url: (i) => `/requests?${kidQs(i)}`, form: requestForm("uninstall"), prepare: pendingRequest("App Uninstall") },
-      { name: "action extend", method: "POST", url: (i) => `/requests?${kidQs(i)}`, form: requestForm("extend", { extendLimit: "30" }), prepare: pendingRequest("Extend Time") },
-      { name: "action reject", method: "POST", url: (i) => `/requests?${kidQs(i)}`, form: requestForm("reject"), prepare: pendingRequest("Extend Time") },
+      {
+        name: "loader, install popup",
+        method: "GET",
+        url: (i) => `/requests?${kidQs(i)}&modal=install&id=${i.requestId}`,
+        prepare: pendingRequest("App Install"),
+      },
+      {
+        name: "action install (Save)",
+        method: "POST",
+        url: (i) => `/requests?${kidQs(i)}`,
+        form: requestForm("install", { do: "save", enableDailyLimit: "on", minutes: "60" }),
+        prepare: pendingRequest("App Install"),
+      },
+      {
+        name: "action skip (Skip & Install)",
+        method: "POST",
+        url: (i) => `/requests?${kidQs(i)}`,
+        form: requestForm("install", { do: "skip" }),
+        prepare: pendingRequest("App Install"),
+      },
+      {
+        name: "action uninstall",
+        method: "POST",
+        url: (i) => `/requests?${kidQs(i)}`,
+        form: requestForm("uninstall"),
+        prepare: pendingRequest("App Uninstall"),
+      },
+      {
+        name: "action extend",
+        method: "POST",
+        url: (i) => `/requests?${kidQs(i)}`,
+        form: requestForm("extend", { extendLimit: "30" }),
+        prepare: pendingRequest("Extend Time"),
+      },
+      {
+        name: "action reject",
+        method: "POST",
+        url: (i) => `/requests?${kidQs(i)}`,
+        form: requestForm("reject"),
+        prepare: pendingRequest("Extend Time"),
+      },
       // The owner's own kid and phone with another family's request id: refused to everyone.
-      { name: "action reject, another family's request", method: "POST", url: (i) => `/requests?${kidQs(i)}`, form: requestForm("reject"), allow: [], prepare: strangersRequest },
+      {
+        name: "action reject, another family's request",
+        method: "POST",
+        url: (i) => `/requests?${kidQs(i)}`,
+        form: requestForm("reject"),
+        allow: [],
+        prepare: strangersRequest,
+      },
     ],
   },
   "_app.schedules.tsx": {
@@ -167,11 +352,34 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     probes: [
       { name: "loader", method: "GET", url: (i) => `${schedulesQs(i)}&modal=add&preset=bedtime` },
       { name: "loader, edit", method: "GET", url: (i) => `${schedulesQs(i)}&modal=edit&id=${i.scheduleId}`, prepare: kidSchedule },
-      { name: "loader, delete confirmation", method: "GET", url: (i) => `${schedulesQs(i)}&confirm=delete&id=${i.scheduleId}`, prepare: kidSchedule },
+      {
+        name: "loader, delete confirmation",
+        method: "GET",
+        url: (i) => `${schedulesQs(i)}&confirm=delete&id=${i.scheduleId}`,
+        prepare: kidSchedule,
+      },
       { name: "action save (new)", method: "POST", url: schedulesQs, form: () => bedtimeForm },
-      { name: "action save (edit)", method: "POST", url: schedulesQs, form: (i) => ({ ...bedtimeForm, id: i.scheduleId ?? "" }), prepare: kidSchedule },
-      { name: "action delete", method: "POST", url: schedulesQs, form: (i) => ({ intent: "delete", id: i.scheduleId ?? "" }), prepare: kidSchedule },
-      { name: "action always-allowed", method: "POST", url: schedulesQs, form: (i) => ({ intent: "always-allowed", allowed: i.packageName ?? "" }), prepare: installedApp },
+      {
+        name: "action save (edit)",
+        method: "POST",
+        url: schedulesQs,
+        form: (i) => ({ ...bedtimeForm, id: i.scheduleId ?? "" }),
+        prepare: kidSchedule,
+      },
+      {
+        name: "action delete",
+        method: "POST",
+        url: schedulesQs,
+        form: (i) => ({ intent: "delete", id: i.scheduleId ?? "" }),
+        prepare: kidSchedule,
+      },
+      {
+        name: "action always-allowed",
+        method: "POST",
+        url: schedulesQs,
+        form: (i) => ({ intent: "always-allowed", allowed: i.packageName ?? "" }),
+        prepare: installedApp,
+      },
     ],
   },
   "_app.apps.tsx": {
@@ -193,24 +401,60 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
   "_app.payment-methods.tsx": {
     module: () => import("./routes/_app.payment-methods"),
     probes: [
-      { name: "action default", method: "POST", url: () => "/payment-methods", form: (i) => ({ intent: "default", id: i.cardId }), allow: ["owner"], prepare: ownersCard },
-      { name: "action delete", method: "POST", url: () => "/payment-methods", form: (i) => ({ intent: "delete", id: i.cardId }), allow: ["owner"], prepare: ownersCard },
+      {
+        name: "action default",
+        method: "POST",
+        url: () => "/payment-methods",
+        form: (i) => ({ intent: "default", id: i.cardId }),
+        allow: ["owner"],
+        prepare: ownersCard,
+      },
+      {
+        name: "action delete",
+        method: "POST",
+        url: () => "/payment-methods",
+        form: (i) => ({ intent: "delete", id: i.cardId }),
+        allow: ["owner"],
+        prepare: ownersCard,
+      },
     ],
   },
   "_app.parent-profile.tsx": {
     module: () => import("./routes/_app.parent-profile"),
     probes: [
       // Delegation is the owner's alone.
-      { name: "action revoke", method: "POST", url: () => "/parent-profile", form: (i) => ({ intent: "revoke", id: i.delegationId }), allow: ["owner"], prepare: (fx) => freshDelegation(fx, "accepted", "Accepted") },
+      {
+        name: "action revoke",
+        method: "POST",
+        url: () => "/parent-profile",
+        form: (i) => ({ intent: "revoke", id: i.delegationId }),
+        allow: ["owner"],
+        prepare: (fx) => freshDelegation(fx, "accepted", "Accepted"),
+      },
       // Only the invited (verified) address may answer.
-      { name: "action accept", method: "POST", url: () => "/parent-profile", form: (i) => ({ intent: "accept", id: i.delegationId }), allow: ["pending"], prepare: (fx) => freshDelegation(fx, "pending", "Pending") },
-      { name: "action reject", method: "POST", url: () => "/parent-profile", form: (i) => ({ intent: "reject", id: i.delegationId }), allow: ["pending"], prepare: (fx) => freshDelegation(fx, "pending", "Pending") },
+      {
+        name: "action accept",
+        method: "POST",
+        url: () => "/parent-profile",
+        form: (i) => ({ intent: "accept", id: i.delegationId }),
+        allow: ["pending"],
+        prepare: (fx) => freshDelegation(fx, "pending", "Pending"),
+      },
+      {
+        name: "action reject",
+        method: "POST",
+        url: () => "/parent-profile",
+        form: (i) => ({ intent: "reject", id: i.delegationId }),
+        allow: ["pending"],
+        prepare: (fx) => freshDelegation(fx, "pending", "Pending"),
+      },
     ],
   },
 };
 
 /** Reads of an id that names something a parent may or may not own. */
-const READS_ID = /\.get\(\s*["'](profileId|profile_id|serialNumber|id|packageName|package_name|requestId|reportId|logId|commandId|delegationId)["']\s*\)|params\.(id|profileId|serialNumber)\b/;
+const READS_ID =
+  /\.get\(\s*["'](profileId|profile_id|serialNumber|id|packageName|package_name|requestId|reportId|logId|commandId|delegationId)["']\s*\)|params\.(id|profileId|serialNumber)\b/;
 const routesDir = path.resolve("app/routes");
 const routeFiles = readdirSync(routesDir).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f));
 
@@ -246,7 +490,10 @@ describe("authorisation matrix: the list of routes", () => {
   it("lists every route module that reads a kid, device, app, request, report, log, command or delegation id", () => {
     const readers = routeFiles.filter((f) => READS_ID.test(readFileSync(path.join(routesDir, f), "utf8")));
     expect(readers.length).toBeGreaterThan(5);
-    expect(readers.filter((f) => !(f in MATRIX)), "route modules missing from MATRIX in app/authz-matrix.test.ts").toEqual([]);
+    expect(
+      readers.filter((f) => !(f in MATRIX)),
+      "route modules missing from MATRIX in app/authz-matrix.test.ts",
+    ).toEqual([]);
   });
 
   it("has no rows for route modules that are gone", () => {
@@ -279,9 +526,18 @@ describe("authorisation matrix", () => {
         expect(seen).toEqual(wanted);
         // The same ids of another family are refused even to the owner and the accepted delegate.
         if (!probe.prepare) {
-          const other: Ids = { ...fx.ids, profileId: fx.ids.strangerProfileId, serialNumber: fx.ids.strangerSerial, delegationId: "", cardId: "" };
+          const other: Ids = {
+            ...fx.ids,
+            profileId: fx.ids.strangerProfileId,
+            serialNumber: fx.ids.strangerSerial,
+            delegationId: "",
+            cardId: "",
+          };
           for (const actor of ["owner", "accepted"] as const) {
-            expect(await classify(await call(mod, fx.request(actor, probe.method, probe.url(other), probe.form?.(other)), fx.context())), `${actor} on another family's kid`).toBe("refused");
+            expect(
+              await classify(await call(mod, fx.request(actor, probe.method, probe.url(other), probe.form?.(other)), fx.context())),
+              `${actor} on another family's kid`,
+            ).toBe("refused");
           }
         }
       });

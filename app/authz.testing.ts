@@ -48,7 +48,8 @@ export async function createAuthzFixture(dialect: "sqlite" | "postgres" = "sqlit
   const bus = createLocalBus();
   const published: BusMessage[] = [];
   bus.subscribe((m) => void published.push(m));
-  const mk = (email: string, name: string, verified = true) => createParent(t.db, { email, name, passwordHash: null, emailVerified: verified });
+  const mk = (email: string, name: string, verified = true) =>
+    createParent(t.db, { email, name, passwordHash: null, emailVerified: verified });
   const parents: Record<Actor, Parent> = {
     owner: await mk("alice@family.example", "Alice"),
     accepted: await mk("bob@family.example", "Bob"),
@@ -59,7 +60,11 @@ export async function createAuthzFixture(dialect: "sqlite" | "postgres" = "sqlit
   };
   const profileId = await createKidProfile(t.db, parents.owner.id, { name: "Mia", birthMonth: 3, birthYear: 2014 });
   const otherKidId = await createKidProfile(t.db, parents.owner.id, { name: "Leo", birthMonth: 8, birthYear: 2019 });
-  await t.db.updateTable("kid_profiles").set({ picture: Buffer.from([0x89, 0x50, 0x4e, 0x47]), picture_mime: "image/png" }).where("id", "=", profileId).execute();
+  await t.db
+    .updateTable("kid_profiles")
+    .set({ picture: Buffer.from([0x89, 0x50, 0x4e, 0x47]), picture_mime: "image/png" })
+    .where("id", "=", profileId)
+    .execute();
   const serialNumber = "AUTHZ-MIA-1";
   const deviceId = await addPhone(t, profileId, serialNumber);
   const strangerProfileId = await createKidProfile(t.db, parents.stranger.id, { name: "Zed", birthMonth: 1, birthYear: 2015 });
@@ -67,18 +72,29 @@ export async function createAuthzFixture(dialect: "sqlite" | "postgres" = "sqlit
   await addPhone(t, strangerProfileId, strangerSerial);
 
   const invite = async (who: Actor) => {
-    const d = await createDelegation(t.db, parents.owner, { email: parents[who].email, name: parents[who].name, allowedKids: [profileId], accessLevel: "full" });
+    const d = await createDelegation(t.db, parents.owner, {
+      email: parents[who].email,
+      name: parents[who].name,
+      allowedKids: [profileId],
+      accessLevel: "full",
+    });
     if (!d.ok) throw new Error(d.message);
     return d.id;
   };
-  const delegationIds = { accepted: await invite("accepted"), pending: await invite("pending"), revoked: await invite("revoked"), rejected: await invite("rejected") };
+  const delegationIds = {
+    accepted: await invite("accepted"),
+    pending: await invite("pending"),
+    revoked: await invite("revoked"),
+    rejected: await invite("rejected"),
+  };
   await answerDelegation(t.db, parents.accepted, delegationIds.accepted, "Accepted");
   await answerDelegation(t.db, parents.revoked, delegationIds.revoked, "Accepted");
   await revokeDelegation(t.db, parents.owner.id, delegationIds.revoked);
   await answerDelegation(t.db, parents.rejected, delegationIds.rejected, "Rejected");
 
   const tokens = {} as Record<Actor, string>;
-  for (const a of Object.keys(parents) as Actor[]) tokens[a] = await createSession(t.db, parents[a].id, { idleMinutes: 60, absoluteDays: 1 });
+  for (const a of Object.keys(parents) as Actor[])
+    tokens[a] = await createSession(t.db, parents[a].id, { idleMinutes: 60, absoluteDays: 1 });
 
   const env = parseEnv({ NODE_ENV: "test", DATA_DIR: process.env.DATA_DIR, SESSION_SECRET: "z".repeat(40), PORT: "4399" });
   const log = () => {};
@@ -87,7 +103,8 @@ export async function createAuthzFixture(dialect: "sqlite" | "postgres" = "sqlit
     db: t.db,
     bus,
     log,
-    device: (p: { id: string; email: string; role: "parent" | "operator" } | null) => createDeviceCaller({ db: t.db, bus, log, parent: p, publicUrl: "http://localhost:4399" }),
+    device: (p: { id: string; email: string; role: "parent" | "operator" } | null) =>
+      createDeviceCaller({ db: t.db, bus, log, parent: p, publicUrl: "http://localhost:4399" }),
   };
   return {
     t,

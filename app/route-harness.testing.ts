@@ -44,7 +44,11 @@ export async function startRouteHarness(o: HarnessOptions = {}): Promise<RouteHa
       const form = o.form instanceof URLSearchParams ? o.form : o.form ? new URLSearchParams(o.form) : undefined;
       const request = new Request(`http://localhost${url}`, {
         method: form ? "POST" : "GET",
-        headers: { Authorization: `Bearer ${o.token ?? rh.token}`, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}), ...o.headers },
+        headers: {
+          Authorization: `Bearer ${o.token ?? rh.token}`,
+          ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+          ...o.headers,
+        },
         body: form,
       });
       try {

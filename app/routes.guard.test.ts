@@ -9,7 +9,20 @@ import { describe, expect, it } from "vitest";
  */
 // resources.app-icon: a drawn icon depends on nothing but its address (colour from the package name, the letters
 // given), so it carries nothing of anyone's and needs no sign-in.
-const PUBLIC = [/^_auth(\.|$)/, /^legal\./, /^contact\.tsx$/, /^\$\.tsx$/, /^_index\.tsx$/, /^logout\.tsx$/, /^users\./, /^dev\.mailbox/, /^healthz/, /^webhooks\./, /^reports\.unsubscribe\.tsx$/, /^resources\.app-icon\.tsx$/];
+const PUBLIC = [
+  /^_auth(\.|$)/,
+  /^legal\./,
+  /^contact\.tsx$/,
+  /^\$\.tsx$/,
+  /^_index\.tsx$/,
+  /^logout\.tsx$/,
+  /^users\./,
+  /^dev\.mailbox/,
+  /^healthz/,
+  /^webhooks\./,
+  /^reports\.unsubscribe\.tsx$/,
+  /^resources\.app-icon\.tsx$/,
+];
 
 const dir = path.resolve("app/routes");
 const files = readdirSync(dir).filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts") && !f.endsWith(".test.tsx"));
@@ -33,14 +46,18 @@ describe("route guard", () => {
     const source = readFileSync(path.resolve("app/components/reports/report.server.ts"), "utf8");
     expect(source).toMatch(/export async function requireReport\([\s\S]*?requireReportWith\(/);
     // The session check beside the report's read, then the kid's access check before anything is returned.
-    expect(source).toMatch(/export async function requireReportWith[\s\S]*?await Promise\.all\(\[requireParent\(args\)[\s\S]*?await Promise\.all\(\[requireKidAccess\(args, report\.profile_id\)[\s\S]*?return \{ report, also: extra \}/);
+    expect(source).toMatch(
+      /export async function requireReportWith[\s\S]*?await Promise\.all\(\[requireParent\(args\)[\s\S]*?await Promise\.all\(\[requireKidAccess\(args, report\.profile_id\)[\s\S]*?return \{ report, also: extra \}/,
+    );
   });
 
   it("webhook routes (called by a provider, not a parent) have no loader and verify the provider's signature", () => {
     for (const file of files.filter((f) => /^webhooks\./.test(f))) {
       const source = readFileSync(path.join(dir, file), "utf8");
       expect(exportedFunctionBody(source, "loader"), `${file} must not export a loader`).toBeNull();
-      expect(exportedFunctionBody(source, "action"), `${file} must verify a signature`).toMatch(/handleWebhook\(await request\.text\(\), request\.headers\.get\("stripe-signature"\)\)/);
+      expect(exportedFunctionBody(source, "action"), `${file} must verify a signature`).toMatch(
+        /handleWebhook\(await request\.text\(\), request\.headers\.get\("stripe-signature"\)\)/,
+      );
     }
   });
 
@@ -55,7 +72,9 @@ describe("route guard", () => {
         const body = exportedFunctionBody(source, name);
         if (body === null) continue;
         // JSON resource routes may answer a missing session with the spec's `is_logout: 1` instead of a redirect.
-        const guarded = /require(Parent|KidAccess|KidDevice|Operator|Report|ReportWith)\(/.test(body) || (/getParent\(/.test(body) && /is_logout/.test(body));
+        const guarded =
+          /require(Parent|KidAccess|KidDevice|Operator|Report|ReportWith)\(/.test(body) ||
+          (/getParent\(/.test(body) && /is_logout/.test(body));
         expect(guarded, `${file} ${name} must authorise`).toBe(true);
       }
     });

@@ -33,16 +33,40 @@ describe("npm run bench:all -- --smoke --json", () => {
     }
     const fleet = results.find((x) => x.bench === "device-fleet")!;
     expect(fleet.figures).toMatchObject({ phones: 60, processes: 2, commandsLost: 0 });
-    expect(Object.keys(fleet.targets).sort()).toEqual(["commandsExecutedTwice", "commandsLost", "killAllBackMs", "killOneBackMs", "memoryPerPhone", "rttP99Ms"]);
+    expect(Object.keys(fleet.targets).sort()).toEqual([
+      "commandsExecutedTwice",
+      "commandsLost",
+      "killAllBackMs",
+      "killOneBackMs",
+      "memoryPerPhone",
+      "rttP99Ms",
+    ]);
     const ingest = results.find((x) => x.bench === "ingest")!;
     expect(ingest.figures).toMatchObject({ "sqlite.rowsMissing": 0, "postgres.rowsMissing": 0 });
-    expect(Object.keys(ingest.baselines).sort()).toEqual(["postgres.rawArrivalRowsPerS", "postgres.rawRowsPerS", "sqlite.rawArrivalRowsPerS", "sqlite.rawRowsPerS"]);
+    expect(Object.keys(ingest.baselines).sort()).toEqual([
+      "postgres.rawArrivalRowsPerS",
+      "postgres.rawRowsPerS",
+      "sqlite.rawArrivalRowsPerS",
+      "sqlite.rawRowsPerS",
+    ]);
     // The target is measured against the phone-by-phone baseline (the harder one); arrival order is shown beside it.
-    expect(Object.keys(ingest.targets).sort()).toEqual(["postgres.groupVsRaw", "postgres.rowsMissing", "sqlite.groupVsRaw", "sqlite.rowsMissing"]);
+    expect(Object.keys(ingest.targets).sort()).toEqual([
+      "postgres.groupVsRaw",
+      "postgres.rowsMissing",
+      "sqlite.groupVsRaw",
+      "sqlite.rowsMissing",
+    ]);
     const mixed = results.find((x) => x.bench === "mixed-load")!;
     // Figures only (a saturated machine may answer a page late or 503: that is a measurement, not a broken bench).
     expect(Object.keys(mixed.figures)).toEqual(expect.arrayContaining(["loaded.pageP95Ms", "loaded.commandP99Ms", "failures"]));
-    expect(Object.keys(mixed.baselines).sort()).toEqual(["bare.commandP50Ms", "bare.commandP99Ms", "loadedBare.commandP50Ms", "loadedBare.commandP99Ms", "quiet.commandP99Ms", "quiet.pageP95Ms"]);
+    expect(Object.keys(mixed.baselines).sort()).toEqual([
+      "bare.commandP50Ms",
+      "bare.commandP99Ms",
+      "loadedBare.commandP50Ms",
+      "loadedBare.commandP99Ms",
+      "quiet.commandP99Ms",
+      "quiet.pageP95Ms",
+    ]);
     // The bare chain ran twice: without the fleet, and with it still uploading (the loaded command's baseline).
     expect(mixed.baselines["bare.commandP99Ms"]).toBeGreaterThan(0);
     expect(mixed.baselines["loadedBare.commandP99Ms"]).toBeGreaterThan(0);
@@ -56,11 +80,11 @@ describe("npm run bench:all -- --smoke --json", () => {
 
 describe("the result line", () => {
   it("names what is wrong with a malformed line", () => {
-    expect(shapeProblems({ bench: "x", figures: { a: "1" }, baselines: {}, ratios: {}, targets: { a: { below: 1 } }, met: "yes" })).toEqual([
-      "figures.a is not a number",
-      "targets.a is not {max} or {min}",
-      "met is not true or false",
-    ]);
-    expect(missedTargets({ figures: { p99: 25 }, ratios: { mem: 1.2 }, targets: { p99: { max: 20 }, mem: { max: 1.3 }, gone: { min: 1 } } })).toEqual(["p99", "gone"]);
+    expect(shapeProblems({ bench: "x", figures: { a: "1" }, baselines: {}, ratios: {}, targets: { a: { below: 1 } }, met: "yes" })).toEqual(
+      ["figures.a is not a number", "targets.a is not {max} or {min}", "met is not true or false"],
+    );
+    expect(
+      missedTargets({ figures: { p99: 25 }, ratios: { mem: 1.2 }, targets: { p99: { max: 20 }, mem: { max: 1.3 }, gone: { min: 1 } } }),
+    ).toEqual(["p99", "gone"]);
   });
 });

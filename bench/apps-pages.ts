@@ -37,7 +37,17 @@ const PER_KID = SMOKE ? 2 : 4;
 const TARGET_P95_MS = 30;
 
 /** The pages measured, in the order they are requested in each round; all but the Info tab have the target. */
-const PAGES = ["application", "category", "applicationInfo", "playStore", "requests", "reports", "report", "schedules", "settings"] as const;
+const PAGES = [
+  "application",
+  "category",
+  "applicationInfo",
+  "playStore",
+  "requests",
+  "reports",
+  "report",
+  "schedules",
+  "settings",
+] as const;
 type Page = (typeof PAGES)[number];
 const TARGETED: Page[] = ["application", "category", "playStore", "requests", "reports", "report", "schedules", "settings"];
 const LABEL: Record<Page, string> = {
@@ -52,10 +62,16 @@ const LABEL: Record<Page, string> = {
   settings: "/global-settings",
 };
 
-type Result = { dialect: string; samples: number; urls: Record<Page, number>; bare: Latency; seedSeconds: number | null } & Record<Page, Latency>;
+type Result = { dialect: string; samples: number; urls: Record<Page, number>; bare: Latency; seedSeconds: number | null } & Record<
+  Page,
+  Latency
+>;
 
 async function child(dialect: Dialect): Promise<Result> {
-  const { server, db, parentId, headers, base, seedSeconds } = await openBenchServer(dialect, { smoke: SMOKE, smokePrefix: "apps-pages-smoke-" });
+  const { server, db, parentId, headers, base, seedSeconds } = await openBenchServer(dialect, {
+    smoke: SMOKE,
+    smokePrefix: "apps-pages-smoke-",
+  });
   try {
     const devices = await db
       .selectFrom("devices")
@@ -78,7 +94,8 @@ async function child(dialect: Dialect): Promise<Result> {
         .limit(PER_KID * 4)
         .execute();
       const kid = { profileId: d.profileId, serialNumber: d.serial_number };
-      const app = (p: string, extra: string) => `${base}/application?${new URLSearchParams({ package_name: p, profile_id: d.profileId, serialNumber: d.serial_number })}${extra}`;
+      const app = (p: string, extra: string) =>
+        `${base}/application?${new URLSearchParams({ package_name: p, profile_id: d.profileId, serialNumber: d.serial_number })}${extra}`;
       for (const m of most.slice(0, PER_KID)) {
         urls.application.push(app(m.package_name, "&tab=usage&filter=week"));
         urls.applicationInfo.push(app(m.package_name, ""));
@@ -86,12 +103,22 @@ async function child(dialect: Dialect): Promise<Result> {
       const categories = [...new Set(most.map((m) => m.play_store_category))].slice(0, PER_KID);
       for (const c of categories) urls.category.push(`${base}/category?${new URLSearchParams({ id: c, ...kid })}`);
       // The store: the Installed tab (every app on the phone), a text search and one of the kid's categories.
-      const store: Record<string, string>[] = [{}, { playstoreText: "draw" }, { filterCategory: categories.find((c) => c !== "Others") ?? "EDUCATION" }];
+      const store: Record<string, string>[] = [
+        {},
+        { playstoreText: "draw" },
+        { filterCategory: categories.find((c) => c !== "Others") ?? "EDUCATION" },
+      ];
       for (const extra of store) urls.playStore.push(`${base}/play-store?${new URLSearchParams({ ...kid, ...extra })}`);
       urls.requests.push(`${base}/requests?${new URLSearchParams(kid)}`);
       // This month's reports, and the latest ones themselves.
       urls.reports.push(`${base}/reports?${new URLSearchParams(kid)}`);
-      const latest = await db.selectFrom("reports").select("id").where("profile_id", "=", d.profileId).orderBy("period_start", "desc").limit(PER_KID).execute();
+      const latest = await db
+        .selectFrom("reports")
+        .select("id")
+        .where("profile_id", "=", d.profileId)
+        .orderBy("period_start", "desc")
+        .limit(PER_KID)
+        .execute();
       for (const r of latest) urls.report.push(`${base}/report?${new URLSearchParams({ id: r.id, ...kid })}`);
       urls.schedules.push(`${base}/schedules?${new URLSearchParams(kid)}`);
       urls.settings.push(`${base}/global-settings?${new URLSearchParams(kid)}`);
@@ -100,7 +127,16 @@ async function child(dialect: Dialect): Promise<Result> {
     const bareUrl = `${base}/healthz`;
     const isPage = (r: Response, body: string) => r.headers.get("content-type")?.includes("text/html") === true && body.includes("<h1");
     // On the big set every page must show real content (rows, not its empty state).
-    const content: Partial<Record<Page, string>> = SMOKE ? {} : { playStore: 'data-testid="store-item"', requests: 'data-testid="request"', reports: "/report?id=", report: "report-big", schedules: 'data-testid="schedules"', settings: 'name="timeZone"' };
+    const content: Partial<Record<Page, string>> = SMOKE
+      ? {}
+      : {
+          playStore: 'data-testid="store-item"',
+          requests: 'data-testid="request"',
+          reports: "/report?id=",
+          report: "report-big",
+          schedules: 'data-testid="schedules"',
+          settings: 'name="timeZone"',
+        };
     const check = (p: Page) => (r: Response, body: string) => isPage(r, body) && (!content[p] || body.includes(content[p]!));
     // Warm up (JIT, SQLite page cache, Postgres plans).
     for (const p of PAGES) for (const u of urls[p]) await timedGet(u, headers, [], check(p));
@@ -110,21 +146,35 @@ async function child(dialect: Dialect): Promise<Result> {
     for (let i = 0; i < SAMPLES; i++) {
       for (const p of PAGES) {
         const u = urls[p][i % urls[p].length]!;
-        if (p === "settings") await db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", new URL(u).searchParams.get("profileId")!).execute();
+        if (p === "settings")
+          await db
+            .updateTable("kid_profiles")
+            .set((eb) => ({ view_rev: eb("view_rev", "+", 1) }))
+            .where("id", "=", new URL(u).searchParams.get("profileId")!)
+            .execute();
         const r = await timedGet(u, headers, times[p], check(p));
-        if (p === "settings" && !/page-cache;desc="miss"/.test(r.headers.get("server-timing") ?? "")) throw new Error(`expected a full render (page cache miss) for ${u}`);
+        if (p === "settings" && !/page-cache;desc="miss"/.test(r.headers.get("server-timing") ?? ""))
+          throw new Error(`expected a full render (page cache miss) for ${u}`);
       }
       await timedGet(bareUrl, {}, times.bare, () => true);
     }
     const lat = Object.fromEntries(PAGES.map((p) => [p, latency(times[p])])) as Record<Page, Latency>;
-    return { dialect, samples: SAMPLES, urls: Object.fromEntries(PAGES.map((p) => [p, urls[p].length])) as Record<Page, number>, bare: latency(times.bare), seedSeconds, ...lat };
+    return {
+      dialect,
+      samples: SAMPLES,
+      urls: Object.fromEntries(PAGES.map((p) => [p, urls[p].length])) as Record<Page, number>,
+      bare: latency(times.bare),
+      seedSeconds,
+      ...lat,
+    };
   } finally {
     await server.close();
   }
 }
 
 function fmt(r: Result): string {
-  const line = (p: Page) => `          ${`${LABEL[p]}:`.padEnd(27)}${fmtLatency(r[p])}${TARGETED.includes(p) ? `  ${r[p].p95 <= TARGET_P95_MS ? "OK" : "OVER TARGET"}` : ""}  (${r.urls[p]} pages)`;
+  const line = (p: Page) =>
+    `          ${`${LABEL[p]}:`.padEnd(27)}${fmtLatency(r[p])}${TARGETED.includes(p) ? `  ${r[p].p95 <= TARGET_P95_MS ? "OK" : "OVER TARGET"}` : ""}  (${r.urls[p]} pages)`;
   return [
     `${r.dialect} (${r.samples} sequential requests of each page, interleaved)`,
     ...PAGES.map(line),
@@ -142,12 +192,19 @@ if (args.includes("--child")) {
 } else {
   const out = reporter(JSON_ONLY);
   const dialects = dialectArg ? [dialectArg] : SMOKE ? ["sqlite"] : ["sqlite", "postgres"];
-  out.say(`bench: kid pages (/application, /category, /play-store, /requests, /reports, /report, /schedules, /global-settings) on the ${SMOKE ? "demo (smoke: no measurement)" : "--big"} data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`);
+  out.say(
+    `bench: kid pages (/application, /category, /play-store, /requests, /reports, /report, /schedules, /global-settings) on the ${SMOKE ? "demo (smoke: no measurement)" : "--big"} data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`,
+  );
   const figures: Record<string, number> = {};
   const baselines: Record<string, number> = {};
   const ratios: Record<string, number> = {};
   const targets: Record<string, Bound> = {};
-  for (const { dialect: d, result: r } of runDialects<Result>(fileURLToPath(import.meta.url), "apps-pages", dialects, SMOKE ? ["--smoke"] : [])) {
+  for (const { dialect: d, result: r } of runDialects<Result>(
+    fileURLToPath(import.meta.url),
+    "apps-pages",
+    dialects,
+    SMOKE ? ["--smoke"] : [],
+  )) {
     out.say(fmt(r));
     for (const page of PAGES) {
       figures[`${d}.${page}P50Ms`] = r[page].p50;

@@ -40,7 +40,9 @@ async function serverMain(pgUrl: string, redisUrl: string) {
   await redis.connect();
   // The outbox's stand-in: the Lock's one durable write, the same size of row, committed on its own (autocommit).
   const outbox = `bare_outbox_${process.pid}`;
-  await pool.query(`create table if not exists ${outbox} (id text primary key, phone text not null, type text not null, payload text not null, created_at text not null)`);
+  await pool.query(
+    `create table if not exists ${outbox} (id text primary key, phone text not null, type text not null, payload text not null, created_at text not null)`,
+  );
   const app = express();
   app.get("/healthz", (_req, res) => void res.json({ ok: true }));
   app.post("/lock", async (req, res) => {
@@ -49,7 +51,11 @@ async function serverMain(pgUrl: string, redisUrl: string) {
       await Promise.all([pool.query("select 1"), pool.query("select 1")]);
       for (let i = 0; i < 2; i++) await pool.query("select 1");
       const id = randomUUID();
-      await pool.query(`insert into ${outbox} (id, phone, type, payload, created_at) values ($1, $2, 'LOCK', '{}', $3)`, [id, phone, new Date().toISOString()]);
+      await pool.query(`insert into ${outbox} (id, phone, type, payload, created_at) values ($1, $2, 'LOCK', '{}', $3)`, [
+        id,
+        phone,
+        new Date().toISOString(),
+      ]);
       await redis.publish(CHANNEL, JSON.stringify({ phone, id }));
       res.redirect(303, "/healthz");
     } catch (err) {
@@ -100,19 +106,27 @@ export interface BareRound {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `parents` phones on the relay; each clicks for `seconds` as a parent of the mixed load does. */
-export async function bareChainLoop(o: { serverUrl: string; relayUrl: string; parents: number; seconds: number; thinkMs: number }): Promise<BareRound> {
+export async function bareChainLoop(o: {
+  serverUrl: string;
+  relayUrl: string;
+  parents: number;
+  seconds: number;
+  thinkMs: number;
+}): Promise<BareRound> {
   const r: BareRound = { commands: [], failures: [] };
   const phones = await Promise.all(
-    Array.from({ length: o.parents }, (_, i) =>
-      new Promise<{ ws: WebSocket; name: string; next: ((id: string) => void) | null }>((resolve, reject) => {
-        const name = `bare-${i}`;
-        const ws = new WebSocket(`${o.relayUrl}/?phone=${name}`);
-        const phone = { ws, name, next: null as ((id: string) => void) | null };
-        ws.on("message", (data) => phone.next?.(String(data)));
-        ws.once("open", () => resolve(phone));
-        // Before it opens, the loop fails at once; after, a lost socket shows as commands that never arrive.
-        ws.on("error", reject);
-      }),
+    Array.from(
+      { length: o.parents },
+      (_, i) =>
+        new Promise<{ ws: WebSocket; name: string; next: ((id: string) => void) | null }>((resolve, reject) => {
+          const name = `bare-${i}`;
+          const ws = new WebSocket(`${o.relayUrl}/?phone=${name}`);
+          const phone = { ws, name, next: null as ((id: string) => void) | null };
+          ws.on("message", (data) => phone.next?.(String(data)));
+          ws.once("open", () => resolve(phone));
+          // Before it opens, the loop fails at once; after, a lost socket shows as commands that never arrive.
+          ws.on("error", reject);
+        }),
     ),
   );
   const get = async () => {

@@ -38,7 +38,28 @@ const TARGET_RENDER_P95_MS = 30;
 const TARGET_SEARCH_RATIO = 1;
 /** What parents type: whole words, prefixes while typing, a developer, accents. */
 const QUERIES = ["khan", "duol", "minecraft", "pokémon", "google llc", "math", "draw", "chess", "piano", "weather", "photo edit", "puzzle"];
-const WORDS = ["happy", "magic", "pixel", "super", "tiny", "space", "ocean", "farm", "city", "star", "math", "word", "color", "music", "puzzle", "racing", "story", "zoo", "robot", "dragon"];
+const WORDS = [
+  "happy",
+  "magic",
+  "pixel",
+  "super",
+  "tiny",
+  "space",
+  "ocean",
+  "farm",
+  "city",
+  "star",
+  "math",
+  "word",
+  "color",
+  "music",
+  "puzzle",
+  "racing",
+  "story",
+  "zoo",
+  "robot",
+  "dragon",
+];
 
 interface Latency {
   p50: number;
@@ -106,8 +127,15 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
   try {
     const db = server.services.db;
     const parent = await db.selectFrom("parents").select("id").where("email", "=", DEMO_LOGIN.email).executeTakeFirstOrThrow();
-    const device = await db.selectFrom("devices").select(["id", "serial_number", "profile_id"]).where("serial_number", "=", "DEMO-MIA-0001").executeTakeFirstOrThrow();
-    const headers = { Cookie: (await sessionCookie().serialize(await createSession(db, parent.id, { idleMinutes: 720, absoluteDays: 7 }))).split(";")[0], Accept: "text/html" };
+    const device = await db
+      .selectFrom("devices")
+      .select(["id", "serial_number", "profile_id"])
+      .where("serial_number", "=", "DEMO-MIA-0001")
+      .executeTakeFirstOrThrow();
+    const headers = {
+      Cookie: (await sessionCookie().serialize(await createSession(db, parent.id, { idleMinutes: 720, absoluteDays: 7 }))).split(";")[0],
+      Accept: "text/html",
+    };
     const base = server.url.replace("0.0.0.0", "127.0.0.1");
     const like = (text: string) => {
       const pattern = `%${text.toLowerCase()}%`;
@@ -116,13 +144,27 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
         ORDER BY reviews DESC LIMIT 50`.execute(db);
     };
     const search = (text: string) => searchCatalog(db, device.id, { kind: "text", text });
-    const qs = (extra: Record<string, string>) => new URLSearchParams({ profileId: device.profile_id, serialNumber: device.serial_number, ...extra }).toString();
-    const pages = [qs({}), qs({ playstoreText: "minecraft" }), qs({ playstoreText: "draw" }), qs({ filterCategory: "EDUCATION" }), qs({ ageFilter: "AGE_RANGE2" }), qs({ expertRatingFilter: "EXPERT_RECOMMENDATION" }), qs({ tab: "search", shown: "40" })];
+    const qs = (extra: Record<string, string>) =>
+      new URLSearchParams({ profileId: device.profile_id, serialNumber: device.serial_number, ...extra }).toString();
+    const pages = [
+      qs({}),
+      qs({ playstoreText: "minecraft" }),
+      qs({ playstoreText: "draw" }),
+      qs({ filterCategory: "EDUCATION" }),
+      qs({ ageFilter: "AGE_RANGE2" }),
+      qs({ expertRatingFilter: "EXPERT_RECOMMENDATION" }),
+      qs({ tab: "search", shown: "40" }),
+    ];
     // (The last is the whole catalogue after one Show More: forty rows. Results come twenty at a time, app/rules/store.ts.)
     // A full render every time: the kid's view_rev moves first, as a phone's upload would (no cached answer
     // could be used, should /play-store ever be page-cached; today only /kids-device is). Not timed: it is the
     // bench's write, not the page's.
-    const moveViewRev = () => db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", device.profile_id).execute();
+    const moveViewRev = () =>
+      db
+        .updateTable("kid_profiles")
+        .set((eb) => ({ view_rev: eb("view_rev", "+", 1) }))
+        .where("id", "=", device.profile_id)
+        .execute();
     const render = async (i: number) => {
       const r = await fetch(`${base}/play-store?${pages[i % pages.length]}`, { headers });
       const body = await r.text();
@@ -149,7 +191,14 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     const extra = Array.from({ length: SYNTHETIC }, (_, i) => {
       const a = CATALOG_APPS[i % CATALOG_APPS.length]!;
       const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
-      return { ...a, package_name: `com.bench.synthetic.app${i}`, title: `${w(1)} ${w(2)} ${a.title.split(/[:\-–]/)[0]!.trim()} ${i}`, developer: `${w(3)} Studio ${i % 500}`, is_system_app: false, reviews: 1 + ((i * 7919) % 100_000) };
+      return {
+        ...a,
+        package_name: `com.bench.synthetic.app${i}`,
+        title: `${w(1)} ${w(2)} ${a.title.split(/[:\-–]/)[0]!.trim()} ${i}`,
+        developer: `${w(3)} Studio ${i % 500}`,
+        is_system_app: false,
+        reviews: 1 + ((i * 7919) % 100_000),
+      };
     });
     const t0 = performance.now();
     await seedCatalog(db, extra);
@@ -163,7 +212,14 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     const searchBig = await timeEach(SAMPLES, (i) => search(QUERIES[i % QUERIES.length]));
     const likeBig = await timeEach(SAMPLES, (i) => like(QUERIES[i % QUERIES.length]));
     const renderBig = await timeEach(SAMPLES, render, moveViewRev);
-    const apps = Number((await db.selectFrom("catalog_apps").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
+    const apps = Number(
+      (
+        await db
+          .selectFrom("catalog_apps")
+          .select(sql<number>`count(*)`.as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     console.error(`${dialect}: ${apps} apps (${SYNTHETIC} synthetic added in ${seedSeconds.toFixed(1)} s)`);
     return { dialect, apps, synthetic: SYNTHETIC, search300, like300, searchBig, likeBig, render: renderLat, renderBig, bare: bareLat };
   } finally {
@@ -180,7 +236,9 @@ if (args.includes("--child")) {
 } else {
   const out = reporter(JSON_ONLY);
   const dialects = dialectArg ? [dialectArg] : ["sqlite", "postgres"];
-  out.say(`bench: catalogue search and /play-store · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · load ${os.loadavg()[0]!.toFixed(1)} · Node ${process.version} · ${new Date().toISOString()}${SMOKE ? " · smoke: no measurement" : ""}`);
+  out.say(
+    `bench: catalogue search and /play-store · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · load ${os.loadavg()[0]!.toFixed(1)} · Node ${process.version} · ${new Date().toISOString()}${SMOKE ? " · smoke: no measurement" : ""}`,
+  );
   const self = fileURLToPath(import.meta.url);
   const figures: Record<string, number> = {};
   const baselines: Record<string, number> = {};
@@ -188,7 +246,11 @@ if (args.includes("--child")) {
   const targets: Record<string, Bound> = {};
   const env = SMOKE ? { ...process.env, BENCH_CATALOG_PG_DB: `kids_portal_catalog_smoke_${process.pid}` } : process.env;
   for (const d of dialects) {
-    const run = spawnSync(process.execPath, ["--import", "tsx", self, "--child", "--dialect", d, ...(SMOKE ? ["--smoke"] : [])], { encoding: "utf8", stdio: ["ignore", "pipe", JSON_ONLY ? "pipe" : "inherit"], env });
+    const run = spawnSync(process.execPath, ["--import", "tsx", self, "--child", "--dialect", d, ...(SMOKE ? ["--smoke"] : [])], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", JSON_ONLY ? "pipe" : "inherit"],
+      env,
+    });
     const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
     if (!line) {
       process.stderr.write(`${run.stdout}${run.stderr ?? ""}\n${d}: no result (exit ${run.status})\n`);
@@ -198,7 +260,9 @@ if (args.includes("--child")) {
     const seedApps = r.apps - r.synthetic;
     out.say(`${d.padEnd(9)} search, ${seedApps} apps:        ${ms(r.search300)}   | LIKE scan ${ms(r.like300)}`);
     out.say(`          search, ${r.apps} apps:      ${ms(r.searchBig)}   | LIKE scan ${ms(r.likeBig)}`);
-    out.say(`          /play-store full render (${seedApps} apps): ${ms(r.render)}; with ${r.apps}: ${ms(r.renderBig)}   | bare /healthz ${ms(r.bare)}`);
+    out.say(
+      `          /play-store full render (${seedApps} apps): ${ms(r.render)}; with ${r.apps}: ${ms(r.renderBig)}   | bare /healthz ${ms(r.bare)}`,
+    );
     figures[`${d}.searchP95Ms.seed`] = r.search300.p95;
     figures[`${d}.searchP95Ms.big`] = r.searchBig.p95;
     figures[`${d}.playStoreP95Ms`] = r.render.p95;

@@ -20,7 +20,8 @@ describe("bench/device-fleet.ts", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: /);
-    for (const f of ["--phones", "--processes", "--client-processes", "--rtt", "--deadline", "--json", "--help"]) expect(r.stdout).toContain(f);
+    for (const f of ["--phones", "--processes", "--client-processes", "--rtt", "--deadline", "--json", "--help"])
+      expect(r.stdout).toContain(f);
     expect(r.stdout).not.toMatch(/# device fleet bench/);
   });
 

@@ -33,11 +33,28 @@ const OPTIONS = {
   processes: { type: "string", default: "2", help: "device-service processes behind the one port" },
   "client-processes": { type: "string", default: "auto", help: "client processes driving the phones (auto: as the open-file limit needs)" },
   rtt: { type: "string", default: "300", help: "LOCK commands timed for the round trip" },
-  deadline: { type: "string", multiple: true, default: [] as string[], help: "a phase's deadline in seconds, e.g. --deadline connect=30 (repeatable)" },
+  deadline: {
+    type: "string",
+    multiple: true,
+    default: [] as string[],
+    help: "a phase's deadline in seconds, e.g. --deadline connect=30 (repeatable)",
+  },
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
   help: { type: "boolean", short: "h", default: false, help: "print this help and exit" },
 } as const;
-const PHASES = ["build", "start-bare", "connect-bare", "echo", "kill-all-bare", "start-device", "connect", "rtt", "kill-one", "kill-all", "drain"] as const;
+const PHASES = [
+  "build",
+  "start-bare",
+  "connect-bare",
+  "echo",
+  "kill-all-bare",
+  "start-device",
+  "connect",
+  "rtt",
+  "kill-one",
+  "kill-all",
+  "drain",
+] as const;
 
 const USAGE = [
   "Usage: npx tsx bench/device-fleet.ts [flags]   (or: npm run bench -- [flags])",
@@ -63,7 +80,11 @@ function usageError(msg: string): never {
 
 function parseFlags() {
   try {
-    return parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, { help: _help, ...o }]) => [k, o])) as { [K in keyof typeof OPTIONS]: Omit<(typeof OPTIONS)[K], "help"> } }).values;
+    return parseArgs({
+      options: Object.fromEntries(Object.entries(OPTIONS).map(([k, { help: _help, ...o }]) => [k, o])) as {
+        [K in keyof typeof OPTIONS]: Omit<(typeof OPTIONS)[K], "help">;
+      },
+    }).values;
   } catch (err) {
     usageError(err instanceof Error ? err.message : String(err));
   }
@@ -104,7 +125,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const deviceIdleCores = (phones: number) => 0.05 + phones * 3e-6;
 /** Default deadlines grow with the sizes; --deadline overrides. */
 const deadline = (name: (typeof PHASES)[number]) =>
-  deadlines[name] ?? { build: 120e3, "start-bare": 120e3, "start-device": 120e3, "connect-bare": 60e3 + 4 * N, connect: 60e3 + 4 * N, echo: 30e3 + 100 * RTT_N, rtt: 30e3 + 200 * RTT_N, "kill-one": 180e3, "kill-all": 180e3, "kill-all-bare": 180e3, drain: 60e3 }[name];
+  deadlines[name] ??
+  {
+    build: 120e3,
+    "start-bare": 120e3,
+    "start-device": 120e3,
+    "connect-bare": 60e3 + 4 * N,
+    connect: 60e3 + 4 * N,
+    echo: 30e3 + 100 * RTT_N,
+    rtt: 30e3 + 200 * RTT_N,
+    "kill-one": 180e3,
+    "kill-all": 180e3,
+    "kill-all-bare": 180e3,
+    drain: 60e3,
+  }[name];
 
 /**
  * A node child with its open-files soft limit raised to the hard limit, and IPC. TypeScript runs under tsx; the
@@ -113,7 +147,11 @@ const deadline = (name: (typeof PHASES)[number]) =>
 function nodeChild(limits: Limits, script: string, args: string[], env: NodeJS.ProcessEnv, group: boolean): ChildProcess {
   const cmd = `ulimit -n ${limits.nofileHard} && exec "$0" "$@"`;
   const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const proc = spawn("sh", ["-c", cmd, process.execPath, ...loader, "--expose-gc", path.resolve(script), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env, detached: group });
+  const proc = spawn("sh", ["-c", cmd, process.execPath, ...loader, "--expose-gc", path.resolve(script), ...args], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env,
+    detached: group,
+  });
   return children.add(proc, group);
 }
 
@@ -130,7 +168,13 @@ async function startClients(limits: Limits, mode: "bare" | "device", port: numbe
   const per = Math.ceil(N / plan.clientProcesses);
   const procs: ChildProcess[] = [];
   for (let c = 0; c < plan.clientProcesses && c * per < N; c++) {
-    const p = nodeChild(limits, "bench/fleet-client.ts", [mode, `ws://127.0.0.1:${port}`, String(c * per), String(Math.min(N, (c + 1) * per)), plan.sourceAddresses.join(",")], process.env, false);
+    const p = nodeChild(
+      limits,
+      "bench/fleet-client.ts",
+      [mode, `ws://127.0.0.1:${port}`, String(c * per), String(Math.min(N, (c + 1) * per)), plan.sourceAddresses.join(",")],
+      process.env,
+      false,
+    );
     await ask(p, null, "started");
     procs.push(p);
   }
@@ -140,10 +184,12 @@ async function startClients(limits: Limits, mode: "bare" | "device", port: numbe
     all,
     states: async () => {
       const sum = { ready: 0, handshaking: 0, unacknowledged: 0, waiting: 0 };
-      for (const r of await all<{ states: typeof sum }>({ cmd: "states" }, "states")) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r.states[k];
+      for (const r of await all<{ states: typeof sum }>({ cmd: "states" }, "states"))
+        for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r.states[k];
       return sum;
     },
-    disconnects: async () => (await all<{ disconnects: number }>({ cmd: "disconnects" }, "disconnects")).reduce((n, r) => n + r.disconnects, 0),
+    disconnects: async () =>
+      (await all<{ disconnects: number }>({ cmd: "disconnects" }, "disconnects")).reduce((n, r) => n + r.disconnects, 0),
     stop: async () => {
       await all({ cmd: "close" }, "closed");
       for (const p of procs) p.kill("SIGKILL");
@@ -161,7 +207,12 @@ async function stopServer(s: { proc: ChildProcess }) {
  * kill -9 of a server's whole process group, then `restart` (which may do more first), then waits until every phone
  * is back; returns the time from the kill.
  */
-async function killAll(server: { proc: ChildProcess }, clients: Awaited<ReturnType<typeof startClients>>, restart: () => Promise<{ proc: ChildProcess }>, label = ""): Promise<number> {
+async function killAll(
+  server: { proc: ChildProcess },
+  clients: Awaited<ReturnType<typeof startClients>>,
+  restart: () => Promise<{ proc: ChildProcess }>,
+  label = "",
+): Promise<number> {
   const before = await clients.disconnects();
   const k0 = performance.now();
   const exited = new Promise((r) => server.proc.once("exit", r));
@@ -169,7 +220,10 @@ async function killAll(server: { proc: ChildProcess }, clients: Awaited<ReturnTy
   await exited;
   const started = await restart();
   process.stderr.write(`  ${label}restarted in ${((performance.now() - k0) / 1000).toFixed(1)} s\n`);
-  const meter = stormMeter(started.proc.pid!, clients.procs.map((p) => p.pid!));
+  const meter = stormMeter(
+    started.proc.pid!,
+    clients.procs.map((p) => p.pid!),
+  );
   await backAgain(clients, before, N);
   process.stderr.write(`  ${label}cores used while the phones came back: ${meter()}\n`);
   return performance.now() - k0;
@@ -195,7 +249,9 @@ async function backAgain(clients: Awaited<ReturnType<typeof startClients>>, befo
     await Promise.race([ready, sleep(5_000)]);
     if (!done) {
       const s = await clients.states();
-      process.stderr.write(`  … ${s.ready} ready, ${s.handshaking} in the handshake, ${s.unacknowledged} connected without an acknowledged status, ${s.waiting} waiting to reconnect\n`);
+      process.stderr.write(
+        `  … ${s.ready} ready, ${s.handshaking} in the handshake, ${s.unacknowledged} connected without an acknowledged status, ${s.waiting} waiting to reconnect\n`,
+      );
     }
   }
   await ready;
@@ -253,7 +309,11 @@ async function main() {
     await waitIdle([bare.proc.pid!, ...bare.pids]);
     const bareAfter = await bare.rss();
     await waitIdle([bare.proc.pid!, ...bare.pids]); // as for the device service below: not in the collection's wake
-    const echo = await phase("echo", deadline("echo"), async () => (await ask<{ echo: number[] }>(bareClients.procs[0], { cmd: "echo", n: RTT_N }, "echo")).echo);
+    const echo = await phase(
+      "echo",
+      deadline("echo"),
+      async () => (await ask<{ echo: number[] }>(bareClients.procs[0], { cmd: "echo", n: RTT_N }, "echo")).echo,
+    );
     // The same storm against bare ws servers: what the machine (clients included) allows at all.
     let bareNow = bare;
     const bareKillAllMs = await phase("kill-all-bare", deadline("kill-all-bare"), () =>
@@ -271,18 +331,33 @@ async function main() {
     await phase("connect", deadline("connect"), () => clients.all({ cmd: "connect" }, "connected"));
     const connectMs = performance.now() - t0;
     const settleMs = await waitIdle([dev.proc.pid!, ...dev.pids], undefined, deviceIdleCores(N));
-    const spread = await db.selectFrom("device_status").select(["online_process", (eb) => eb.fn.countAll<string>().as("n")]).where("online", "=", 1).groupBy("online_process").execute();
-    process.stderr.write(`  phones per device process: ${spread.map((r) => Number(r.n)).sort((a, b) => b - a).join(", ")}\n`);
+    const spread = await db
+      .selectFrom("device_status")
+      .select(["online_process", (eb) => eb.fn.countAll<string>().as("n")])
+      .where("online", "=", 1)
+      .groupBy("online_process")
+      .execute();
+    process.stderr.write(
+      `  phones per device process: ${spread
+        .map((r) => Number(r.n))
+        .sort((a, b) => b - a)
+        .join(", ")}\n`,
+    );
     const devAfter = await dev.rss();
     // The RSS reading runs a full garbage collection in every process (global.gc: 320–400 ms at 12,500 phones each,
     // all four at once); the round trip is timed once they are idle again, not in the collection's wake.
     await waitIdle([dev.proc.pid!, ...dev.pids], undefined, deviceIdleCores(N));
     const perBare = (bareAfter - bareBefore) / N;
     const perDev = (devAfter - devBefore) / N;
-    out.say(`1. idle phones: ${N} connected in ${(connectMs / 1000).toFixed(1)} s (the service idle ${(settleMs / 1000).toFixed(1)} s later); memory per phone over ${P + 1} processes ${kib(perDev)} KiB vs bare ws ${kib(perBare)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×)`);
+    out.say(
+      `1. idle phones: ${N} connected in ${(connectMs / 1000).toFixed(1)} s (the service idle ${(settleMs / 1000).toFixed(1)} s later); memory per phone over ${P + 1} processes ${kib(perDev)} KiB vs bare ws ${kib(perBare)} KiB → ${(perDev / perBare).toFixed(2)}× (target ≤ 1.3×)`,
+    );
 
     const cmd = commander(db, bus);
-    const rttMeter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
+    const rttMeter = stormMeter(
+      dev.proc.pid!,
+      clients.procs.map((p) => p.pid!),
+    );
     // Each round trip's span, beside this process's own GC pauses: a span a pause overlaps carries the measurer's cost.
     const spans: Span[] = [];
     const gc = watchGcPauses();
@@ -301,14 +376,21 @@ async function main() {
     const rttClear = apart.clear.map((x) => x.end - x.start);
     // What else ran meanwhile: an idle fleet's heartbeat, or work left from the connections.
     process.stderr.write(`  cores used during the round trips: ${rttMeter()}\n`);
-    out.say(`2. command round trip (${RTT_N} LOCKs issued on another process, through Redis): p50 ${pct(rtt, 50).toFixed(2)} ms, p99 ${pct(rtt, 99).toFixed(2)} ms (target p99 ≤ 20 ms); bare ws echo p50 ${pct(echo, 50).toFixed(2)} ms, p99 ${pct(echo, 99).toFixed(2)} ms`);
+    out.say(
+      `2. command round trip (${RTT_N} LOCKs issued on another process, through Redis): p50 ${pct(rtt, 50).toFixed(2)} ms, p99 ${pct(rtt, 99).toFixed(2)} ms (target p99 ≤ 20 ms); bare ws echo p50 ${pct(echo, 50).toFixed(2)} ms, p99 ${pct(echo, 99).toFixed(2)} ms`,
+    );
     process.stderr.write(
       `  the bench's own GC meanwhile: ${benchGc.length} pauses, longest ${Math.max(0, ...benchGc.map((x) => x.end - x.start)).toFixed(1)} ms; ${apart.overlapped} of ${RTT_N} round trips overlapped one; p99 of the others ${rttClear.length ? pct(rttClear, 99).toFixed(2) : "–"} ms\n`,
     );
 
     // kill -9 of one process: its phones reconnect to the others; commands issued to them meanwhile arrive.
     const victim = dev.pids[0];
-    const held = await db.selectFrom("device_status").select("device_id").where("online", "=", 1).where("online_process", "like", `%:${victim}:%`).execute();
+    const held = await db
+      .selectFrom("device_status")
+      .select("device_id")
+      .where("online", "=", 1)
+      .where("online_process", "like", `%:${victim}:%`)
+      .execute();
     const killOneMs = await phase("kill-one", deadline("kill-one"), async () => {
       const before = await clients.disconnects();
       const k0 = performance.now();
@@ -316,7 +398,10 @@ async function main() {
       process.stderr.write(`  killed process ${victim}, which held ${held.length} phones\n`);
       for (const h of held.slice(0, 50)) await cmd.issue(Number(h.device_id.replace("fleet", "")));
       process.stderr.write(`  ${Math.min(50, held.length)} commands issued to its phones\n`);
-      const meter = stormMeter(dev.proc.pid!, clients.procs.map((p) => p.pid!));
+      const meter = stormMeter(
+        dev.proc.pid!,
+        clients.procs.map((p) => p.pid!),
+      );
       await backAgain(clients, before, held.length);
       process.stderr.write(`  cores used while the phones came back: ${meter()}\n`);
       return performance.now() - k0;
@@ -330,7 +415,9 @@ async function main() {
         return (dev = await startServer(limits, "device", port, env));
       }),
     );
-    out.say(`3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s); bare ws fleet of the same shape ${(bareKillAllMs / 1000).toFixed(1)} s`);
+    out.say(
+      `3b. kill -9 of all ${P + 1} processes and a restart: every phone back in ${(killAllMs / 1000).toFixed(1)} s (target ≤ 60 s); bare ws fleet of the same shape ${(bareKillAllMs / 1000).toFixed(1)} s`,
+    );
 
     const lost = await phase("drain", deadline("drain"), async () => {
       while ((await cmd.unacknowledged()) > 0) await sleep(250);
@@ -340,8 +427,13 @@ async function main() {
       if (err instanceof PhaseTimeout) return cmd.unacknowledged();
       throw err;
     });
-    const stats = (await clients.all<{ executed: number; duplicates: number }>({ cmd: "stats" }, "executed")).reduce((a, r) => ({ executed: a.executed + r.executed, duplicates: a.duplicates + r.duplicates }), { executed: 0, duplicates: 0 });
-    out.say(`4. commands: ${cmd.issued.length} issued, ${cmd.issued.length - lost} acknowledged, ${lost} lost (target 0); executed ${stats.executed} times on the phones, ${stats.duplicates} redelivered copies ignored by id`);
+    const stats = (await clients.all<{ executed: number; duplicates: number }>({ cmd: "stats" }, "executed")).reduce(
+      (a, r) => ({ executed: a.executed + r.executed, duplicates: a.duplicates + r.duplicates }),
+      { executed: 0, duplicates: 0 },
+    );
+    out.say(
+      `4. commands: ${cmd.issued.length} issued, ${cmd.issued.length - lost} acknowledged, ${lost} lost (target 0); executed ${stats.executed} times on the phones, ${stats.duplicates} redelivered copies ignored by id`,
+    );
     await clients.stop();
     await stopServer(dev);
 
@@ -366,9 +458,21 @@ async function main() {
           commandsLost: lost,
           commandsExecutedTwice: Math.max(0, stats.executed - cmd.issued.length),
         },
-        baselines: { bareMemoryPerPhoneKiB: perBare / 1024, bareEchoP50Ms: pct(echo, 50), bareEchoP99Ms: pct(echo, 99), bareKillAllBackMs: bareKillAllMs },
+        baselines: {
+          bareMemoryPerPhoneKiB: perBare / 1024,
+          bareEchoP50Ms: pct(echo, 50),
+          bareEchoP99Ms: pct(echo, 99),
+          bareKillAllBackMs: bareKillAllMs,
+        },
         ratios: { memoryPerPhone: perDev / perBare, killAllBack: killAllMs / bareKillAllMs },
-        targets: { memoryPerPhone: { max: 1.3 }, rttP99Ms: { max: 20 }, killOneBackMs: { max: 60_000 }, killAllBackMs: { max: 60_000 }, commandsLost: { max: 0 }, commandsExecutedTwice: { max: 0 } },
+        targets: {
+          memoryPerPhone: { max: 1.3 },
+          rttP99Ms: { max: 20 },
+          killOneBackMs: { max: 60_000 },
+          killAllBackMs: { max: 60_000 },
+          commandsLost: { max: 0 },
+          commandsExecutedTwice: { max: 0 },
+        },
       }),
     );
   } finally {
@@ -393,7 +497,9 @@ main().then(
   (err: unknown) => {
     const pids = [...killed, ...children.killAll()];
     const what = err instanceof PhaseTimeout ? err.message : `the bench failed: ${err instanceof Error ? err.message : String(err)}`;
-    process.stderr.write(`${what}; stopped ${pids.length} child process${pids.length === 1 ? "" : "es"}${pids.length ? ` (${pids.join(", ")})` : ""}\n`);
+    process.stderr.write(
+      `${what}; stopped ${pids.length} child process${pids.length === 1 ? "" : "es"}${pids.length ? ` (${pids.join(", ")})` : ""}\n`,
+    );
     process.exit(EXIT_FAILED);
   },
 );

@@ -16,7 +16,8 @@ const from = Number(fromArg);
 const to = Number(toArg);
 const addresses = addrArg.split(",");
 const phones: MiniPhone[] = [];
-for (let i = from; i < to; i++) phones.push(new MiniPhone(i, { url, bare: mode === "bare", localAddress: addresses[i % addresses.length] }));
+for (let i = from; i < to; i++)
+  phones.push(new MiniPhone(i, { url, bare: mode === "bare", localAddress: addresses[i % addresses.length] }));
 
 const reply = (m: object) => process.send?.(m);
 let reporting = false;
@@ -30,7 +31,13 @@ async function report(p: MiniPhone, everyMs: number, buckets: number, gen: numbe
   await sleep(Math.random() * everyMs);
   for (let k = 1; reporting && gen === generation; k++) {
     const hour = new Date().toISOString();
-    await p.send("usage", { buckets: Array.from({ length: buckets }, (_, b) => ({ packageName: `com.mixed.app${b}`, hour, minutes: 1 + (k % Math.max(1, Math.floor(60 / buckets) - 1)) })) });
+    await p.send("usage", {
+      buckets: Array.from({ length: buckets }, (_, b) => ({
+        packageName: `com.mixed.app${b}`,
+        hour,
+        minutes: 1 + (k % Math.max(1, Math.floor(60 / buckets) - 1)),
+      })),
+    });
     reported++;
     await sleep(everyMs * (0.5 + Math.random()));
   }

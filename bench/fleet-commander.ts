@@ -36,7 +36,11 @@ export function commander(db: DB, bus: Bus) {
     async unacknowledged(): Promise<number> {
       let open = 0;
       for (let k = 0; k < issued.length; k += 500) {
-        const rows = await db.selectFrom("device_commands").select("status").where("id", "in", issued.slice(k, k + 500)).execute();
+        const rows = await db
+          .selectFrom("device_commands")
+          .select("status")
+          .where("id", "in", issued.slice(k, k + 500))
+          .execute();
         open += issued.slice(k, k + 500).length - rows.filter((r) => r.status === "acknowledged").length;
       }
       return open;

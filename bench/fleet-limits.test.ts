@@ -6,18 +6,73 @@ import { describe, expect, it } from "vitest";
 import { planFleet, type Limits } from "./fleet-limits";
 import { missingBuild, phase, PhaseTimeout, parseDeadlines } from "./phases";
 
-const HERE: Limits = { nofileSoft: 20_000, nofileHard: 20_000, portRange: [32768, 60999], filesFree: 2_000_000, memFreeBytes: 20 * 2 ** 30 };
+const HERE: Limits = {
+  nofileSoft: 20_000,
+  nofileHard: 20_000,
+  portRange: [32768, 60999],
+  filesFree: 2_000_000,
+  memFreeBytes: 20 * 2 ** 30,
+};
 
 /** Issue 22 item 2: the fleet bench checks every limit before it starts. */
 describe("planFleet", () => {
   it.each([
-    ["50,000 phones over 4 processes fit a 20,000-file hard limit", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, HERE, [], 4, 50],
-    ["2,000 phones need one client and two source addresses (1,000 phones an address)", { phones: 2_000, serverProcesses: 2, clientProcesses: null }, HERE, [], 1, 2],
-    ["50,000 phones over 2 processes: 25,256 files each, the old hang", { phones: 50_000, serverProcesses: 2, clientProcesses: null }, HERE, [/each device-service process would hold 25256 files .* use --processes 3 or more/], 4, 50],
-    ["too few client processes", { phones: 50_000, serverProcesses: 4, clientProcesses: 2 }, HERE, [/each client process would hold 25256 files .* use --client-processes 4/], 2, 50],
-    ["a tiny port range", { phones: 2_000, serverProcesses: 2, clientProcesses: null }, { ...HERE, portRange: [60000, 60001] as [number, number] }, [/ephemeral ports: the local port range 60000–60001 is too small/], 1, 1],
-    ["few free file handles", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, { ...HERE, filesFree: 10_000 }, [/system file handles: the run needs about \d+, only 10000 are free/], 4, 50],
-    ["little memory", { phones: 50_000, serverProcesses: 4, clientProcesses: null }, { ...HERE, memFreeBytes: 2 ** 30 }, [/memory: the run needs about \d+ MiB, only 1024 MiB are free/], 4, 50],
+    [
+      "50,000 phones over 4 processes fit a 20,000-file hard limit",
+      { phones: 50_000, serverProcesses: 4, clientProcesses: null },
+      HERE,
+      [],
+      4,
+      50,
+    ],
+    [
+      "2,000 phones need one client and two source addresses (1,000 phones an address)",
+      { phones: 2_000, serverProcesses: 2, clientProcesses: null },
+      HERE,
+      [],
+      1,
+      2,
+    ],
+    [
+      "50,000 phones over 2 processes: 25,256 files each, the old hang",
+      { phones: 50_000, serverProcesses: 2, clientProcesses: null },
+      HERE,
+      [/each device-service process would hold 25256 files .* use --processes 3 or more/],
+      4,
+      50,
+    ],
+    [
+      "too few client processes",
+      { phones: 50_000, serverProcesses: 4, clientProcesses: 2 },
+      HERE,
+      [/each client process would hold 25256 files .* use --client-processes 4/],
+      2,
+      50,
+    ],
+    [
+      "a tiny port range",
+      { phones: 2_000, serverProcesses: 2, clientProcesses: null },
+      { ...HERE, portRange: [60000, 60001] as [number, number] },
+      [/ephemeral ports: the local port range 60000–60001 is too small/],
+      1,
+      1,
+    ],
+    [
+      "few free file handles",
+      { phones: 50_000, serverProcesses: 4, clientProcesses: null },
+      { ...HERE, filesFree: 10_000 },
+      [/system file handles: the run needs about \d+, only 10000 are free/],
+      4,
+      50,
+    ],
+    [
+      "little memory",
+      { phones: 50_000, serverProcesses: 4, clientProcesses: null },
+      { ...HERE, memFreeBytes: 2 ** 30 },
+      [/memory: the run needs about \d+ MiB, only 1024 MiB are free/],
+      4,
+      50,
+    ],
   ])("%s", (_name, req, limits, problems, clients, addresses) => {
     const r = planFleet(req, limits);
     expect(r.problems).toHaveLength(problems.length);
@@ -47,7 +102,9 @@ function run(args: string[], hardLimit?: number): Promise<{ code: number | null;
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const node = [process.execPath, "--import", "tsx", "bench/device-fleet.ts", ...args].map((a) => `'${a}'`).join(" ");
-    const proc = spawn("sh", ["-c", hardLimit ? `ulimit -n ${hardLimit} && exec ${node}` : `exec ${node}`], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn("sh", ["-c", hardLimit ? `ulimit -n ${hardLimit} && exec ${node}` : `exec ${node}`], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     proc.stdout.on("data", (d) => (stdout += d));
@@ -62,7 +119,9 @@ describe("bench/device-fleet.ts against real limits", () => {
     const r = await run(["--phones", "2000", "--processes", "1"], 600);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot run with these sizes on this machine/);
-    expect(r.stderr).toMatch(/each device-service process would hold 2256 files .* hard limit of 600 per process; use --processes 6 or more/);
+    expect(r.stderr).toMatch(
+      /each device-service process would hold 2256 files .* hard limit of 600 per process; use --processes 6 or more/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe("");
   }, 30_000);

@@ -76,15 +76,26 @@ export function planFleet(req: FleetRequest, l: Limits): { plan: FleetPlan; prob
   const range = l.portRange[1] - l.portRange[0] + 1;
   const perAddress = Math.floor(range * PORT_SHARE);
   const addresses = perAddress > 0 ? ceil(req.phones / Math.min(perAddress, PHONES_PER_ADDRESS)) : Infinity;
-  if (!Number.isFinite(addresses) || addresses > 250) problems.push(`ephemeral ports: the local port range ${l.portRange[0]}–${l.portRange[1]} is too small for ${req.phones} phones`);
+  if (!Number.isFinite(addresses) || addresses > 250)
+    problems.push(`ephemeral ports: the local port range ${l.portRange[0]}–${l.portRange[1]} is too small for ${req.phones} phones`);
   // Phones and the service's side of each connection, plus margins for every process.
   const files = 2 * req.phones + FD_MARGIN * (req.serverProcesses + clientProcesses + 2);
   if (files > l.filesFree) problems.push(`system file handles: the run needs about ${files}, only ${l.filesFree} are free (fs.file-max)`);
   const mem = req.phones * BYTES_PER_PHONE + 300 * 1024 * 1024 * (req.serverProcesses + clientProcesses);
-  if (mem > l.memFreeBytes) problems.push(`memory: the run needs about ${Math.round(mem / 2 ** 20)} MiB, only ${Math.round(l.memFreeBytes / 2 ** 20)} MiB are free`);
+  if (mem > l.memFreeBytes)
+    problems.push(
+      `memory: the run needs about ${Math.round(mem / 2 ** 20)} MiB, only ${Math.round(l.memFreeBytes / 2 ** 20)} MiB are free`,
+    );
   const n = Number.isFinite(addresses) ? Math.min(addresses, 250) : 1;
   return {
-    plan: { phones: req.phones, serverProcesses: req.serverProcesses, clientProcesses, sourceAddresses: Array.from({ length: n }, (_, k) => sourceAddress(k)), serverFiles, clientFiles },
+    plan: {
+      phones: req.phones,
+      serverProcesses: req.serverProcesses,
+      clientProcesses,
+      sourceAddresses: Array.from({ length: n }, (_, k) => sourceAddress(k)),
+      serverFiles,
+      clientFiles,
+    },
     problems,
   };
 }
@@ -105,7 +116,13 @@ export function probeLimits(): Limits {
   const [lo, hi] = read("/proc/sys/net/ipv4/ip_local_port_range", "32768 60999").trim().split(/\s+/).map(Number);
   const [allocated, , max] = read("/proc/sys/fs/file-nr", `0 0 ${Number.MAX_SAFE_INTEGER}`).trim().split(/\s+/).map(Number);
   const avail = /MemAvailable:\s+(\d+) kB/.exec(read("/proc/meminfo", ""));
-  return { nofileSoft: soft, nofileHard: hard, portRange: [lo, hi], filesFree: max - allocated, memFreeBytes: avail ? Number(avail[1]) * 1024 : os.freemem() };
+  return {
+    nofileSoft: soft,
+    nofileHard: hard,
+    portRange: [lo, hi],
+    filesFree: max - allocated,
+    memFreeBytes: avail ? Number(avail[1]) * 1024 : os.freemem(),
+  };
 }
 
 /** The source addresses that cannot be bound here (each is tried once). */

@@ -43,7 +43,13 @@ async function worker() {
 }
 
 async function primary() {
-  const c = await runDeviceCluster({ processes: Number(procArg), log: () => {}, respawnDelayMs: 200, graceMs: 5_000, scheduling: process.env.DEVICE_CLUSTER_SCHEDULING === "rr" ? "rr" : "none" });
+  const c = await runDeviceCluster({
+    processes: Number(procArg),
+    log: () => {},
+    respawnDelayMs: 200,
+    graceMs: 5_000,
+    scheduling: process.env.DEVICE_CLUSTER_SCHEDULING === "rr" ? "rr" : "none",
+  });
   let seq = 0;
   const askRss = () =>
     Promise.all(
@@ -83,8 +89,9 @@ async function primary() {
   process.send?.({ ready: true, pids: c.workers().map((w) => w.process.pid) });
 }
 
-if (cluster.isPrimary) void primary().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : String(err));
-  process.exit(1);
-});
+if (cluster.isPrimary)
+  void primary().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  });
 else void worker();

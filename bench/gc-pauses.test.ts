@@ -19,7 +19,15 @@ describe("the bench's own GC pauses beside its timed spans", () => {
   });
 
   it("a pause that only touches a span's edge does not overlap it", () => {
-    expect(apartFromPauses([{ start: 10, end: 20 }], [{ start: 20, end: 25 }, { start: 5, end: 10 }]).overlapped).toBe(0);
+    expect(
+      apartFromPauses(
+        [{ start: 10, end: 20 }],
+        [
+          { start: 20, end: 25 },
+          { start: 5, end: 10 },
+        ],
+      ).overlapped,
+    ).toBe(0);
   });
 
   it("with no pauses every span is clear", () => {

@@ -57,15 +57,27 @@ const BUCKETS = Number(values.buckets ?? (SMOKE ? 5 : 20));
 const DIALECTS: Dialect[] = values.dialect ? [values.dialect as Dialect] : ["sqlite", "postgres"];
 const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
 const out = reporter(values.json!);
-if (![PHONES, UPLOADS, BUCKETS].every((n) => Number.isInteger(n) && n > 0) || BUCKETS > 60 || UPLOADS > 40 || DIALECTS.some((d) => d !== "sqlite" && d !== "postgres")) {
-  process.stderr.write("--phones, --uploads (≤ 40) and --buckets (≤ 60: one minute each in one hour) are positive integers; --dialect sqlite|postgres.\n");
+if (
+  ![PHONES, UPLOADS, BUCKETS].every((n) => Number.isInteger(n) && n > 0) ||
+  BUCKETS > 60 ||
+  UPLOADS > 40 ||
+  DIALECTS.some((d) => d !== "sqlite" && d !== "postgres")
+) {
+  process.stderr.write(
+    "--phones, --uploads (≤ 40) and --buckets (≤ 60: one minute each in one hour) are positive integers; --dialect sqlite|postgres.\n",
+  );
   process.exit(EXIT_USAGE);
 }
 const ROWS = PHONES * UPLOADS * BUCKETS;
 // Every upload is one hour, a day back and after (the phones are enrolled a day before): all inside their window.
 const BASE_HOUR = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 44 * 3_600_000;
 const ENROLLED_AT = new Date(Date.now() - 2 * 86_400_000).toISOString();
-const upload = (u: number) => Array.from({ length: BUCKETS }, (_, b) => ({ packageName: `com.bench.app${b}`, hour: new Date(BASE_HOUR + u * 3_600_000).toISOString(), minutes: 1 }));
+const upload = (u: number) =>
+  Array.from({ length: BUCKETS }, (_, b) => ({
+    packageName: `com.bench.app${b}`,
+    hour: new Date(BASE_HOUR + u * 3_600_000).toISOString(),
+    minutes: 1,
+  }));
 // Built once: the phones' own work (building a frame) is not the storage path's, and the raw baseline's rows are built beforehand too.
 const UPLOAD_OF = Array.from({ length: UPLOADS }, (_, u) => upload(u));
 
@@ -73,12 +85,55 @@ const UPLOAD_OF = Array.from({ length: UPLOADS }, (_, u) => upload(u));
 async function provision(db: DB, prefix: string): Promise<DeviceRef[]> {
   const ts = nowIso();
   const parent = `${prefix}parent`;
-  await db.insertInto("parents").values({ id: parent, email: `${prefix}@bench.test`, name: "Bench", password_hash: null, role: "parent", created_at: ts, updated_at: ts }).execute();
-  const refs: DeviceRef[] = Array.from({ length: PHONES }, (_, i) => ({ id: `${prefix}d${i}`, profile_id: `${prefix}k${i}`, serial_number: `${prefix}-${i}`, enrolled_at: ENROLLED_AT }));
+  await db
+    .insertInto("parents")
+    .values({
+      id: parent,
+      email: `${prefix}@bench.test`,
+      name: "Bench",
+      password_hash: null,
+      role: "parent",
+      created_at: ts,
+      updated_at: ts,
+    })
+    .execute();
+  const refs: DeviceRef[] = Array.from({ length: PHONES }, (_, i) => ({
+    id: `${prefix}d${i}`,
+    profile_id: `${prefix}k${i}`,
+    serial_number: `${prefix}-${i}`,
+    enrolled_at: ENROLLED_AT,
+  }));
   for (let i = 0; i < refs.length; i += 400) {
     const part = refs.slice(i, i + 400);
-    await db.insertInto("kid_profiles").values(part.map((r) => ({ id: r.profile_id, parent_id: parent, name: "Kid", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts }))).execute();
-    await db.insertInto("devices").values(part.map((r) => ({ id: r.id, profile_id: r.profile_id, serial_number: r.serial_number, credential_hash: null, created_at: ENROLLED_AT, updated_at: ts }))).execute();
+    await db
+      .insertInto("kid_profiles")
+      .values(
+        part.map((r) => ({
+          id: r.profile_id,
+          parent_id: parent,
+          name: "Kid",
+          birth_month: 1,
+          birth_year: 2015,
+          picture_mime: null,
+          picture: null,
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto("devices")
+      .values(
+        part.map((r) => ({
+          id: r.id,
+          profile_id: r.profile_id,
+          serial_number: r.serial_number,
+          credential_hash: null,
+          created_at: ENROLLED_AT,
+          updated_at: ts,
+        })),
+      )
+      .execute();
   }
   return refs;
 }
@@ -97,7 +152,15 @@ async function drive(send: (phone: DeviceRef, u: number) => Promise<void>, phone
 async function stored(db: DB, phones: DeviceRef[]): Promise<number> {
   let n = 0;
   for (let i = 0; i < phones.length; i += 400) {
-    const r = await db.selectFrom("app_usage_hourly").select((eb) => eb.fn.countAll<number>().as("n")).where("device_id", "in", phones.slice(i, i + 400).map((p) => p.id)).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom("app_usage_hourly")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where(
+        "device_id",
+        "in",
+        phones.slice(i, i + 400).map((p) => p.id),
+      )
+      .executeTakeFirstOrThrow();
     n += Number(r.n);
   }
   return n;
@@ -126,7 +189,9 @@ async function rawSqlite(file: string, run: string, order: RawOrder): Promise<nu
   const raw = new SQLite(file);
   raw.pragma("journal_mode = WAL");
   raw.pragma("synchronous = NORMAL");
-  raw.exec(`create table bare_usage_${run} (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))`);
+  raw.exec(
+    `create table bare_usage_${run} (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))`,
+  );
   const checkpoints = startCheckpointer(raw); // as the service runs (db/checkpointer.ts)
   const up = raw.prepare(`insert into bare_usage_${run} values (?, ?, ?, ?) on conflict do update set minutes = excluded.minutes`);
   const rows = rawRows("raw", order);
@@ -147,14 +212,19 @@ async function rawPostgres(url: string, run: string, order: RawOrder): Promise<n
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query(`create table bare_usage_${run} (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))`);
+    await c.query(
+      `create table bare_usage_${run} (device_id text not null, package_name text not null, hour text not null, minutes integer not null, primary key (device_id, hour, package_name))`,
+    );
     const rows = rawRows("raw", order);
     const t0 = performance.now();
     for (let i = 0; i < rows.length; i += 500) {
       const part = rows.slice(i, i + 500);
       const params = part.flat();
       const tuples = part.map((_, k) => `($${4 * k + 1}, $${4 * k + 2}, $${4 * k + 3}, $${4 * k + 4})`).join(",");
-      await c.query(`insert into bare_usage_${run} values ${tuples} on conflict (device_id, hour, package_name) do update set minutes = excluded.minutes`, params);
+      await c.query(
+        `insert into bare_usage_${run} values ${tuples} on conflict (device_id, hour, package_name) do update set minutes = excluded.minutes`,
+        params,
+      );
     }
     const rate = rows.length / ((performance.now() - t0) / 1000);
     const n = Number((await c.query(`select count(*) as n from bare_usage_${run}`)).rows[0].n);
@@ -203,7 +273,11 @@ async function measure(dialect: Dialect): Promise<DialectResult> {
     await batcher.close();
     const best = async (order: RawOrder) => {
       let rate = 0;
-      for (let run = 0; run < RAW_RUNS; run++) rate = Math.max(rate, dialect === "sqlite" ? await rawSqlite(url, `${order}_${run}`, order) : await rawPostgres(url, `${order}_${run}`, order));
+      for (let run = 0; run < RAW_RUNS; run++)
+        rate = Math.max(
+          rate,
+          dialect === "sqlite" ? await rawSqlite(url, `${order}_${run}`, order) : await rawPostgres(url, `${order}_${run}`, order),
+        );
       return rate;
     };
     const raw = await best("phone");
@@ -224,7 +298,9 @@ async function measure(dialect: Dialect): Promise<DialectResult> {
 }
 
 async function main() {
-  out.say(`# ingest bench: ${PHONES} phones × ${UPLOADS} uploads × ${BUCKETS} apps = ${ROWS} rows per path · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`);
+  out.say(
+    `# ingest bench: ${PHONES} phones × ${UPLOADS} uploads × ${BUCKETS} apps = ${ROWS} rows per path · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`,
+  );
   const figures: Record<string, number> = { phones: PHONES, uploads: UPLOADS, buckets: BUCKETS };
   const baselines: Record<string, number> = {};
   const ratios: Record<string, number> = {};

@@ -62,7 +62,10 @@ interface Result {
 type Getter = (url: string) => Promise<{ ms: number; status: number; serverTiming: string; body: string }>;
 
 async function child(dialect: Dialect): Promise<Result> {
-  const { server, db, parentId, headers, base, seedSeconds } = await openBenchServer(dialect, { smoke: SMOKE, smokePrefix: "kids-device-smoke-" });
+  const { server, db, parentId, headers, base, seedSeconds } = await openBenchServer(dialect, {
+    smoke: SMOKE,
+    smokePrefix: "kids-device-smoke-",
+  });
   const remote = await openRemoteClient();
   try {
     const kids = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", parentId).orderBy("name").execute();
@@ -87,7 +90,11 @@ async function child(dialect: Dialect): Promise<Result> {
     const sample = async (get: Getter, u: string, bump: boolean, into: number[]) => {
       if (bump) {
         const profileId = new URL(u).searchParams.get("profileId")!;
-        await db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", profileId).execute();
+        await db
+          .updateTable("kid_profiles")
+          .set((eb) => ({ view_rev: eb("view_rev", "+", 1) }))
+          .where("id", "=", profileId)
+          .execute();
       }
       const r = await get(u);
       into.push(r.ms);
@@ -137,7 +144,14 @@ async function child(dialect: Dialect): Promise<Result> {
     for (let i = 0; i < WARM_UP; i++) await sample(viaRemote, urls[i % urls.length], true, unmeasured);
     const remoteFigures = await measure(viaRemote, remoteThrough);
     const inProcess = await measure(viaFetch, (u, h) => throughput(u, h, SECONDS, CONCURRENCY));
-    return { dialect, samples: SAMPLES, remote: remoteFigures, serverCpuMs: { bare: serverCpu[0], page: serverCpu[1], cold: serverCpu[2] }, inProcess, seedSeconds };
+    return {
+      dialect,
+      samples: SAMPLES,
+      remote: remoteFigures,
+      serverCpuMs: { bare: serverCpu[0], page: serverCpu[1], cold: serverCpu[2] },
+      inProcess,
+      seedSeconds,
+    };
   } finally {
     await remote.close();
     await server.close();
@@ -181,7 +195,9 @@ if (args.includes("--child")) {
 } else {
   const out = reporter(JSON_ONLY);
   const dialects = dialectArg ? [dialectArg] : SMOKE ? ["sqlite"] : ["sqlite", "postgres"];
-  out.say(`bench: /kids-device on the ${SMOKE ? "demo (smoke: no measurement)" : "--big"} data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`);
+  out.say(
+    `bench: /kids-device on the ${SMOKE ? "demo (smoke: no measurement)" : "--big"} data set · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · ${new Date().toISOString()}`,
+  );
   const self = fileURLToPath(import.meta.url);
   const figures: Record<string, number> = {};
   const baselines: Record<string, number> = {};

@@ -51,14 +51,34 @@ const OPTIONS = {
   phones: { type: "string", default: "50000", smoke: "40", help: "fleet phones connected and uploading (beside the parents' own)" },
   parents: { type: "string", default: "100", smoke: "4", help: "signed-in parents clicking at once" },
   seconds: { type: "string", default: "60", smoke: "2", help: "length of each parents' loop (without, then with the fleet)" },
-  "think-ms": { type: "string", default: "7000", smoke: "100", help: "a parent's mean pause between clicks (uniform 0.5–1.5×); 1000 is the earlier, machine-gun setting" },
+  "think-ms": {
+    type: "string",
+    default: "7000",
+    smoke: "100",
+    help: "a parent's mean pause between clicks (uniform 0.5–1.5×); 1000 is the earlier, machine-gun setting",
+  },
   "report-ms": { type: "string", default: "30000", smoke: "500", help: "each fleet phone uploads usage this often (jittered)" },
   buckets: { type: "string", default: "5", smoke: "5", help: "apps per usage upload (≤ 20)" },
   "device-processes": { type: "string", default: "4", smoke: "2", help: "device-service processes behind its one port (DEVICE_PROCESSES)" },
   "web-processes": { type: "string", default: "2", smoke: "1", help: "server/web.ts processes of the web tier" },
-  "device-calls": { type: "string", default: "in-process", smoke: "in-process", help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier)" },
-  "fleet-nice": { type: "string", default: "10", smoke: "10", help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers)" },
-  "cpu-prof": { type: "string", default: "", smoke: "", help: "a directory: write a CPU profile of every web process there (node --cpu-prof)" },
+  "device-calls": {
+    type: "string",
+    default: "in-process",
+    smoke: "in-process",
+    help: "how the web tier calls the device service's procedures: in-process (its own caller, commands reaching the phones' processes through Redis; the production shape, decision 009) or http (DEVICE_SERVICE_URL: the device service as a separate tier)",
+  },
+  "fleet-nice": {
+    type: "string",
+    default: "10",
+    smoke: "10",
+    help: "the fleet's client processes run at this nice level: they stand in for phones, which are not on the server's machine in production, so the servers under test come first (0: the same priority as the servers)",
+  },
+  "cpu-prof": {
+    type: "string",
+    default: "",
+    smoke: "",
+    help: "a directory: write a CPU profile of every web process there (node --cpu-prof)",
+  },
   json: { type: "boolean", default: false, help: "print only the result line (JSON)" },
   smoke: { type: "boolean", default: false, help: "tiny sizes: checks the bench runs; no measurement" },
   help: { type: "boolean", short: "h", default: false, help: "print this help and exit" },
@@ -67,19 +87,31 @@ type Opt = keyof typeof OPTIONS;
 
 const { values } = (() => {
   try {
-    return parseArgs({ options: Object.fromEntries(Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...("short" in o ? { short: o.short } : {}) }])) });
+    return parseArgs({
+      options: Object.fromEntries(
+        Object.entries(OPTIONS).map(([k, o]) => [k, { type: o.type, ...("short" in o ? { short: o.short } : {}) }]),
+      ),
+    });
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\nRun with --help to see the flags.\n`);
     process.exit(EXIT_USAGE);
   }
 })();
 if (values.help) {
-  const flags = Object.entries(OPTIONS).map(([k, o]) => `  --${k}${o.type === "string" ? " <v>" : ""}`.padEnd(26) + o.help + (o.type === "string" && o.default ? ` (default ${o.default}; smoke ${o.smoke})` : ""));
-  process.stdout.write(`Usage: npx remix build && npx tsx bench/mixed-load.ts [flags]\n\nNeeds PostgreSQL ($BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis ($BENCH_REDIS, default redis://127.0.0.1:6379).\n\n${flags.join("\n")}\n`);
+  const flags = Object.entries(OPTIONS).map(
+    ([k, o]) =>
+      `  --${k}${o.type === "string" ? " <v>" : ""}`.padEnd(26) +
+      o.help +
+      (o.type === "string" && o.default ? ` (default ${o.default}; smoke ${o.smoke})` : ""),
+  );
+  process.stdout.write(
+    `Usage: npx remix build && npx tsx bench/mixed-load.ts [flags]\n\nNeeds PostgreSQL ($BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis ($BENCH_REDIS, default redis://127.0.0.1:6379).\n\n${flags.join("\n")}\n`,
+  );
   process.exit(0);
 }
 const SMOKE = values.smoke === true;
-const str = (k: Opt) => (values[k] as string | undefined) ?? (SMOKE ? (OPTIONS[k] as { smoke: string }).smoke : (OPTIONS[k] as { default: string }).default);
+const str = (k: Opt) =>
+  (values[k] as string | undefined) ?? (SMOKE ? (OPTIONS[k] as { smoke: string }).smoke : (OPTIONS[k] as { default: string }).default);
 const num = (k: Opt) => Number(str(k));
 const PHONES = num("phones");
 const PARENTS = num("parents");
@@ -110,7 +142,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function nodeChild(args: string[], env: NodeJS.ProcessEnv, o: { group?: boolean; stdout?: "pipe"; nice?: number } = {}): ChildProcess {
   // `nice` before node starts, so every thread of it (libuv's pool, V8's) inherits the level.
   const cmd = `ulimit -n $(ulimit -Hn) && exec ${o.nice ? `nice -n ${o.nice} ` : ""}"$0" "$@"`;
-  const proc = spawn("sh", ["-c", cmd, process.execPath, ...args], { stdio: ["ignore", o.stdout ?? process.stderr, "inherit", "ipc"], env, detached: o.group });
+  const proc = spawn("sh", ["-c", cmd, process.execPath, ...args], {
+    stdio: ["ignore", o.stdout ?? process.stderr, "inherit", "ipc"],
+    env,
+    detached: o.group,
+  });
   return children.add(proc, o.group);
 }
 
@@ -122,7 +158,11 @@ const webNodeFlags = () => (process.env.MIXED_NODE_FLAGS ?? "").split(" ").filte
 
 /** The device service as deployed: `server/device.ts` with DEVICE_PROCESSES, ready once it says it listens. */
 async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const proc = nodeChild([...profileFlags(), "--import", "tsx", path.resolve("server/device.ts")], { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) }, { group: true, stdout: "pipe" });
+  const proc = nodeChild(
+    [...profileFlags(), "--import", "tsx", path.resolve("server/device.ts")],
+    { ...env, PORT: String(port), HOST: "127.0.0.1", DEVICE_PROCESSES: String(DEVICE_PROCESSES) },
+    { group: true, stdout: "pipe" },
+  );
   await new Promise<void>((resolve, reject) => {
     proc.once("exit", (code, sig) => reject(new Error(`the device service exited (${sig ?? `exit ${code}`}) before listening`)));
     createInterface({ input: proc.stdout! }).on("line", (line) => {
@@ -135,8 +175,14 @@ async function startDeviceService(env: NodeJS.ProcessEnv, port: number): Promise
 
 async function main() {
   const out = reporter(values.json === true);
-  if (![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS, DEVICE_PROCESSES, WEB_PROCESSES].every((n) => Number.isFinite(n) && n > 0) || BUCKETS > 20 || !(Number.isInteger(FLEET_NICE) && FLEET_NICE >= 0 && FLEET_NICE <= 19)) {
-    process.stderr.write("--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers; --fleet-nice is a whole number from 0 to 19.\n");
+  if (
+    ![PHONES, PARENTS, SECONDS, THINK_MS, REPORT_MS, BUCKETS, DEVICE_PROCESSES, WEB_PROCESSES].every((n) => Number.isFinite(n) && n > 0) ||
+    BUCKETS > 20 ||
+    !(Number.isInteger(FLEET_NICE) && FLEET_NICE >= 0 && FLEET_NICE <= 19)
+  ) {
+    process.stderr.write(
+      "--phones, --parents, --seconds, --think-ms, --report-ms, --buckets (≤ 20), --device-processes and --web-processes are positive numbers; --fleet-nice is a whole number from 0 to 19.\n",
+    );
     return EXIT_USAGE;
   }
   if (DEVICE_CALLS !== "http" && DEVICE_CALLS !== "in-process") {
@@ -153,7 +199,9 @@ async function main() {
   const { plan, problems } = planFleet({ phones: PHONES + PARENTS, serverProcesses: DEVICE_PROCESSES, clientProcesses: null }, limits);
   problems.push(...(await unusableAddresses(plan.sourceAddresses)).map((a) => `source address ${a} cannot be bound on this machine`));
   if (problems.length) {
-    process.stderr.write(`The mixed-load bench cannot run with these sizes on this machine:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
+    process.stderr.write(
+      `The mixed-load bench cannot run with these sizes on this machine:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`,
+    );
     return EXIT_FAILED;
   }
   out.say(
@@ -166,7 +214,12 @@ async function main() {
   const url = `${PG_BASE}/${dbName}`;
   const db = createDb({ url });
   // The bench signs session cookies with the servers' secret (its own env, never the worktree's data/).
-  Object.assign(process.env, { SESSION_SECRET: SECRET, NODE_ENV: "production", KIDS_APP_API_KEY: "mixed-bench-kids-app-key", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "mixed-")) });
+  Object.assign(process.env, {
+    SESSION_SECRET: SECRET,
+    NODE_ENV: "production",
+    KIDS_APP_API_KEY: "mixed-bench-kids-app-key",
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "mixed-")),
+  });
   process.env.PUBLIC_URL ??= "http://localhost";
   const phones: MiniPhone[] = [];
   const web: ChildProcess[] = [];
@@ -180,10 +233,20 @@ async function main() {
       await sql`ANALYZE`.execute(db);
       return f;
     });
-    out.say(`provisioned ${PARENTS} parents' families and ${PHONES} fleet phones (one kid each) in ${((performance.now() - tProvision) / 1000).toFixed(1)} s`);
+    out.say(
+      `provisioned ${PARENTS} parents' families and ${PHONES} fleet phones (one kid each) in ${((performance.now() - tProvision) / 1000).toFixed(1)} s`,
+    );
     const { createSession } = await import("../db/queries/sessions");
     const { sessionCookie } = await import("../core/session-cookie.server");
-    const env = { ...process.env, DATABASE_URL: url, REDIS_URL: REDIS, DEVICE_SERVICE_KEY: SERVICE_KEY, SEED_DEMO: "false", SIMULATE_DEMO_DEVICES: "false", LOG_LEVEL: "error" };
+    const env = {
+      ...process.env,
+      DATABASE_URL: url,
+      REDIS_URL: REDIS,
+      DEVICE_SERVICE_KEY: SERVICE_KEY,
+      SEED_DEMO: "false",
+      SIMULATE_DEMO_DEVICES: "false",
+      LOG_LEVEL: "error",
+    };
     if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
     const devicePort = await freePort();
     device = await phase("start-device", 120_000, () => startDeviceService(env, devicePort));
@@ -191,7 +254,10 @@ async function main() {
       Promise.all(
         Array.from({ length: WEB_PROCESSES }, async () => {
           const calls = DEVICE_CALLS === "http" ? { DEVICE_SERVICE_URL: `http://127.0.0.1:${devicePort}/trpc` } : {};
-          const p = nodeChild([...profileFlags(), ...WEB_PROCESS_FLAGS, ...webNodeFlags(), "--import", "tsx", path.resolve("bench/mixed-web.ts")], { ...env, ...calls });
+          const p = nodeChild(
+            [...profileFlags(), ...WEB_PROCESS_FLAGS, ...webNodeFlags(), "--import", "tsx", path.resolve("bench/mixed-web.ts")],
+            { ...env, ...calls },
+          );
           web.push(p);
           return (await ask<{ url: string }>(p, null, "ready")).url;
         }),
@@ -217,28 +283,57 @@ async function main() {
     // Where the CPU goes, per loop.
     const clients: ChildProcess[] = [];
     const pids = (ps: ChildProcess[]) => ps.map((p) => p.pid!).filter(Boolean);
-    const meter = cpuMeter({ web: () => pids(web), device: () => processGroup(device!.pid!), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => pids(clients), bench: () => [process.pid] });
+    const meter = cpuMeter({
+      web: () => pids(web),
+      device: () => processGroup(device!.pid!),
+      postgres: () => processesNamed("postgres"),
+      redis: () => processesNamed("redis-server"),
+      clients: () => pids(clients),
+      bench: () => [process.pid],
+    });
     const loop = async (name: string) => {
       await Promise.all(web.map((p) => ask(p, { cmd: "waits" }, "waits")));
       meter.start();
       const r = await phase(name, SECONDS * 1000 + 30_000, () => parentsLoop(parents, { seconds: SECONDS, thinkMs: THINK_MS }));
       const cpu = meter.stop();
-      for (const [i, p] of web.entries()) out.say(`  web process ${i + 1} during "${name}": ${JSON.stringify((await ask<{ waits: object }>(p, { cmd: "waits" }, "waits")).waits)}`);
+      for (const [i, p] of web.entries())
+        out.say(
+          `  web process ${i + 1} during "${name}": ${JSON.stringify((await ask<{ waits: object }>(p, { cmd: "waits" }, "waits")).waits)}`,
+        );
       return { r, cpu };
     };
     const describe = (r: Round, cpu: Record<string, number>) => {
-      const byPage = (k: string) => pct(r.pages.filter((x) => x.page === k).map((x) => x.ms), 95).toFixed(1);
-      const cores = Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ");
-      return `page p95 ${pct(r.pages.map((x) => x.ms), 95).toFixed(1)} ms (${r.pages.length} pages, ${r.pages.filter((x) => x.cached).length} from the page cache; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}; the post alone p50 ${pct(r.posts, 50).toFixed(1)} / p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
+      const byPage = (k: string) =>
+        pct(
+          r.pages.filter((x) => x.page === k).map((x) => x.ms),
+          95,
+        ).toFixed(1);
+      const cores = Object.entries(cpu)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(", ");
+      return `page p95 ${pct(
+        r.pages.map((x) => x.ms),
+        95,
+      ).toFixed(
+        1,
+      )} ms (${r.pages.length} pages, ${r.pages.filter((x) => x.cached).length} from the page cache; dashboard ${byPage("dashboard")}, settings ${byPage("settings")}), command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}; the post alone p50 ${pct(r.posts, 50).toFixed(1)} / p99 ${pct(r.posts, 99).toFixed(1)} ms), failures ${r.failures.length}; cores used: ${cores}`;
     };
     // The same clicks against a bare chain of a Lock's shape (bench/bare-chain.ts: a bare route, the post's four
     // PostgreSQL waves as `select 1`, a Redis publish, a bare relay's `ws` frame): what the machine's hops cost alone.
     const bareEnv = { ...process.env, BARE_PG_URL: url, BARE_REDIS_URL: REDIS, BARE_CHAIN_ID: dbName };
-    const bareProcs = (["server", "relay"] as const).map((mode) => nodeChild(["--import", "tsx", path.resolve("bench/bare-chain.ts"), mode], bareEnv));
-    const [serverUrl, relayUrl] = await phase("start-bare-chain", 60_000, () => Promise.all(bareProcs.map(async (p) => (await ask<{ url: string }>(p, null, "ready")).url)));
+    const bareProcs = (["server", "relay"] as const).map((mode) =>
+      nodeChild(["--import", "tsx", path.resolve("bench/bare-chain.ts"), mode], bareEnv),
+    );
+    const [serverUrl, relayUrl] = await phase("start-bare-chain", 60_000, () =>
+      Promise.all(bareProcs.map(async (p) => (await ask<{ url: string }>(p, null, "ready")).url)),
+    );
     const bareLoop = async (name: string, when: string) => {
-      const r = await phase(name, SECONDS * 1000 + 30_000, () => bareChainLoop({ serverUrl, relayUrl, parents: PARENTS, seconds: SECONDS, thinkMs: THINK_MS }));
-      out.say(`a bare chain of a Lock's shape ${when}, the same clicks: command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}), failures ${r.failures.length}`);
+      const r = await phase(name, SECONDS * 1000 + 30_000, () =>
+        bareChainLoop({ serverUrl, relayUrl, parents: PARENTS, seconds: SECONDS, thinkMs: THINK_MS }),
+      );
+      out.say(
+        `a bare chain of a Lock's shape ${when}, the same clicks: command p99 ${pct(r.commands, 99).toFixed(1)} ms (p50 ${pct(r.commands, 50).toFixed(1)}; ${r.commands.length}), failures ${r.failures.length}`,
+      );
       for (const f of [...new Set(r.failures)].slice(0, 4)) out.say(`  bare chain failure: ${f}`);
       return r;
     };
@@ -251,7 +346,20 @@ async function main() {
     const per = Math.ceil(PHONES / plan.clientProcesses);
     for (let c = 0; c * per < PHONES; c++) {
       const from = PARENTS + c * per;
-      const p = nodeChild(["--import", "tsx", path.resolve("bench/fleet-client.ts"), "device", wsUrl, String(from), String(Math.min(PARENTS + PHONES, from + per)), plan.sourceAddresses.join(",")], process.env, { nice: FLEET_NICE });
+      const p = nodeChild(
+        [
+          "--import",
+          "tsx",
+          path.resolve("bench/fleet-client.ts"),
+          "device",
+          wsUrl,
+          String(from),
+          String(Math.min(PARENTS + PHONES, from + per)),
+          plan.sourceAddresses.join(","),
+        ],
+        process.env,
+        { nice: FLEET_NICE },
+      );
       await ask(p, null, "started");
       clients.push(p);
     }
@@ -272,17 +380,23 @@ async function main() {
     const startedReports = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0);
     const tLoad = performance.now();
     const loaded = await loop("loaded");
-    const reported = (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
+    const reported =
+      (await all<{ reported: number }>({ cmd: "reported" }, "reported")).reduce((n, x) => n + x.reported, 0) - startedReports;
     const uploadsPerS = reported / ((performance.now() - tLoad) / 1000);
     const setUploadsPerS = (PHONES / REPORT_MS) * 1000;
-    out.say(`with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s (set: ${setUploadsPerS.toFixed(0)}/s; its clients at nice ${FLEET_NICE})`);
+    out.say(
+      `with the fleet: ${describe(loaded.r, loaded.cpu)}; the fleet's uploads acknowledged ${uploadsPerS.toFixed(0)}/s (set: ${setUploadsPerS.toFixed(0)}/s; its clients at nice ${FLEET_NICE})`,
+    );
     // The bare chain again, the fleet still uploading: the loaded command's like-for-like baseline.
     const bareLoaded = await bareLoop("bare-chain-loaded", "with the fleet");
     bareProcs.forEach((p) => p.kill());
     await all({ cmd: "stop-report" }, "reported");
     // Each phone waits for its acknowledgement before its next pause, so slow acknowledgements (or clients short of
     // CPU) lower the rate a little (0.97 of the set rate in quiet runs): more than 5 % below, the load was lighter than set.
-    if (!SMOKE && uploadsPerS < 0.95 * setUploadsPerS) out.say(`  the fleet uploaded ${((1 - uploadsPerS / setUploadsPerS) * 100).toFixed(1)} % below its set rate (${uploadsPerS.toFixed(0)} of ${setUploadsPerS.toFixed(0)}/s): the loaded figures are for that lighter load`);
+    if (!SMOKE && uploadsPerS < 0.95 * setUploadsPerS)
+      out.say(
+        `  the fleet uploaded ${((1 - uploadsPerS / setUploadsPerS) * 100).toFixed(1)} % below its set rate (${uploadsPerS.toFixed(0)} of ${setUploadsPerS.toFixed(0)}/s): the loaded figures are for that lighter load`,
+      );
     for (const f of [...new Set([...quiet.r.failures, ...loaded.r.failures])].slice(0, 8)) out.say(`  failure: ${f}`);
     await all({ cmd: "close" }, "closed");
 
@@ -307,7 +421,14 @@ async function main() {
       ...Object.fromEntries(Object.entries(quiet.cpu).map(([k, v]) => [`quiet.cores.${k}`, v])),
       ...Object.fromEntries(Object.entries(loaded.cpu).map(([k, v]) => [`loaded.cores.${k}`, v])),
     };
-    const baselines = { "quiet.pageP95Ms": pct(pages(quiet.r), 95), "quiet.commandP99Ms": pct(quiet.r.commands, 99), "bare.commandP50Ms": pct(bare.commands, 50), "bare.commandP99Ms": pct(bare.commands, 99), "loadedBare.commandP50Ms": pct(bareLoaded.commands, 50), "loadedBare.commandP99Ms": pct(bareLoaded.commands, 99) };
+    const baselines = {
+      "quiet.pageP95Ms": pct(pages(quiet.r), 95),
+      "quiet.commandP99Ms": pct(quiet.r.commands, 99),
+      "bare.commandP50Ms": pct(bare.commands, 50),
+      "bare.commandP99Ms": pct(bare.commands, 99),
+      "loadedBare.commandP50Ms": pct(bareLoaded.commands, 50),
+      "loadedBare.commandP99Ms": pct(bareLoaded.commands, 99),
+    };
     const ratios = {
       pageP95VsQuiet: figures["loaded.pageP95Ms"] / baselines["quiet.pageP95Ms"],
       commandP99VsQuiet: figures["loaded.commandP99Ms"] / baselines["quiet.commandP99Ms"],
@@ -315,7 +436,12 @@ async function main() {
       commandP99VsBare: figures["loaded.commandP99Ms"] / baselines["bare.commandP99Ms"],
       commandP99VsLoadedBare: figures["loaded.commandP99Ms"] / baselines["loadedBare.commandP99Ms"],
     };
-    const targets = { "loaded.pageP95Ms": { max: TARGET_PAGE_P95_MS }, "loaded.commandP99Ms": { max: TARGET_COMMAND_P99_MS }, failures: { max: 0 }, halfDoneCommands: { max: 0 } };
+    const targets = {
+      "loaded.pageP95Ms": { max: TARGET_PAGE_P95_MS },
+      "loaded.commandP99Ms": { max: TARGET_COMMAND_P99_MS },
+      failures: { max: 0 },
+      halfDoneCommands: { max: 0 },
+    };
     return out.finish(benchResult({ bench: "mixed-load", figures, baselines, ratios, targets }));
   } finally {
     phones.forEach((p) => p.close());
@@ -352,7 +478,9 @@ main().then(
   (code) => process.exit(code),
   (err: unknown) => {
     children.killAll();
-    process.stderr.write(`mixed-load bench: ${err instanceof PhaseTimeout ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `mixed-load bench: ${err instanceof PhaseTimeout ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(EXIT_FAILED);
   },
 );

@@ -22,8 +22,26 @@ export interface Family {
  */
 export async function provisionFamilies(db: DB, parents: number, phones: number, enrolledAt: string): Promise<Family[]> {
   const ts = nowIso();
-  const parentRow = (id: string) => ({ id, email: `${id}@bench.test`, name: "Parent", password_hash: null, role: "parent" as const, created_at: ts, updated_at: ts });
-  const kidRow = (id: string, parentId: string) => ({ id, parent_id: parentId, name: "Kid", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts });
+  const parentRow = (id: string) => ({
+    id,
+    email: `${id}@bench.test`,
+    name: "Parent",
+    password_hash: null,
+    role: "parent" as const,
+    created_at: ts,
+    updated_at: ts,
+  });
+  const kidRow = (id: string, parentId: string) => ({
+    id,
+    parent_id: parentId,
+    name: "Kid",
+    birth_month: 1,
+    birth_year: 2015,
+    picture_mime: null,
+    picture: null,
+    created_at: ts,
+    updated_at: ts,
+  });
   const kidOf = (i: number) => (i < parents ? `mixk${i}` : `mixf${i}`);
   const parentOf = (i: number) => (i < parents ? `mixp${i}` : `mixq${Math.floor((i - parents) / 2)}`);
   const total = parents + phones;
@@ -35,7 +53,10 @@ export async function provisionFamilies(db: DB, parents: number, phones: number,
       .values([...new Set(newParents.map(parentOf))].map(parentRow))
       .onConflict((oc) => oc.column("id").doNothing())
       .execute();
-    await db.insertInto("kid_profiles").values(idx.map((j) => kidRow(kidOf(j), parentOf(j)))).execute();
+    await db
+      .insertInto("kid_profiles")
+      .values(idx.map((j) => kidRow(kidOf(j), parentOf(j))))
+      .execute();
     await db
       .insertInto("devices")
       .values(
@@ -90,7 +111,9 @@ export function toastOf(res: Response): { type: string; message: string } | null
   if (!set) return null;
   const value = decodeURIComponent(set.slice("kp_toast=".length).split(";")[0]);
   try {
-    const json = JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64").toString("utf8")) as { __flash_toast__?: { type: string; message: string } };
+    const json = JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64").toString("utf8")) as {
+      __flash_toast__?: { type: string; message: string };
+    };
     return json.__flash_toast__ ?? null;
   } catch {
     return null;
@@ -158,7 +181,8 @@ export async function parentsLoop(parents: Parent[], o: LoopOptions): Promise<Ro
 function clickSteps<S>(steps: Record<string, S>): S[] {
   const names = process.env.MIXED_STEPS?.split(",").map((n) => n.trim()) ?? Object.keys(steps);
   const unknown = names.filter((n) => !(n in steps));
-  if (unknown.length || !names.length) throw new Error(`MIXED_STEPS names ${unknown.join(", ") || "nothing"}; the steps are ${Object.keys(steps).join(", ")}`);
+  if (unknown.length || !names.length)
+    throw new Error(`MIXED_STEPS names ${unknown.join(", ") || "nothing"}; the steps are ${Object.keys(steps).join(", ")}`);
   return names.map((n) => steps[n]);
 }
 
@@ -168,7 +192,11 @@ function clickSteps<S>(steps: Record<string, S>): S[] {
  * A pause is cut short at the loop's end and a round stops between its steps: a loop ends at most one step after
  * `seconds` (a whole round of three pauses could run 31.5 s past it at 7 s think time, past the bench's deadline).
  */
-export async function clickRounds<T>(clickers: T[], o: { seconds: number; thinkMs: number }, steps: ((c: T) => Promise<void>)[]): Promise<void> {
+export async function clickRounds<T>(
+  clickers: T[],
+  o: { seconds: number; thinkMs: number },
+  steps: ((c: T) => Promise<void>)[],
+): Promise<void> {
   const until = performance.now() + o.seconds * 1000;
   const going = () => performance.now() < until;
   const think = () => sleep(Math.max(0, Math.min(o.thinkMs * (0.5 + Math.random()), until - performance.now())));

@@ -9,13 +9,28 @@ import { installAllocationSampler, installPostTrace, sqlText, whenSettled } from
 async function main() {
   // What a web process waits on: the database pool (a connection to be free) and its own event loop.
   const waits: number[] = [];
-  whenSettled(pg.Pool.prototype, "connect", (_args, r) => ["", r as Promise<unknown>], (_name, t0) => waits.push(performance.now() - t0));
+  whenSettled(
+    pg.Pool.prototype,
+    "connect",
+    (_args, r) => ["", r as Promise<unknown>],
+    (_name, t0) => waits.push(performance.now() - t0),
+  );
   const bySql = new Map<string, { n: number; ms: number }>();
   if (process.env.MIXED_QUERY_TIMES) {
-    whenSettled(pg.Client.prototype, "query", (args, r) => [sqlText(args[0], 200).replace(/\$\d+(, )?/g, "").slice(0, 90), r as Promise<unknown>], (text, t0) => {
-      const e = bySql.get(text) ?? { n: 0, ms: 0 };
-      bySql.set(text, { n: e.n + 1, ms: e.ms + performance.now() - t0 });
-    });
+    whenSettled(
+      pg.Client.prototype,
+      "query",
+      (args, r) => [
+        sqlText(args[0], 200)
+          .replace(/\$\d+(, )?/g, "")
+          .slice(0, 90),
+        r as Promise<unknown>,
+      ],
+      (text, t0) => {
+        const e = bySql.get(text) ?? { n: 0, ms: 0 };
+        bySql.set(text, { n: e.n + 1, ms: e.ms + performance.now() - t0 });
+      },
+    );
   }
   // MIXED_TRACE=1: every post's timeline (bench/post-trace.ts), the slowest printed after each loop.
   const trace = process.env.MIXED_TRACE ? installPostTrace(pct) : null;
@@ -25,8 +40,22 @@ async function main() {
   loop.enable();
   process.on("message", (m: { cmd?: string }) => {
     if (m.cmd !== "waits") return;
-    process.send?.({ waits: { poolWaitP95Ms: pct(waits, 95), poolWaitMaxMs: Math.max(0, ...waits), acquisitions: waits.length, loopDelayP99Ms: loop.percentile(99) / 1e6 } });
-    if (bySql.size) process.stderr.write(`${[...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15).map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)}× ${(v.ms / v.n).toFixed(2)} ms  ${k}`).join("\n")}\n`);
+    process.send?.({
+      waits: {
+        poolWaitP95Ms: pct(waits, 95),
+        poolWaitMaxMs: Math.max(0, ...waits),
+        acquisitions: waits.length,
+        loopDelayP99Ms: loop.percentile(99) / 1e6,
+      },
+    });
+    if (bySql.size)
+      process.stderr.write(
+        `${[...bySql]
+          .sort((a, b) => b[1].ms - a[1].ms)
+          .slice(0, 15)
+          .map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)}× ${(v.ms / v.n).toFixed(2)} ms  ${k}`)
+          .join("\n")}\n`,
+      );
     const traced = trace?.report();
     if (traced) process.stderr.write(traced);
     if (allocations) void allocations.report().then((t) => process.stderr.write(t));

@@ -61,7 +61,12 @@ export async function throughput(url: string, headers: Record<string, string>, s
 }
 
 /** One timed GET; `check` refuses an unexpected answer (a bench never measures an error page). */
-export async function timedGet(url: string, headers: Record<string, string>, into: number[], check: (r: Response, body: string) => boolean): Promise<Response> {
+export async function timedGet(
+  url: string,
+  headers: Record<string, string>,
+  into: number[],
+  check: (r: Response, body: string) => boolean,
+): Promise<Response> {
   const t = performance.now();
   const r = await fetch(url, { headers });
   const body = await r.text();
@@ -80,7 +85,9 @@ async function pointAtBenchDatabase(dialect: Dialect, smoke: boolean, smokePrefi
     await admin.end();
     process.env.DATABASE_URL = `${PG_BASE}/${PG_DB}`;
   } else {
-    process.env.DATA_DIR = smoke ? mkdtempSync(path.join(os.tmpdir(), smokePrefix)) : (process.env.BENCH_DATA_DIR ?? "/tmp/kids-portal-bench");
+    process.env.DATA_DIR = smoke
+      ? mkdtempSync(path.join(os.tmpdir(), smokePrefix))
+      : (process.env.BENCH_DATA_DIR ?? "/tmp/kids-portal-bench");
     process.env.DATABASE_URL = "";
   }
   process.env.NODE_ENV = "production";
@@ -136,7 +143,11 @@ export async function openBenchServer(dialect: Dialect, opts: { smoke: boolean; 
  */
 export function runDialects<R>(script: string, name: string, dialects: string[], extra: string[]): { dialect: string; result: R }[] {
   return dialects.map((d) => {
-    const run = spawnSync(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", script, "--child", "--dialect", d, ...extra], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    const run = spawnSync(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", script, "--child", "--dialect", d, ...extra], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: process.env,
+    });
     const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
     if (!line) {
       process.stderr.write(`${run.stdout}${run.stderr}\n${name} bench on ${d}: no result (exit ${run.status})\n`);

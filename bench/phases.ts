@@ -60,7 +60,8 @@ export function parseDeadlines(values: string[] | undefined, known: readonly str
   const out: Record<string, number> = {};
   for (const v of values ?? []) {
     const m = /^([a-z-]+)=(\d+(?:\.\d+)?)$/.exec(v);
-    if (!m || !known.includes(m[1])) throw new Error(`--deadline takes <phase>=<seconds> with a phase among: ${known.join(", ")} (got '${v}')`);
+    if (!m || !known.includes(m[1]))
+      throw new Error(`--deadline takes <phase>=<seconds> with a phase among: ${known.join(", ")} (got '${v}')`);
     out[m[1]] = Number(m[2]) * 1000;
   }
   return out;
@@ -69,7 +70,8 @@ export function parseDeadlines(values: string[] | undefined, known: readonly str
 /** Sends a request to a bench child (IPC) and resolves with its first answer carrying `key`; rejects if it exits first. */
 export function ask<T>(proc: ChildProcess, msg: object | null, key: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, sig: string | null) => reject(new Error(`a bench child exited (${sig ?? `exit ${code}`}) while waiting for '${key}'`));
+    const onExit = (code: number | null, sig: string | null) =>
+      reject(new Error(`a bench child exited (${sig ?? `exit ${code}`}) while waiting for '${key}'`));
     const on = (r: Record<string, unknown>) => {
       if (key in r) {
         proc.off("message", on);
@@ -87,5 +89,7 @@ export { freePort } from "../core/ports.server";
 
 /** The web tier's build (build/index.js), or a plain message saying how to make it; null when it is there. */
 export function missingBuild(root = process.cwd()): string | null {
-  return existsSync(path.join(root, "build", "index.js")) ? null : "The web build is missing (build/index.js): run `npx remix build` first, then the bench again.\n";
+  return existsSync(path.join(root, "build", "index.js"))
+    ? null
+    : "The web build is missing (build/index.js): run `npx remix build` first, then the bench again.\n";
 }

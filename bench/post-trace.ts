@@ -23,25 +23,35 @@ type Fn = (...a: unknown[]) => unknown;
 const KEEP = 500;
 const STALL_MS = 4;
 
-const line = (start: number, ms: number | undefined, what: string) => `${start.toFixed(1).padStart(6)} ${ms === undefined ? "      " : `+${ms.toFixed(1).padStart(5)}`} ${what}`;
+const line = (start: number, ms: number | undefined, what: string) =>
+  `${start.toFixed(1).padStart(6)} ${ms === undefined ? "      " : `+${ms.toFixed(1).padStart(5)}`} ${what}`;
 
 /**
  * Wraps `proto[key]`: each call's result, once settled, is reported to `done` with its name (from `what`) and how long
  * it took. The call itself is unchanged. Used for the web process's statements, pool waits and Redis commands.
  */
-export function whenSettled<T extends object>(proto: T, key: keyof T, what: (args: unknown[], result: unknown) => [string, Promise<unknown> | undefined], done: (name: string, t0: number) => void) {
+export function whenSettled<T extends object>(
+  proto: T,
+  key: keyof T,
+  what: (args: unknown[], result: unknown) => [string, Promise<unknown> | undefined],
+  done: (name: string, t0: number) => void,
+) {
   const original = proto[key] as unknown as Fn;
   (proto as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
     const t0 = performance.now();
     const result = original.apply(this, args);
     const [name, settled] = what(args, result);
-    void settled?.then?.(() => done(name, t0), () => {});
+    void settled?.then?.(
+      () => done(name, t0),
+      () => {},
+    );
     return result;
   };
 }
 
 /** A statement's text as pg was given it (a string or a config object), cut to `max` characters. */
-export const sqlText = (a: unknown, max: number) => (typeof a === "string" ? a : ((a as { text?: string } | null)?.text ?? "?")).slice(0, max);
+export const sqlText = (a: unknown, max: number) =>
+  (typeof a === "string" ? a : ((a as { text?: string } | null)?.text ?? "?")).slice(0, max);
 
 const gcKind = (g: PerformanceEntry) => (g as { detail?: { kind?: number } }).detail?.kind ?? 0;
 
@@ -88,8 +98,11 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
     (args[1] as http.ServerResponse).on("finish", () => {
       const end = performance.now();
       const overlaps = (start: number, ms: number) => start + ms > store.t0 && start < end;
-      for (const g of gcs) if (overlaps(g.startTime, g.duration)) store.events.push(line(g.startTime - store.t0, g.duration, `GC (kind ${gcKind(g)})`));
-      for (const [start, ms, cpuMs] of stalls) if (overlaps(start, ms)) store.events.push(line(start - store.t0, ms, `event loop stalled (this process's CPU ${cpuMs.toFixed(1)} ms)`));
+      for (const g of gcs)
+        if (overlaps(g.startTime, g.duration)) store.events.push(line(g.startTime - store.t0, g.duration, `GC (kind ${gcKind(g)})`));
+      for (const [start, ms, cpuMs] of stalls)
+        if (overlaps(start, ms))
+          store.events.push(line(start - store.t0, ms, `event loop stalled (this process's CPU ${cpuMs.toFixed(1)} ms)`));
       store.events.sort((a, b) => parseFloat(a) - parseFloat(b));
       traces.push({ ms: end - store.t0, events: store.events });
     });
@@ -123,7 +136,11 @@ export function installPostTrace(pct: (xs: number[], p: number) => number): { re
   };
 }
 
-type AllocationNode = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: AllocationNode[] };
+type AllocationNode = {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+};
 const SAMPLING = { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
 
 /**
@@ -134,7 +151,8 @@ const SAMPLING = { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: t
 export async function installAllocationSampler(): Promise<{ report(): Promise<string> }> {
   const session = new Session();
   session.connect();
-  const post = (method: string, params: object = {}) => new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  const post = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   await post("HeapProfiler.enable");
   await post("HeapProfiler.startSampling", SAMPLING);
   return {
@@ -153,7 +171,12 @@ export async function installAllocationSampler(): Promise<{ report(): Promise<st
         return total;
       };
       const all = walk(profile.head, new Set());
-      const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `  ${(v / 2 ** 20).toFixed(1).padStart(7)} MiB ${k}`).join("\n");
+      const top = (m: Map<string, number>) =>
+        [...m]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 20)
+          .map(([k, v]) => `  ${(v / 2 ** 20).toFixed(1).padStart(7)} MiB ${k}`)
+          .join("\n");
       return `allocated in the loop: ${(all / 2 ** 20).toFixed(0)} MiB\nby function (self):\n${top(self)}\nby function (inclusive):\n${top(inclusive)}\n`;
     },
   };

@@ -60,13 +60,16 @@ export function processesNamed(name: string): number[] {
   } catch {
     return [];
   }
-  return entries.filter((e) => /^\d+$/.test(e)).filter((e) => {
-    try {
-      return readFileSync(`/proc/${e}/comm`, "utf8").trim() === name;
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return entries
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return readFileSync(`/proc/${e}/comm`, "utf8").trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /**
@@ -155,11 +158,14 @@ export function stealMeter(): () => number {
 
 /** Where the cores go while phones come back: device processes, PostgreSQL, Redis, the phones' clients, steal (stderr). */
 export function stormMeter(serverGroup: number, clientPids: number[]): () => string {
-  const m = cpuMeter({ device: () => processGroup(serverGroup), postgres: () => processesNamed("postgres"), redis: () => processesNamed("redis-server"), clients: () => clientPids });
+  const m = cpuMeter({
+    device: () => processGroup(serverGroup),
+    postgres: () => processesNamed("postgres"),
+    redis: () => processesNamed("redis-server"),
+    clients: () => clientPids,
+  });
   const steal = stealMeter();
   m.start();
   return () =>
-    [...Object.entries(m.stop()), ["stolen by the hypervisor", steal()] as const]
-      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
-      .join(" · ");
+    [...Object.entries(m.stop()), ["stolen by the hypervisor", steal()] as const].map(([k, v]) => `${k} ${v.toFixed(2)}`).join(" · ");
 }

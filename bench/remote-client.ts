@@ -32,7 +32,10 @@ type Request =
 type Reply = { id: number; error?: string; get?: RemoteGet; rps?: number };
 
 export async function openRemoteClient(): Promise<RemoteClient> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--remote-client"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--remote-client"], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   let next = 0;
   const failAll = (err: Error) => {

@@ -42,7 +42,13 @@ export function missedTargets(r: Pick<BenchResult, "figures" | "ratios" | "targe
 }
 
 export function benchResult(r: Omit<BenchResult, "met">): BenchResult {
-  const out = { bench: r.bench, figures: rounded(r.figures), baselines: rounded(r.baselines), ratios: rounded(r.ratios), targets: r.targets };
+  const out = {
+    bench: r.bench,
+    figures: rounded(r.figures),
+    baselines: rounded(r.baselines),
+    ratios: rounded(r.ratios),
+    targets: r.targets,
+  };
   return { ...out, met: missedTargets(out).length === 0 };
 }
 
@@ -61,7 +67,10 @@ export function shapeProblems(x: unknown): string[] {
   if (!t || typeof t !== "object" || Array.isArray(t)) problems.push("targets is not an object");
   else
     for (const [n, b] of Object.entries(t as Record<string, unknown>)) {
-      const ok = b && typeof b === "object" && (typeof (b as { max?: unknown }).max === "number" || typeof (b as { min?: unknown }).min === "number");
+      const ok =
+        b &&
+        typeof b === "object" &&
+        (typeof (b as { max?: unknown }).max === "number" || typeof (b as { min?: unknown }).min === "number");
       if (!ok) problems.push(`targets.${n} is not {max} or {min}`);
     }
   if (typeof o.met !== "boolean") problems.push("met is not true or false");

@@ -38,7 +38,9 @@ const DIALECTS = (opt("--dialect") ? [opt("--dialect")] : ["sqlite", "postgres"]
 const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
 const TARGET_RUN_SECONDS = 300;
 if (!(KIDS > 0 && DAYS >= 14 && DIALECTS.every((d) => d === "sqlite" || d === "postgres"))) {
-  process.stderr.write("usage: bench/reports.ts [--kids N] [--days N≥14] [--dialect sqlite|postgres] [--mail-sample N] [--smoke] [--json]\n");
+  process.stderr.write(
+    "usage: bench/reports.ts [--kids N] [--days N≥14] [--dialect sqlite|postgres] [--mail-sample N] [--smoke] [--json]\n",
+  );
   process.exit(EXIT_USAGE);
 }
 
@@ -60,7 +62,9 @@ const pad = (i: number) => String(i).padStart(6, "0");
 
 async function openDb(dialect: "sqlite" | "postgres"): Promise<{ db: DB; cleanup: () => Promise<void> }> {
   if (dialect === "sqlite") {
-    const dir = SMOKE ? mkdtempSync(path.join(os.tmpdir(), "reports-bench-smoke-")) : (process.env.BENCH_DATA_DIR ?? "/tmp/kids-portal-bench");
+    const dir = SMOKE
+      ? mkdtempSync(path.join(os.tmpdir(), "reports-bench-smoke-"))
+      : (process.env.BENCH_DATA_DIR ?? "/tmp/kids-portal-bench");
     mkdirSync(dir, { recursive: true });
     const db = createDb({ url: path.join(dir, `reports-${KIDS}x${DAYS}.sqlite`) });
     return { db, cleanup: async () => (SMOKE ? rmSync(dir, { recursive: true, force: true }) : undefined) };
@@ -94,7 +98,12 @@ async function withoutTriggers(db: DB, dialect: "sqlite" | "postgres", load: () 
     }
     return;
   }
-  const triggers = (await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (${sql.join(TABLES)})`.execute(db)).rows;
+  const triggers = (
+    await sql<{
+      name: string;
+      sql: string;
+    }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (${sql.join(TABLES)})`.execute(db)
+  ).rows;
   for (const t of triggers) await sql`DROP TRIGGER ${sql.id(t.name)}`.execute(db);
   try {
     await load();
@@ -105,9 +114,19 @@ async function withoutTriggers(db: DB, dialect: "sqlite" | "postgres", load: () 
 
 /** The fleet: one parent per kid (Weekly, a time zone each), one phone, three apps; DAYS × 4 hour buckets each. */
 async function seed(db: DB, dialect: "sqlite" | "postgres"): Promise<number> {
-  const have = await db.selectFrom("kid_profiles").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const last = await db.selectFrom("app_usage_hourly").select((eb) => eb.fn.max("hour").as("h")).executeTakeFirst();
-  if (Number(have.n) === KIDS && String(last?.h ?? "").startsWith(new Date(Date.parse(`${END}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10))) return 0;
+  const have = await db
+    .selectFrom("kid_profiles")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const last = await db
+    .selectFrom("app_usage_hourly")
+    .select((eb) => eb.fn.max("hour").as("h"))
+    .executeTakeFirst();
+  if (
+    Number(have.n) === KIDS &&
+    String(last?.h ?? "").startsWith(new Date(Date.parse(`${END}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10))
+  )
+    return 0;
   if (Number(have.n) > 0) throw new Error(`the bench database holds another data set (${have.n} kids): delete it first`);
   const t0 = performance.now();
   const joined = `${START}T00:00:00.000Z`;
@@ -116,15 +135,52 @@ async function seed(db: DB, dialect: "sqlite" | "postgres"): Promise<number> {
       const ids = Array.from({ length: Math.min(200, KIDS - from) }, (_, j) => from + j);
       await db
         .insertInto("parents")
-        .values(ids.map((i) => ({ id: `bp${pad(i)}`, email: `bench-${i}@example.com`, name: `Parent ${i}`, password_hash: null, role: "parent", use_default_password: 0, email_verified_at: joined, created_at: joined, updated_at: joined, kids_report_type: "Weekly", time_zone: ZONES[i % ZONES.length] })))
+        .values(
+          ids.map((i) => ({
+            id: `bp${pad(i)}`,
+            email: `bench-${i}@example.com`,
+            name: `Parent ${i}`,
+            password_hash: null,
+            role: "parent",
+            use_default_password: 0,
+            email_verified_at: joined,
+            created_at: joined,
+            updated_at: joined,
+            kids_report_type: "Weekly",
+            time_zone: ZONES[i % ZONES.length],
+          })),
+        )
         .execute();
       await db
         .insertInto("kid_profiles")
-        .values(ids.map((i) => ({ id: `bk${pad(i)}`, parent_id: `bp${pad(i)}`, name: `Kid ${i}`, birth_month: 1 + (i % 12), birth_year: 2014, picture_mime: null, picture: null, created_at: joined, updated_at: joined })))
+        .values(
+          ids.map((i) => ({
+            id: `bk${pad(i)}`,
+            parent_id: `bp${pad(i)}`,
+            name: `Kid ${i}`,
+            birth_month: 1 + (i % 12),
+            birth_year: 2014,
+            picture_mime: null,
+            picture: null,
+            created_at: joined,
+            updated_at: joined,
+          })),
+        )
         .execute();
       await db
         .insertInto("devices")
-        .values(ids.map((i) => ({ id: `bd${pad(i)}`, profile_id: `bk${pad(i)}`, serial_number: `BENCH${pad(i)}`, created_at: joined, updated_at: joined }) as never))
+        .values(
+          ids.map(
+            (i) =>
+              ({
+                id: `bd${pad(i)}`,
+                profile_id: `bk${pad(i)}`,
+                serial_number: `BENCH${pad(i)}`,
+                created_at: joined,
+                updated_at: joined,
+              }) as never,
+          ),
+        )
         .execute();
       await db
         .insertInto("profile_apps")
@@ -134,7 +190,19 @@ async function seed(db: DB, dialect: "sqlite" | "postgres"): Promise<number> {
               ["com.mojang.minecraftpe", "GAME_ARCADE", 60],
               ["org.khanacademy.android", "EDUCATION", 0],
               ["com.google.android.youtube", "VIDEO_PLAYERS", 0],
-            ].map(([pkg, category, limit]) => ({ id: `ba${pad(i)}${String(pkg).slice(4, 10)}`, profile_id: `bk${pad(i)}`, device_id: `bd${pad(i)}`, package_name: String(pkg), play_store_category: String(category), enable_daily_limit: limit ? 1 : 0, daily_limit_minutes: Number(limit), disabled_type: null, installation_failure_reason: null, created_at: joined, updated_at: joined })),
+            ].map(([pkg, category, limit]) => ({
+              id: `ba${pad(i)}${String(pkg).slice(4, 10)}`,
+              profile_id: `bk${pad(i)}`,
+              device_id: `bd${pad(i)}`,
+              package_name: String(pkg),
+              play_store_category: String(category),
+              enable_daily_limit: limit ? 1 : 0,
+              daily_limit_minutes: Number(limit),
+              disabled_type: null,
+              installation_failure_reason: null,
+              created_at: joined,
+              updated_at: joined,
+            })),
           ),
         )
         .execute();
@@ -172,7 +240,12 @@ async function bareAggregate(db: DB): Promise<{ seconds: number; rows: number }>
   const rows = await db
     .selectFrom("app_usage_hourly as h")
     .innerJoin("devices as d", "d.id", "h.device_id")
-    .select((eb) => ["d.profile_id", "h.package_name", eb.fn<string>("substr", ["h.hour", eb.val(1), eb.val(10)]).as("day"), eb.fn.sum<number>("h.minutes").as("minutes")])
+    .select((eb) => [
+      "d.profile_id",
+      "h.package_name",
+      eb.fn<string>("substr", ["h.hour", eb.val(1), eb.val(10)]).as("day"),
+      eb.fn.sum<number>("h.minutes").as("minutes"),
+    ])
     .where("h.hour", ">=", from)
     .where("h.hour", "<", to)
     .where("h.package_name", "!=", "com.kidsportal.kidsapp")
@@ -211,14 +284,25 @@ async function measure(dialect: "sqlite" | "postgres"): Promise<DialectResult> {
 
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    const summary = await buildDueReports({ db }, { now: NOW, afterKid: (done) => (done % 2000 === 0 ? out.say(`  ${dialect}: ${done}/${KIDS} kids`) : undefined) });
+    const summary = await buildDueReports(
+      { db },
+      { now: NOW, afterKid: (done) => (done % 2000 === 0 ? out.say(`  ${dialect}: ${done}/${KIDS} kids`) : undefined) },
+    );
     const buildSeconds = (performance.now() - t0) / 1000;
     const buildCpuSeconds = cpuSeconds(c0);
     if (summary.built !== KIDS) throw new Error(`built ${summary.built} reports for ${KIDS} kids`);
 
     // The mail half on a sample: the other reports' mail is left out of this run.
     const sample = await db.selectFrom("reports").select("id").orderBy("id").limit(MAIL_SAMPLE).execute();
-    await db.updateTable("reports").set({ mail_state: "none" }).where("id", "not in", sample.map((r) => r.id)).execute();
+    await db
+      .updateTable("reports")
+      .set({ mail_state: "none" })
+      .where(
+        "id",
+        "not in",
+        sample.map((r) => r.id),
+      )
+      .execute();
     let bytes = 0;
     const t1 = performance.now();
     const c1 = process.cpuUsage();
@@ -237,14 +321,24 @@ async function measure(dialect: "sqlite" | "postgres"): Promise<DialectResult> {
     const mailMsPerReport = (performance.now() - t1) / Math.max(1, mailed);
     const mailCpuMsPerReport = (cpuSeconds(c1) * 1000) / Math.max(1, mailed);
     if (mailed !== sample.length || bytes === 0) throw new Error(`mailed ${mailed} of ${sample.length} sampled reports`);
-    return { seedSeconds, bareSeconds: bare.seconds, buildSeconds, buildCpuSeconds, built: summary.built, mailMsPerReport, mailCpuMsPerReport };
+    return {
+      seedSeconds,
+      bareSeconds: bare.seconds,
+      buildSeconds,
+      buildCpuSeconds,
+      built: summary.built,
+      mailMsPerReport,
+      mailCpuMsPerReport,
+    };
   } finally {
     await db.destroy();
     await cleanup();
   }
 }
 
-out.say(`bench: weekly reports for ${KIDS} kids × ${DAYS} days${SMOKE ? " (smoke: no measurement)" : ""} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · load ${os.loadavg()[0].toFixed(2)} · ${new Date().toISOString()}`);
+out.say(
+  `bench: weekly reports for ${KIDS} kids × ${DAYS} days${SMOKE ? " (smoke: no measurement)" : ""} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"} · Node ${process.version} · load ${os.loadavg()[0].toFixed(2)} · ${new Date().toISOString()}`,
+);
 const figures: Record<string, number> = { kids: KIDS, days: DAYS };
 const baselines: Record<string, number> = {};
 const ratios: Record<string, number> = {};

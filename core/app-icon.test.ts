@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { ICON_INITIALS, ICON_PACKAGE, appIcon, appIconHref, generatedIcon, generatedIconHref, iconFromBase, iconSvg, initials } from "./app-icon";
+import {
+  ICON_INITIALS,
+  ICON_PACKAGE,
+  appIcon,
+  appIconHref,
+  generatedIcon,
+  generatedIconHref,
+  iconFromBase,
+  iconSvg,
+  initials,
+} from "./app-icon";
 
 describe("app icons (no network)", () => {
   it.each([
@@ -23,7 +33,9 @@ describe("app icons (no network)", () => {
   it("uses the configured icon base (CATALOG_ICON_BASE_URL) when set, the listing's own icon first, generated when empty", () => {
     const base = "https://icons.example/play/";
     expect(appIcon("com.duolingo", "Duolingo", null, base)).toBe("https://icons.example/play/com.duolingo.png");
-    expect(appIcon("com.duolingo", "Duolingo", null, "https://cdn.example/i/{package}/96.webp")).toBe("https://cdn.example/i/com.duolingo/96.webp");
+    expect(appIcon("com.duolingo", "Duolingo", null, "https://cdn.example/i/{package}/96.webp")).toBe(
+      "https://cdn.example/i/com.duolingo/96.webp",
+    );
     expect(appIcon("com.duolingo", "Duolingo", "https://cdn.example/duo.png", base)).toBe("https://cdn.example/duo.png");
     expect(appIcon("com.duolingo", "Duolingo", null, "")).toBe(generatedIcon("com.duolingo", "Duolingo"));
     expect(appIcon("com.duolingo", "Duolingo", null, "javascript:alert(1)")).toBe(generatedIcon("com.duolingo", "Duolingo"));
@@ -33,7 +45,9 @@ describe("app icons (no network)", () => {
   it("links pages to the icon route for the same drawn picture; a real icon or base wins there too", () => {
     expect(generatedIconHref("com.duolingo", "Duolingo: Language Lessons")).toBe("/resources/app-icon?p=com.duolingo&t=DL");
     expect(generatedIconHref("com.example", "élan")).toBe(`/resources/app-icon?p=com.example&t=${encodeURIComponent("É")}`);
-    expect(generatedIcon("com.duolingo", "Duolingo: Language Lessons")).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(iconSvg("com.duolingo", "DL"))}`);
+    expect(generatedIcon("com.duolingo", "Duolingo: Language Lessons")).toBe(
+      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(iconSvg("com.duolingo", "DL"))}`,
+    );
     expect(appIconHref("com.duolingo", "Duolingo", "https://cdn.example/duo.png")).toBe("https://cdn.example/duo.png");
     expect(appIconHref("com.duolingo", "Duolingo", null, "https://icons.example/play")).toBe("https://icons.example/play/com.duolingo.png");
     expect(appIconHref("com.duolingo", "Duolingo", "javascript:alert(1)")).toBe("/resources/app-icon?p=com.duolingo&t=D");

@@ -5,11 +5,20 @@ describe("setBounded", () => {
   it("keeps at most max entries, the oldest out first, and replaces a held key in place", () => {
     const m = new Map<string, number>();
     for (const [i, k] of ["a", "b", "c"].entries()) setBounded(m, k, i, 2);
-    expect([...m]).toEqual([["b", 1], ["c", 2]]);
+    expect([...m]).toEqual([
+      ["b", 1],
+      ["c", 2],
+    ]);
     setBounded(m, "b", 9, 2);
-    expect([...m]).toEqual([["b", 9], ["c", 2]]);
+    expect([...m]).toEqual([
+      ["b", 9],
+      ["c", 2],
+    ]);
     setBounded(m, "d", 3, 2);
-    expect([...m]).toEqual([["c", 2], ["d", 3]]);
+    expect([...m]).toEqual([
+      ["c", 2],
+      ["d", 3],
+    ]);
   });
 });
 
@@ -27,7 +36,16 @@ describe("getOrCreateLru", () => {
 
   it("stores nothing when create throws, and keeps a held undefined value", () => {
     const m = new Map<string, number | undefined>([["u", undefined]]);
-    expect(() => getOrCreateLru(m, "x", () => { throw new Error("bad"); }, 5)).toThrow("bad");
+    expect(() =>
+      getOrCreateLru(
+        m,
+        "x",
+        () => {
+          throw new Error("bad");
+        },
+        5,
+      ),
+    ).toThrow("bad");
     expect(m.has("x")).toBe(false);
     expect(getOrCreateLru(m, "u", () => 1, 5)).toBeUndefined();
   });

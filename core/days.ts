@@ -5,7 +5,11 @@ export const DAY_MS = 86_400_000;
 export const INVALID_DAY = "Please choose a valid day.";
 
 export function isCalendarDay(d: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(d) &&
+    !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+    new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d
+  );
 }
 
 export const calendarDay = z.string().refine(isCalendarDay, INVALID_DAY);

@@ -38,7 +38,11 @@ const schema = z.object({
   /** Repeated PostgreSQL queries as named statements (db/pg-statements.ts); false behind a PgBouncer < 1.21 in transaction mode. */
   PG_NAMED_STATEMENTS: bool(true),
   SESSION_SECRET: z.string().min(32).optional(),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(12 * 60),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(12 * 60),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(7),
   SECURE_COOKIES: bool(false),
   REDIS_URL: z.string().default(""),
@@ -95,7 +99,9 @@ const schema = z.object({
   CATALOG_ICON_BASE_URL: z
     .string()
     .default("")
-    .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), { message: "CATALOG_ICON_BASE_URL must be empty or an http:// or https:// address" }),
+    .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), {
+      message: "CATALOG_ICON_BASE_URL must be empty or an http:// or https:// address",
+    }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -127,7 +133,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     // The built-in key is public (it is in this repository): production generates its own, like the session secret.
     const file = path.join(e.DATA_DIR, ".kids-app-api-key");
     if (source.KIDS_APP_API_KEY_WARNED !== "1") {
-      console.warn(`KIDS_APP_API_KEY is not set (or is the built-in dev key): using a generated one kept in ${file}. Build the kids app with it, or set KIDS_APP_API_KEY.`);
+      console.warn(
+        `KIDS_APP_API_KEY is not set (or is the built-in dev key): using a generated one kept in ${file}. Build the kids app with it, or set KIDS_APP_API_KEY.`,
+      );
       source.KIDS_APP_API_KEY_WARNED = "1";
     }
     kidsAppApiKey = devSecret(e.DATA_DIR, ".kids-app-api-key");
@@ -138,19 +146,21 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     );
   }
   if (e.DEVICE_SERVICE_URL && e.DEVICE_SERVICE_KEY.length < 32) {
-    throw new Error("Invalid environment:\n  DEVICE_SERVICE_KEY: required with DEVICE_SERVICE_URL (32+ characters, the same on both tiers)");
+    throw new Error(
+      "Invalid environment:\n  DEVICE_SERVICE_KEY: required with DEVICE_SERVICE_URL (32+ characters, the same on both tiers)",
+    );
   }
   if (e.DEVICE_PROCESSES > 1 && !e.REDIS_URL) {
-    throw new Error("Invalid environment:\n  DEVICE_PROCESSES: more than one device process needs REDIS_URL (commands and presence cross processes through Redis)");
+    throw new Error(
+      "Invalid environment:\n  DEVICE_PROCESSES: more than one device process needs REDIS_URL (commands and presence cross processes through Redis)",
+    );
   }
   if (e.PAYMENTS_PROVIDER === "stripe") {
     const missing = (["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const).filter((k) => !e[k]);
     if (missing.length) throw new Error(`Invalid environment:\n  ${missing.join(", ")}: required with PAYMENTS_PROVIDER=stripe`);
   }
   const databaseKind = e.DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";
-  const sqlitePath = e.DATABASE_URL.startsWith("file:")
-    ? e.DATABASE_URL.slice("file:".length)
-    : path.join(e.DATA_DIR, "portal.sqlite");
+  const sqlitePath = e.DATABASE_URL.startsWith("file:") ? e.DATABASE_URL.slice("file:".length) : path.join(e.DATA_DIR, "portal.sqlite");
   return { ...e, KIDS_APP_API_KEY: kidsAppApiKey, SESSION_SECRET: e.SESSION_SECRET ?? devSecret(e.DATA_DIR), databaseKind, sqlitePath };
 }
 

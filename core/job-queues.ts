@@ -16,9 +16,19 @@ export const QUEUES = {
    * At each family's midnight (its own time zone): re-enables apps stopped for the previous day's usage and
    * schedules the next midnight; a 15-minute tick runs the same (payload without `day`) in case a job was lost.
    */
-  "daily-reset": z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  "daily-reset": z.object({
+    day: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+  }),
   /** Builds the reports of periods that closed (hourly, and at start-up); `since` back-fills from a local date. */
-  reports: z.object({ since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  reports: z.object({
+    since: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+  }),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -18,7 +18,12 @@ describe("server log files (DATA_DIR/logs)", () => {
     log("warn", "careful");
     await sink.close();
     const text = readFileSync(path.join(dir, "2026-11-23-web-123.log"), "utf8");
-    expect(text.trim().split("\n").map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(["hello", "careful"]);
+    expect(
+      text
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { msg: string }).msg),
+    ).toEqual(["hello", "careful"]);
     expect(lines).toHaveLength(2);
   });
 
@@ -49,7 +54,8 @@ describe("server log files (DATA_DIR/logs)", () => {
 
   it("files older than the kept days are pruned; other files are left alone", async () => {
     const dir = fresh();
-    for (const f of ["2026-11-01-web-9.log", "2026-11-10-web-9.log", "2026-11-09-worker-9.log", "notes.txt"]) writeFileSync(path.join(dir, f), "x\n");
+    for (const f of ["2026-11-01-web-9.log", "2026-11-10-web-9.log", "2026-11-09-worker-9.log", "notes.txt"])
+      writeFileSync(path.join(dir, f), "x\n");
     const sink = createLogFileSink({ dir, processName: "web-1", keepDays: 14, now: () => new Date("2026-11-23T10:00:00Z") });
     sink.write("{}");
     await sink.close();
@@ -57,10 +63,18 @@ describe("server log files (DATA_DIR/logs)", () => {
     expect((await listLogFiles(dir)).map((f) => f.name)).toEqual(["2026-11-23-web-1.log", "2026-11-10-web-9.log"]);
   });
 
-  it.each(["../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "/etc/passwd", "2026-11-23-web-1.log/../../x", "2026-11-23-web-1.log\u0000", ".hidden.log", "2026-11-23-WEB.log", "notes.txt", "", "2026-11-23-web-1.LOG"])(
-    "%j is not a log file name",
-    (name) => expect(logFilePath("/data/logs", name)).toBeNull(),
-  );
+  it.each([
+    "../../etc/passwd",
+    "..%2F..%2Fetc%2Fpasswd",
+    "/etc/passwd",
+    "2026-11-23-web-1.log/../../x",
+    "2026-11-23-web-1.log\u0000",
+    ".hidden.log",
+    "2026-11-23-WEB.log",
+    "notes.txt",
+    "",
+    "2026-11-23-web-1.LOG",
+  ])("%j is not a log file name", (name) => expect(logFilePath("/data/logs", name)).toBeNull());
 
   it("a valid name resolves inside the directory", () => {
     expect(logFilePath("/data/logs", "2026-11-23-web-123.log")).toBe(path.resolve("/data/logs/2026-11-23-web-123.log"));

@@ -39,7 +39,11 @@ export interface LogFileSink {
 }
 
 export function createLogFileSink(o: LogFileOptions): LogFileSink {
-  const processName = o.processName.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+/, "") || "process";
+  const processName =
+    o.processName
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .replace(/^-+/, "") || "process";
   const cap = o.maxBytesPerFile ?? LOG_FILE_MAX_BYTES;
   const keepDays = o.keepDays ?? LOG_FILE_KEEP_DAYS;
   const now = o.now ?? (() => new Date());
@@ -53,7 +57,18 @@ export function createLogFileSink(o: LogFileOptions): LogFileSink {
   const fail = (err: Error) => {
     if (failed) return;
     failed = true;
-    (o.onError ?? ((e: Error) => console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "log file not writable; logging to stdout only", error: e.message }))))(err);
+    (
+      o.onError ??
+      ((e: Error) =>
+        console.error(
+          JSON.stringify({
+            t: new Date().toISOString(),
+            level: "error",
+            msg: "log file not writable; logging to stdout only",
+            error: e.message,
+          }),
+        ))
+    )(err);
   };
 
   const end = (s: WriteStream) => closing.push(new Promise<void>((resolve) => s.end(() => resolve())));
@@ -87,7 +102,9 @@ export function createLogFileSink(o: LogFileOptions): LogFileSink {
       const bytes = Buffer.byteLength(line) + 1;
       if (written + bytes > cap) {
         capped = true;
-        stream.write(`${JSON.stringify({ t: now().toISOString(), level: "warn", msg: `log file size cap reached (${cap} bytes): the rest of today's lines go to stdout only` })}\n`);
+        stream.write(
+          `${JSON.stringify({ t: now().toISOString(), level: "warn", msg: `log file size cap reached (${cap} bytes): the rest of today's lines go to stdout only` })}\n`,
+        );
         return;
       }
       written += bytes;

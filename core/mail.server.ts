@@ -47,7 +47,14 @@ export async function deliverMail({ env, keep, log }: DeliveryDeps, mail: Mail):
     return true;
   }
   try {
-    await transport(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments });
+    await transport(env.SMTP_URL).sendMail({
+      from: env.MAIL_FROM,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      attachments: mail.attachments,
+    });
     log("info", "mail sent", { to: mail.to, subject: mail.subject });
     return true;
   } catch (err) {

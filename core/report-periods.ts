@@ -20,7 +20,16 @@ const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 function partsFormatter(tz: string): Intl.DateTimeFormat {
   let f = partsFormatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
     partsFormatters.set(tz, f);
   }
   return f;
@@ -41,7 +50,11 @@ export function isTimeZone(tz: string): boolean {
 
 /** The wall-clock time of an instant in a zone, as if it were UTC (ms). */
 function wallClock(instant: number, tz: string): number {
-  const p = Object.fromEntries(partsFormatter(tz).formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    partsFormatter(tz)
+      .formatToParts(new Date(instant))
+      .map((x) => [x.type, x.value]),
+  );
   return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
 }
 
@@ -80,7 +93,9 @@ export function periodContaining(kind: ReportKind, date: string): Period {
 }
 
 export function previousPeriod(p: Period): Period {
-  return p.kind === "Monthly" ? { kind: p.kind, start: addMonths(p.start, -1), end: p.start } : { kind: p.kind, start: addDays(p.start, -7), end: p.start };
+  return p.kind === "Monthly"
+    ? { kind: p.kind, start: addMonths(p.start, -1), end: p.start }
+    : { kind: p.kind, start: addDays(p.start, -7), end: p.start };
 }
 
 /** The newest period that has ended in the zone at `now`. */

@@ -14,7 +14,12 @@ export function appTitle(title: string | null | undefined, packageName: string):
 export const AGE_RANGES = ["AGE_RANGE1", "AGE_RANGE2", "AGE_RANGE3", "AGE_RANGE_ALL"] as const;
 export type AgeRange = (typeof AGE_RANGES)[number];
 /** Apps made for the group: their youngest age (catalog_apps.min_age) falls in it. */
-export const AGE_BOUNDS: Record<AgeRange, [number, number]> = { AGE_RANGE1: [0, 5], AGE_RANGE2: [6, 8], AGE_RANGE3: [9, 12], AGE_RANGE_ALL: [0, 12] };
+export const AGE_BOUNDS: Record<AgeRange, [number, number]> = {
+  AGE_RANGE1: [0, 5],
+  AGE_RANGE2: [6, 8],
+  AGE_RANGE3: [9, 12],
+  AGE_RANGE_ALL: [0, 12],
+};
 export const EXPERT_FILTERS = ["EXPERT_RECOMMENDATION", "PARENTAL_SUPERVISION", "16+", "NOT_RATED"] as const;
 export type ExpertFilter = (typeof EXPERT_FILTERS)[number];
 

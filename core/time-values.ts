@@ -54,7 +54,8 @@ export const scheduleFields = z
   })
   .superRefine((s, ctx) => {
     if (s.start === s.end) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["end"], message: SCHEDULE_SAME_TIMES });
-    if (!s.blocksAll && s.categories.length === 0 && s.apps.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["blocks"], message: SCHEDULE_NOTHING_BLOCKED });
+    if (!s.blocksAll && s.categories.length === 0 && s.apps.length === 0)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["blocks"], message: SCHEDULE_NOTHING_BLOCKED });
   });
 
 /** Ready-made schedules offered by Add Schedule. */
@@ -64,7 +65,16 @@ export const SCHEDULE_PRESETS = {
 } as const;
 
 /** Seven minute values, Monday first, each a multiple of 15 (0 = no limit that day). */
-export const weekdayMinutes = z.array(z.number().int().min(0).max(1440).refine((n) => n % MINUTES_STEP === 0, MULTIPLE_OF_15_MESSAGE)).length(7);
+export const weekdayMinutes = z
+  .array(
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .refine((n) => n % MINUTES_STEP === 0, MULTIPLE_OF_15_MESSAGE),
+  )
+  .length(7);
 
 export const timeZone = z.string({ invalid_type_error: TIME_ZONE_MESSAGE }).refine(isTimeZone, TIME_ZONE_MESSAGE);
 

@@ -11,11 +11,14 @@ describe("core value schemas", () => {
     [30, 30],
   ] as const)("reads minutes %j as %j", (raw, out) => expect(parseMinutesText(raw)).toEqual({ ok: true, minutes: out }));
 
-  it.each(["1.5e21", "1e300", "15abc", "1.5", "-1", "1441", "0x10", "Infinity", "NaN", 1.5e21, 1e300, 1.5, -1, Number.NaN, "１５"])("refuses %j minutes", (raw) => {
-    expect(parseMinutesText(raw)).toEqual({ ok: false, message: "Please enter whole minutes from 0 to 1,440." });
-    if (typeof raw === "number") expect(minutes.safeParse(raw).success).toBe(false);
-    else expect(minutesText.safeParse(raw).success).toBe(false);
-  });
+  it.each(["1.5e21", "1e300", "15abc", "1.5", "-1", "1441", "0x10", "Infinity", "NaN", 1.5e21, 1e300, 1.5, -1, Number.NaN, "１５"])(
+    "refuses %j minutes",
+    (raw) => {
+      expect(parseMinutesText(raw)).toEqual({ ok: false, message: "Please enter whole minutes from 0 to 1,440." });
+      if (typeof raw === "number") expect(minutes.safeParse(raw).success).toBe(false);
+      else expect(minutesText.safeParse(raw).success).toBe(false);
+    },
+  );
 
   it("daily limits are multiples of 15, with the spec's words", () => {
     expect(minutesStep.safeParse(45).success).toBe(true);
@@ -33,7 +36,9 @@ describe("core value schemas", () => {
   });
 
   it.each(["DEMO-MIA-0001", "R58N12.ab_c"])("accepts serial number %j", (s) => expect(serialNumber.safeParse(s).success).toBe(true));
-  it.each(["ab", "x".repeat(65), "has space", "../etc", 42])("refuses serial number %j", (s) => expect(serialNumber.safeParse(s).success).toBe(false));
+  it.each(["ab", "x".repeat(65), "has space", "../etc", 42])("refuses serial number %j", (s) =>
+    expect(serialNumber.safeParse(s).success).toBe(false),
+  );
 
   it("a zod default message becomes 'Please check <the field>.', never JSON", () => {
     const r = z.object({ profileId: z.string(), serialNumber: z.string() }).safeParse({ profileId: 1 });

@@ -20,7 +20,11 @@ export const kidName = z
 
 export const BIRTH_YEAR_MIN = 2000;
 export const BIRTH_MONTH_MESSAGE = "Please choose the birth month.";
-export const birthMonth = z.number({ required_error: BIRTH_MONTH_MESSAGE, invalid_type_error: BIRTH_MONTH_MESSAGE }).int(BIRTH_MONTH_MESSAGE).min(1, BIRTH_MONTH_MESSAGE).max(12, BIRTH_MONTH_MESSAGE);
+export const birthMonth = z
+  .number({ required_error: BIRTH_MONTH_MESSAGE, invalid_type_error: BIRTH_MONTH_MESSAGE })
+  .int(BIRTH_MONTH_MESSAGE)
+  .min(1, BIRTH_MONTH_MESSAGE)
+  .max(12, BIRTH_MONTH_MESSAGE);
 
 export function birthYearMessage(currentYear: number): string {
   return `Birth year must be between ${BIRTH_YEAR_MIN} and ${currentYear}.`;
@@ -99,7 +103,11 @@ export const packageName = z
   .regex(/^[A-Za-z0-9._-]+$/, PACKAGE_NAME_MESSAGE);
 
 /** A record id in a URL or form (kid profile, device, notification). */
-export const recordId = z.string({ required_error: "Something is missing from the request.", invalid_type_error: "Something is missing from the request." }).trim().min(1, "Something is missing from the request.").max(64, "Something is missing from the request.");
+export const recordId = z
+  .string({ required_error: "Something is missing from the request.", invalid_type_error: "Something is missing from the request." })
+  .trim()
+  .min(1, "Something is missing from the request.")
+  .max(64, "Something is missing from the request.");
 
 // ---------------------------------------------------------------- messages
 

@@ -30,6 +30,13 @@ describe("wall-clock time in a family's zone", () => {
 
   it("zone names and clock times", () => {
     expect([isTimeZone("Europe/London"), isTimeZone("Mars/Base"), isTimeZone(""), isTimeZone(5)]).toEqual([true, false, false, false]);
-    expect([parseHhmm("07:00"), parseHhmm("21:30"), parseHhmm("24:00"), parseHhmm("7:00"), hhmm(420), hhmm(1440)]).toEqual([420, 1290, null, null, "07:00", "00:00"]);
+    expect([parseHhmm("07:00"), parseHhmm("21:30"), parseHhmm("24:00"), parseHhmm("7:00"), hhmm(420), hhmm(1440)]).toEqual([
+      420,
+      1290,
+      null,
+      null,
+      "07:00",
+      "00:00",
+    ]);
   });
 });

@@ -96,7 +96,13 @@ export function shiftDay(day: string, n: number): string {
 export function zonedInstant(day: string, minuteOfDay: number, timeZone: string): Date {
   const naive = Date.parse(`${day}T00:00:00Z`) + minuteOfDay * MINUTE_MS;
   // The zone's offsets a day either side cover any transition near this time.
-  const offsets = [...new Set([offsetMs(new Date(naive - 86_400_000), timeZone), offsetMs(new Date(naive), timeZone), offsetMs(new Date(naive + 86_400_000), timeZone)])];
+  const offsets = [
+    ...new Set([
+      offsetMs(new Date(naive - 86_400_000), timeZone),
+      offsetMs(new Date(naive), timeZone),
+      offsetMs(new Date(naive + 86_400_000), timeZone),
+    ]),
+  ];
   const valid = offsets.map((o) => naive - o).filter((t) => offsetMs(new Date(t), timeZone) === naive - t);
   if (valid.length) return new Date(Math.min(...valid));
   // In a gap: the clock jumped over this time. Read it with the offset before the jump (moves forward by the gap).

@@ -20,7 +20,10 @@ describe("sqlite checkpointer", () => {
   /** ~2,400 pages of log: past SQLite's own 1,000-page checkpoint. */
   const write = (db: SQLite.Database) => {
     const ins = db.prepare("insert into t (body) values (?)");
-    for (let i = 0; i < 40; i++) db.transaction(() => { for (let k = 0; k < 60; k++) ins.run("x".repeat(4000)); })();
+    for (let i = 0; i < 40; i++)
+      db.transaction(() => {
+        for (let k = 0; k < 60; k++) ins.run("x".repeat(4000));
+      })();
   };
   const walPages = (db: SQLite.Database) => statSync(`${db.name}-wal`).size / 4096;
   afterEach(() => {

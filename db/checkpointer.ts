@@ -56,7 +56,11 @@ export function startCheckpointer(
   const counts = { runs: 0, frames: 0 };
   const worker = new Worker(WORKER, {
     eval: true,
-    workerData: { file: handle.name, driver: createRequire(import.meta.url).resolve("better-sqlite3"), intervalMs: opts.intervalMs ?? 1_000 },
+    workerData: {
+      file: handle.name,
+      driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+      intervalMs: opts.intervalMs ?? 1_000,
+    },
   });
   worker.unref(); // never what keeps a process alive: the log is durable without the last checkpoint
   handle.pragma("wal_autocheckpoint = 0");

@@ -74,7 +74,12 @@ const templates = new WeakMap<DB, Map<string, Template>>();
  * belongs in `shape` (which values are given is part of it). Checked when compiled: each value must reach the
  * parameters.
  */
-export async function executeTemplate<R, V extends Record<string, unknown>>(db: DB, shape: string, values: V, build: (values: V) => Compilable<R>): Promise<R[]> {
+export async function executeTemplate<R, V extends Record<string, unknown>>(
+  db: DB,
+  shape: string,
+  values: V,
+  build: (values: V) => Compilable<R>,
+): Promise<R[]> {
   let byShape = templates.get(db);
   if (!byShape) templates.set(db, (byShape = new Map()));
   const names = Object.keys(values);
@@ -88,6 +93,7 @@ function compileTemplate<R, V>(names: string[], build: (values: V) => Compilable
   const compiled = build(slots as V).compile();
   const parameters = compiled.parameters.map((p) => (p instanceof Slot ? { slot: p.name } : { fixed: p }));
   const missing = names.filter((n) => !parameters.some((p) => "slot" in p && p.slot === n));
-  if (missing.length) throw new Error(`executeTemplate: ${missing.join(", ")} did not reach the query's parameters (a value looked at, or not used)`);
+  if (missing.length)
+    throw new Error(`executeTemplate: ${missing.join(", ")} did not reach the query's parameters (a value looked at, or not used)`);
   return { compiled, parameters };
 }

@@ -52,7 +52,12 @@ export function dialectOf(url: string): Dialect {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
-export function createDb({ url, poolSize = 10, onError = (err) => console.error(`[db] connection lost: ${err.message}`), namedStatements = true }: DbOptions): DB {
+export function createDb({
+  url,
+  poolSize = 10,
+  onError = (err) => console.error(`[db] connection lost: ${err.message}`),
+  namedStatements = true,
+}: DbOptions): DB {
   if (dialectOf(url) === "postgres") {
     return new Kysely<Database>({
       dialect: new PostgresDialect({

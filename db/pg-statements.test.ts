@@ -66,9 +66,12 @@ describe("named statements on PostgreSQL", () => {
     return u.toString();
   };
   // One connection, so the statements a query prepared are visible to the next query.
-  const open = (namedStatements?: boolean) => createDb({ url: url(), poolSize: 1, ...(namedStatements === undefined ? {} : { namedStatements }) });
+  const open = (namedStatements?: boolean) =>
+    createDb({ url: url(), poolSize: 1, ...(namedStatements === undefined ? {} : { namedStatements }) });
   const prepared = async (db: DB) =>
-    (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'k\\_%'`.execute(db)).rows.map((r) => r.statement);
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'k\\_%'`.execute(db)).rows.map(
+      (r) => r.statement,
+    );
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
@@ -82,7 +85,12 @@ describe("named statements on PostgreSQL", () => {
   it("prepares a repeated query once on the connection, and answers it the same", async () => {
     const db = open();
     try {
-      const read = (id: number) => db.selectFrom("t" as never).select("a" as never).where("id" as never, "=", id as never).execute();
+      const read = (id: number) =>
+        db
+          .selectFrom("t" as never)
+          .select("a" as never)
+          .where("id" as never, "=", id as never)
+          .execute();
       expect(await read(1)).toEqual([{ a: "one" }]);
       expect(await prepared(db)).toEqual([]);
       expect(await read(2)).toEqual([{ a: "two" }]);
@@ -92,10 +100,20 @@ describe("named statements on PostgreSQL", () => {
       expect(statements[0]).toMatch(/select "a" from "t" where "id" = \$1/);
       // Inside a transaction too (the same connection, the same name).
       await db.transaction().execute(async (trx) => {
-        expect(await trx.selectFrom("t" as never).select("a" as never).where("id" as never, "=", 2 as never).execute()).toEqual([{ a: "two" }]);
+        expect(
+          await trx
+            .selectFrom("t" as never)
+            .select("a" as never)
+            .where("id" as never, "=", 2 as never)
+            .execute(),
+        ).toEqual([{ a: "two" }]);
       });
       // A failing named statement leaves the connection usable.
-      const insert = (id: number) => db.insertInto("t" as never).values({ id, a: "x" } as never).execute();
+      const insert = (id: number) =>
+        db
+          .insertInto("t" as never)
+          .values({ id, a: "x" } as never)
+          .execute();
       await insert(3);
       await expect(insert(3)).rejects.toThrow(/duplicate key/);
       await expect(insert(3)).rejects.toThrow(/duplicate key/);
@@ -118,7 +136,12 @@ describe("named statements on PostgreSQL", () => {
   it("turned off, prepares nothing", async () => {
     const db = open(false);
     try {
-      for (let i = 0; i < 3; i++) await db.selectFrom("t" as never).select("a" as never).where("id" as never, "=", 1 as never).execute();
+      for (let i = 0; i < 3; i++)
+        await db
+          .selectFrom("t" as never)
+          .select("a" as never)
+          .where("id" as never, "=", 1 as never)
+          .execute();
       expect(await prepared(db)).toEqual([]);
     } finally {
       await db.destroy();
@@ -128,7 +151,12 @@ describe("named statements on PostgreSQL", () => {
   it("a statement gone stale under a changed table fails once, then the query runs unnamed", async () => {
     const db = open();
     try {
-      const all = () => db.selectFrom("t" as never).selectAll().where("id" as never, "=", 1 as never).execute();
+      const all = () =>
+        db
+          .selectFrom("t" as never)
+          .selectAll()
+          .where("id" as never, "=", 1 as never)
+          .execute();
       await all();
       await all();
       expect(await prepared(db)).toHaveLength(1);

@@ -41,7 +41,12 @@ describe("the SQLite reader connection", () => {
     });
     expect(readCompiledNow(db, key, () => nameOf(db, kid))).toEqual([{ name: "Mia B" }]);
     // Every column, typed as better-sqlite3 gives it through Kysely (the reader builds the rows from arrays).
-    const everything = () => db.selectFrom("parents").innerJoin("kid_profiles", "kid_profiles.parent_id", "parents.id").selectAll().where("parents.id", "=", owner.id);
+    const everything = () =>
+      db
+        .selectFrom("parents")
+        .innerJoin("kid_profiles", "kid_profiles.parent_id", "parents.id")
+        .selectAll()
+        .where("parents.id", "=", owner.id);
     const viaKysely = await executeCompiledOnce(db, "test-reader-all", everything);
     expect(viaKysely).toHaveLength(1);
     expect(readCompiledNow(db, "test-reader-all", everything)).toEqual(viaKysely);
@@ -51,7 +56,12 @@ describe("the SQLite reader connection", () => {
 
   it("gives the page cache the session check and the kids list the Kysely connection gives", async () => {
     const owner = await createParent(db, { email: "reader-list-owner@example.com", name: "Owner", passwordHash: "x" });
-    const delegate = await createParent(db, { email: "reader-delegate@example.com", name: "Delegate", passwordHash: "x", emailVerified: true });
+    const delegate = await createParent(db, {
+      email: "reader-delegate@example.com",
+      name: "Delegate",
+      passwordHash: "x",
+      emailVerified: true,
+    });
     const mia = await createKidProfile(db, owner.id, { name: "Mia", birthMonth: 1, birthYear: 2016 });
     await createKidProfile(db, owner.id, { name: "Leo", birthMonth: 2, birthYear: 2018 });
     const own = await createKidProfile(db, delegate.id, { name: "Ada", birthMonth: 3, birthYear: 2017 });

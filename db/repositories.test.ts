@@ -5,7 +5,14 @@ import { canAccessKid, findAccessibleDevice, findAccessibleKid } from "./queries
 import { newId, nowIso } from "../core/ids.server";
 import { findLiveSessionWithKids, listKidsForParent } from "./queries/kids";
 import { createParent, findParentByEmail } from "./queries/parents";
-import { createSession, findLiveSession, findLiveSessionParent, revokeAllSessions, revokeSession, type SessionPolicy } from "./queries/sessions";
+import {
+  createSession,
+  findLiveSession,
+  findLiveSessionParent,
+  revokeAllSessions,
+  revokeSession,
+  type SessionPolicy,
+} from "./queries/sessions";
 import type { DB } from "./index";
 import { seedDemo, DEMO_LOGIN } from "./seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "./index.testing";
@@ -33,7 +40,10 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
     ["findLiveSession", findLiveSession],
     ["findLiveSessionParent", findLiveSessionParent],
     // The page cache's session check (with the kids list beside it) keeps the same rules.
-    ["findLiveSessionWithKids", (db: DB, token: string, p: SessionPolicy, now?: Date) => findLiveSessionWithKids(db, token, p, {}, now).then((r) => r?.parent)],
+    [
+      "findLiveSessionWithKids",
+      (db: DB, token: string, p: SessionPolicy, now?: Date) => findLiveSessionWithKids(db, token, p, {}, now).then((r) => r?.parent),
+    ],
   ] as const)("keeps sessions by token hash with idle and absolute expiry and revocation (%s)", async (name, findLive) => {
     const p = await createParent(t.db, { email: `sess-${name}@example.com`, name: "S", passwordHash: "x" });
     const start = new Date("2026-01-01T00:00:00Z");
@@ -44,7 +54,9 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
     const found = await findLive(t.db, token, policy, new Date(start.getTime() + 10 * 60_000));
     expect(found).toBeTruthy();
     // findLiveSession answers the session row, findLiveSessionParent the parent row
-    expect(name === "findLiveSession" ? (found as { parent_id: string }).parent_id : (found as { id: string; email: string }).id).toBe(p.id);
+    expect(name === "findLiveSession" ? (found as { parent_id: string }).parent_id : (found as { id: string; email: string }).id).toBe(
+      p.id,
+    );
     // idle: 31 minutes after the last use
     expect(await findLive(t.db, token, policy, new Date(start.getTime() + 41 * 60_000))).toBeUndefined();
     // absolute: used every 20 minutes for 8 days still ends at 7 days
@@ -93,7 +105,15 @@ describe.each(DIALECTS)("repositories on %s", (dialect) => {
     const delegationId = newId();
     await t.db
       .insertInto("delegations")
-      .values({ id: delegationId, owner_parent_id: demo.id, delegate_email: other.email, delegate_name: "Other", status: "Pending", created_at: nowIso(), updated_at: nowIso() })
+      .values({
+        id: delegationId,
+        owner_parent_id: demo.id,
+        delegate_email: other.email,
+        delegate_name: "Other",
+        status: "Pending",
+        created_at: nowIso(),
+        updated_at: nowIso(),
+      })
       .execute();
     await t.db.insertInto("delegation_kids").values({ delegation_id: delegationId, profile_id: kids[0].id }).execute();
     expect(await canAccessKid(t.db, other, kids[0].id)).toBe(false); // pending is not enough

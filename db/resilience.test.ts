@@ -24,12 +24,17 @@ const dbName = () => new URL(t.url).pathname.slice(1);
 
 /** Terminates every backend of the test database (except the admin's own); returns how many. */
 async function terminateAll(): Promise<number> {
-  const r = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [dbName()]);
+  const r = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
+    dbName(),
+  ]);
   return r.rowCount ?? 0;
 }
 
 async function backends(): Promise<number> {
-  const r = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [dbName()]);
+  const r = await admin.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+    [dbName()],
+  );
   return r.rows[0]!.n;
 }
 

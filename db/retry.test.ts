@@ -17,10 +17,14 @@ describe("isRetryableConflict", () => {
 
   it("other errors are thrown at once; a conflict is tried again, at most the given number of times", async () => {
     let calls = 0;
-    await expect(retryOnConflict(async () => (calls++, Promise.reject(Object.assign(new Error("dup"), { code: "23505" }))))).rejects.toThrow("dup");
+    await expect(
+      retryOnConflict(async () => (calls++, Promise.reject(Object.assign(new Error("dup"), { code: "23505" })))),
+    ).rejects.toThrow("dup");
     expect(calls).toBe(1);
     calls = 0;
-    await expect(retryOnConflict(async () => (calls++, Promise.reject(Object.assign(new Error("dl"), { code: "40P01" }))), 3)).rejects.toThrow("dl");
+    await expect(
+      retryOnConflict(async () => (calls++, Promise.reject(Object.assign(new Error("dl"), { code: "40P01" }))), 3),
+    ).rejects.toThrow("dl");
     expect(calls).toBe(3);
   });
 });

@@ -250,7 +250,14 @@ export interface DelegationKidsTable {
   profile_id: string;
 }
 
-export interface Database extends DeviceServiceDatabase, PaymentsDatabase, AccountsDatabase, AppsDatabase, ReportsDatabase, TimeRulesDatabase, StoreDatabase {
+export interface Database
+  extends DeviceServiceDatabase,
+    PaymentsDatabase,
+    AccountsDatabase,
+    AppsDatabase,
+    ReportsDatabase,
+    TimeRulesDatabase,
+    StoreDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

@@ -8,7 +8,17 @@ export const DATABASE_UNAVAILABLE_MESSAGE = "The service is briefly unavailable.
 /** Seconds a client is asked to wait (Retry-After) before trying again. */
 export const RETRY_AFTER_SECONDS = 30;
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNABORTED",
+]);
 // PostgreSQL SQLSTATEs: admin/crash shutdown, cannot connect now (starting up, shutting down), too many connections.
 const PG_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
 // SQLite: another process holds the write lock for longer than busy_timeout.

@@ -8,7 +8,11 @@ const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";
 
 const enroll = async (url: string, token: string, serialNumber: string) => {
-  const res = await fetch(`${url}/device-api/enroll`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, hardware: { serialNumber } }) });
+  const res = await fetch(`${url}/device-api/enroll`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token, hardware: { serialNumber } }),
+  });
   return { status: res.status, body: (await res.json()) as { respones_msg: string; data?: unknown } };
 };
 
@@ -24,7 +28,11 @@ describe.each(DIALECTS)("device service abuse limits on %s", (dialect) => {
 
   it("enrollment does not tell whether a serial number belongs to another family", async () => {
     const { profileId } = await h.kid(MIA);
-    const before = await h.tdb.db.selectFrom("devices").selectAll().where("serial_number", "=", h.other.serialNumber).executeTakeFirstOrThrow();
+    const before = await h.tdb.db
+      .selectFrom("devices")
+      .selectAll()
+      .where("serial_number", "=", h.other.serialNumber)
+      .executeTakeFirstOrThrow();
     const { token } = await h.caller(h.demo).enrollment.createToken({ profileId });
     const theirs = await enroll(h.url, token, h.other.serialNumber);
     // Exactly what a made-up code gets.
@@ -37,7 +45,9 @@ describe.each(DIALECTS)("device service abuse limits on %s", (dialect) => {
     const usedAgain = await enroll(h.url, used, `FREE-${randomBytes(3).toString("hex")}`);
     expect(await enroll(h.url, token, `FREE-${randomBytes(3).toString("hex")}`)).toEqual(usedAgain);
     // Nothing of the other family's phone changed; operators see why in the log.
-    expect(await h.tdb.db.selectFrom("devices").selectAll().where("serial_number", "=", h.other.serialNumber).executeTakeFirstOrThrow()).toEqual(before);
+    expect(
+      await h.tdb.db.selectFrom("devices").selectAll().where("serial_number", "=", h.other.serialNumber).executeTakeFirstOrThrow(),
+    ).toEqual(before);
     expect(h.logs.some((l) => l.msg === "device enrollment refused" && l.extra?.reason === "serial enrolled to another family")).toBe(true);
   });
 
@@ -54,22 +64,44 @@ describe.each(DIALECTS)("device service abuse limits on %s", (dialect) => {
     const since = new Date(Date.now() - 1000).toISOString();
     for (let i = 0; i < COMMANDS_PER_MINUTE; i++) await sends[i % sends.length]();
     for (const send of sends) {
-      await expect(send()).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS", message: "You have sent 30 commands to Mia's phone in the last minute. Please wait a minute before sending another." });
+      await expect(send()).rejects.toMatchObject({
+        code: "TOO_MANY_REQUESTS",
+        message: "You have sent 30 commands to Mia's phone in the last minute. Please wait a minute before sending another.",
+      });
     }
-    const stored = await h.tdb.db.selectFrom("device_commands").select("id").where("device_id", "=", deviceId).where("issued_by", "=", h.demo.id).where("created_at", ">=", since).execute();
+    const stored = await h.tdb.db
+      .selectFrom("device_commands")
+      .select("id")
+      .where("device_id", "=", deviceId)
+      .where("issued_by", "=", h.demo.id)
+      .where("created_at", ">=", since)
+      .execute();
     expect(stored).toHaveLength(COMMANDS_PER_MINUTE);
     // Another phone of the same parent is a budget of its own.
-    await expect(d.issueCommand({ serialNumber: LEO, type: "LOCK" })).resolves.toMatchObject({ respones_msg: expect.stringMatching(/^Lock command sent to Leo's phone/) });
+    await expect(d.issueCommand({ serialNumber: LEO, type: "LOCK" })).resolves.toMatchObject({
+      respones_msg: expect.stringMatching(/^Lock command sent to Leo's phone/),
+    });
   });
 
   it("the kid picture's type comes from its bytes in the device service, whatever the caller claims", async () => {
     const { profileId } = await h.kid(LEO);
     const png = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(64)]);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
-    const update = (picture: { mime?: string; base64: string }) => h.caller(h.demo).kids.updateProfile({ profileId, kidName: "Leo", birthMonth: 8, birthYear: 2019, picture: picture as { mime: string; base64: string } });
-    const row = () => h.tdb.db.selectFrom("kid_profiles").select(["picture_mime", "picture"]).where("id", "=", profileId).executeTakeFirstOrThrow();
+    const update = (picture: { mime?: string; base64: string }) =>
+      h.caller(h.demo).kids.updateProfile({
+        profileId,
+        kidName: "Leo",
+        birthMonth: 8,
+        birthYear: 2019,
+        picture: picture as { mime: string; base64: string },
+      });
+    const row = () =>
+      h.tdb.db.selectFrom("kid_profiles").select(["picture_mime", "picture"]).where("id", "=", profileId).executeTakeFirstOrThrow();
     // Claimed a PNG, is an SVG (script): refused, nothing stored.
-    await expect(update({ mime: "image/png", base64: svg.toString("base64") })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "The picture must be a PNG, JPEG, GIF or WebP image." });
+    await expect(update({ mime: "image/png", base64: svg.toString("base64") })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "The picture must be a PNG, JPEG, GIF or WebP image.",
+    });
     expect((await row()).picture).toBeNull();
     // Claimed a GIF (or nothing at all), is a PNG: stored as what it is.
     await update({ mime: "image/gif", base64: png.toString("base64") });

@@ -22,18 +22,32 @@ export interface PolicyRow {
  * The newest policy sent and the newest one acknowledged (the same row when it is both), in one round trip. The
  * dashboard reads it once for its acknowledgement state and its explanations (explainDevice takes `latest`).
  */
-export async function latestAndApplied(db: DB, deviceId: string): Promise<{ latest: PolicyRow | undefined; applied: PolicyRow | undefined }> {
+export async function latestAndApplied(
+  db: DB,
+  deviceId: string,
+): Promise<{ latest: PolicyRow | undefined; applied: PolicyRow | undefined }> {
   const rows = await db
     .selectFrom("device_policies")
     .select(["version", "document", "acknowledged_at"])
     .where("device_id", "=", deviceId)
     .where((eb) =>
       eb.or([
-        eb("version", "=", eb.selectFrom("device_policies").select((e) => e.fn.max("version").as("v")).where("device_id", "=", deviceId)),
         eb(
           "version",
           "=",
-          eb.selectFrom("device_policies").select((e) => e.fn.max("version").as("v")).where("device_id", "=", deviceId).where("acknowledged_at", "is not", null),
+          eb
+            .selectFrom("device_policies")
+            .select((e) => e.fn.max("version").as("v"))
+            .where("device_id", "=", deviceId),
+        ),
+        eb(
+          "version",
+          "=",
+          eb
+            .selectFrom("device_policies")
+            .select((e) => e.fn.max("version").as("v"))
+            .where("device_id", "=", deviceId)
+            .where("acknowledged_at", "is not", null),
         ),
       ]),
     )
@@ -47,10 +61,28 @@ export async function latestAndApplied(db: DB, deviceId: string): Promise<{ late
  * acknowledgements: an aspect is acknowledged when the newest policy the phone applied has the same
  * sleep mode / protection / limits as the newest policy sent. No policy sent yet: nothing is pending.
  */
-export async function getAckState(db: DB, deviceId: string, read: ReturnType<typeof latestAndApplied> = latestAndApplied(db, deviceId)): Promise<AckState> {
+export async function getAckState(
+  db: DB,
+  deviceId: string,
+  read: ReturnType<typeof latestAndApplied> = latestAndApplied(db, deviceId),
+): Promise<AckState> {
   const { latest, applied } = await read;
-  if (!latest) return { sleepModeAcknowledged: true, protectionAcknowledged: true, limitsAcknowledged: true, pendingPolicyVersion: null, appliedPolicyVersion: null };
-  if (!applied) return { sleepModeAcknowledged: false, protectionAcknowledged: false, limitsAcknowledged: false, pendingPolicyVersion: latest.version, appliedPolicyVersion: null };
+  if (!latest)
+    return {
+      sleepModeAcknowledged: true,
+      protectionAcknowledged: true,
+      limitsAcknowledged: true,
+      pendingPolicyVersion: null,
+      appliedPolicyVersion: null,
+    };
+  if (!applied)
+    return {
+      sleepModeAcknowledged: false,
+      protectionAcknowledged: false,
+      limitsAcknowledged: false,
+      pendingPolicyVersion: latest.version,
+      appliedPolicyVersion: null,
+    };
   const want = policyAspects(JSON.parse(latest.document) as PolicyDocument);
   const have = policyAspects(JSON.parse(applied.document) as PolicyDocument);
   return {
@@ -74,7 +106,8 @@ export async function getItemAck(db: DB, deviceId: string, item: { app: string }
   if (!applied) return "sent";
   const entry = (document: string) => {
     const doc = JSON.parse(document) as PolicyDocument;
-    const found = "app" in item ? doc.apps.find((a) => a.packageName === item.app) : doc.limits.categories.find((c) => c.category === item.category);
+    const found =
+      "app" in item ? doc.apps.find((a) => a.packageName === item.app) : doc.limits.categories.find((c) => c.category === item.category);
     return JSON.stringify(found ?? null);
   };
   return entry(latest.document) === entry(applied.document) ? "acknowledged" : "sent";

@@ -26,10 +26,19 @@ export interface BonusGrant {
  * change. Requests' "Extend" approval (issue 14) calls this too. Every enrolled phone of the kid gets the policy.
  * Returns the kid's day the minutes are for and the policy version per phone.
  */
-export async function grantBonus(deps: DeviceServiceDeps, g: BonusGrant, now: Date = new Date()): Promise<{ day: string; policyVersions: Record<string, number> }> {
-  if (!Number.isInteger(g.minutes) || g.minutes < BONUS_STEP || g.minutes > BONUS_MAX || g.minutes % BONUS_STEP !== 0) throw new RangeError(BONUS_MESSAGE);
+export async function grantBonus(
+  deps: DeviceServiceDeps,
+  g: BonusGrant,
+  now: Date = new Date(),
+): Promise<{ day: string; policyVersions: Record<string, number> }> {
+  if (!Number.isInteger(g.minutes) || g.minutes < BONUS_STEP || g.minutes > BONUS_MAX || g.minutes % BONUS_STEP !== 0)
+    throw new RangeError(BONUS_MESSAGE);
   const day = localDay(now, await kidTimeZone(deps.db, g.profileId));
-  await addBonus(deps.db, { profileId: g.profileId, scope: g.scope, target: g.scope === "phone" ? "" : g.target, day, minutes: g.minutes, grantedBy: g.actor }, now);
+  await addBonus(
+    deps.db,
+    { profileId: g.profileId, scope: g.scope, target: g.scope === "phone" ? "" : g.target, day, minutes: g.minutes, grantedBy: g.actor },
+    now,
+  );
   const applied = await applyKidPolicies(deps, g.profileId, g.actor, now);
   return { day, policyVersions: Object.fromEntries([...applied].map(([id, a]) => [id, a.version])) };
 }

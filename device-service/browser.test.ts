@@ -17,7 +17,8 @@ describe.each(DIALECTS)("browser logs on %s", (dialect) => {
     await h?.close();
   });
 
-  const list = (extra: { urlText?: string; filterByStatus?: "block" | "unblock" } = {}) => h.caller(h.demo).browser.list({ serialNumber: LEO, currentDate: today(), ...extra });
+  const list = (extra: { urlText?: string; filterByStatus?: "block" | "unblock" } = {}) =>
+    h.caller(h.demo).browser.list({ serialNumber: LEO, currentDate: today(), ...extra });
 
   it("a blocked host reaches the phone, which blocks its subdomains and reports the visit; Unblock All clears it", async () => {
     const phone = await h.phone(LEO);
@@ -28,9 +29,21 @@ describe.each(DIALECTS)("browser logs on %s", (dialect) => {
     expect(await phone.visit("https://www.example.com/page")).toEqual({ blocked: true });
     expect(await phone.visit("https://www.wikipedia.org/")).toEqual({ blocked: false });
     const rows = (await list()).list;
-    expect(rows.find((x) => x.url === "www.example.com/page")).toMatchObject({ isBlocked: true, blockedBy: "example.com", visits: 1, blockedVisits: 1, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(rows.find((x) => x.url === "www.example.com/page")).toMatchObject({
+      isBlocked: true,
+      blockedBy: "example.com",
+      visits: 1,
+      blockedVisits: 1,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(rows.find((x) => x.url === "example.com")).toMatchObject({ isBlocked: true, blockedBy: "example.com", visits: 0 });
-    expect(rows.find((x) => x.url === "www.wikipedia.org")).toMatchObject({ isBlocked: false, blockedBy: null, visits: 1, blockedVisits: 0 });
+    expect(rows.find((x) => x.url === "www.wikipedia.org")).toMatchObject({
+      isBlocked: false,
+      blockedBy: null,
+      visits: 1,
+      blockedVisits: 0,
+    });
 
     expect((await list({ filterByStatus: "block" })).list.map((x) => x.url).sort()).toEqual(["example.com", "www.example.com/page"]);
     expect((await list({ filterByStatus: "unblock" })).list.map((x) => x.url)).toEqual(["www.wikipedia.org"]);
@@ -62,14 +75,23 @@ describe.each(DIALECTS)("browser logs on %s", (dialect) => {
     expect(off.respones_msg).toBe("play.games.test/level/1 is unblocked on Leo's phone (games.test is no longer blocked either).");
     expect((await list({ urlText: "games.test" })).list.every((x) => !x.isBlocked)).toBe(true);
     await h.caller(h.demo).browser.updateStatus({ serialNumber: LEO, id: row.id, isBlocked: true });
-    expect((await list({ urlText: "games.test" })).list.map((x) => [x.url, x.isBlocked])).toEqual(expect.arrayContaining([["play.games.test/level/1", true], ["games.test", false]]));
+    expect((await list({ urlText: "games.test" })).list.map((x) => [x.url, x.isBlocked])).toEqual(
+      expect.arrayContaining([
+        ["play.games.test/level/1", true],
+        ["games.test", false],
+      ]),
+    );
     await waitFor(async () => ((phone.state.policy as PolicyDocument | undefined)?.blockedUrls ?? []).includes("play.games.test/level/1"));
     expect(await phone.visit("http://play.games.test/level/2")).toEqual({ blocked: false });
   });
 
   it("a bad address gets a clear message, nothing stored", async () => {
-    await expect(h.caller(h.demo).browser.create({ serialNumber: LEO, url: "javascript:alert(1)", isBlocked: true })).rejects.toThrow("Please enter a web address such as example.com or https://example.com/page.");
-    await expect(h.caller(h.demo).browser.list({ serialNumber: LEO, currentDate: "2026-13-45" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(h.caller(h.demo).browser.create({ serialNumber: LEO, url: "javascript:alert(1)", isBlocked: true })).rejects.toThrow(
+      "Please enter a web address such as example.com or https://example.com/page.",
+    );
+    await expect(h.caller(h.demo).browser.list({ serialNumber: LEO, currentDate: "2026-13-45" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 
   it("another family's phone and rows are refused on every procedure, and nothing changes", async () => {
@@ -77,10 +99,14 @@ describe.each(DIALECTS)("browser logs on %s", (dialect) => {
     const other = h.caller(h.other);
     await expect(other.browser.list({ serialNumber: LEO, currentDate: today() })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(other.browser.create({ serialNumber: LEO, url: "x.test", isBlocked: true })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(other.browser.updateStatus({ serialNumber: LEO, id: mine.id, isBlocked: !mine.isBlocked })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(other.browser.updateStatus({ serialNumber: LEO, id: mine.id, isBlocked: !mine.isBlocked })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(other.browser.unblockAll({ serialNumber: LEO })).rejects.toMatchObject({ code: "NOT_FOUND" });
     // Their own phone with our row's id: the row is not theirs.
-    await expect(other.browser.updateStatus({ serialNumber: h.other.serialNumber, id: mine.id, isBlocked: !mine.isBlocked })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      other.browser.updateStatus({ serialNumber: h.other.serialNumber, id: mine.id, isBlocked: !mine.isBlocked }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await list()).list.find((x) => x.id === mine.id)?.isBlocked).toBe(mine.isBlocked);
   });
 });

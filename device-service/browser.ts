@@ -30,12 +30,23 @@ export interface BrowserLogRow {
 }
 
 export async function blockedEntries(db: DB | Transaction<Database>, deviceId: string): Promise<string[]> {
-  const rows = await db.selectFrom("browser_logs").select("url").distinct().where("device_id", "=", deviceId).where("is_blocked", "=", 1).orderBy("url").execute();
+  const rows = await db
+    .selectFrom("browser_logs")
+    .select("url")
+    .distinct()
+    .where("device_id", "=", deviceId)
+    .where("is_blocked", "=", 1)
+    .orderBy("url")
+    .execute();
   return rows.map((r) => r.url);
 }
 
 /** A visit the phone reported (allowed or blocked), counted on its day's row. Call once per message id. */
-export async function recordVisit(trx: Transaction<Database>, deviceId: string, visit: { url: string; visitedAt: string; blocked?: boolean }): Promise<void> {
+export async function recordVisit(
+  trx: Transaction<Database>,
+  deviceId: string,
+  visit: { url: string; visitedAt: string; blocked?: boolean },
+): Promise<void> {
   const url = normaliseUrl(visit.url) || visit.url.trim().slice(0, 2048);
   const day = new Date(visit.visitedAt).toISOString().slice(0, 10);
   // The phone says what it did; an older app that does not is judged by the current list.
@@ -43,7 +54,17 @@ export async function recordVisit(trx: Transaction<Database>, deviceId: string, 
   const ts = nowIso();
   await trx
     .insertInto("browser_logs")
-    .values({ id: newId(), device_id: deviceId, url, day, is_blocked: 0, visits: 1, blocked_visits: blocked ? 1 : 0, created_at: ts, updated_at: ts })
+    .values({
+      id: newId(),
+      device_id: deviceId,
+      url,
+      day,
+      is_blocked: 0,
+      visits: 1,
+      blocked_visits: blocked ? 1 : 0,
+      created_at: ts,
+      updated_at: ts,
+    })
     .onConflict((oc) =>
       oc.columns(["device_id", "url", "day"]).doUpdateSet((eb) => ({
         visits: eb("browser_logs.visits", "+", 1),
@@ -54,16 +75,38 @@ export async function recordVisit(trx: Transaction<Database>, deviceId: string, 
     .execute();
 }
 
-export async function listBrowserLogs(db: DB, deviceId: string, q: { day: string; urlText?: string; status?: BrowserStatusFilter }): Promise<BrowserLogRow[]> {
+export async function listBrowserLogs(
+  db: DB,
+  deviceId: string,
+  q: { day: string; urlText?: string; status?: BrowserStatusFilter },
+): Promise<BrowserLogRow[]> {
   const [rows, entries] = await Promise.all([
-    db.selectFrom("browser_logs").selectAll().where("device_id", "=", deviceId).where("day", "=", q.day).orderBy("updated_at", "desc").orderBy("id").limit(BROWSER_LOG_DAY_CAP).execute(),
+    db
+      .selectFrom("browser_logs")
+      .selectAll()
+      .where("device_id", "=", deviceId)
+      .where("day", "=", q.day)
+      .orderBy("updated_at", "desc")
+      .orderBy("id")
+      .limit(BROWSER_LOG_DAY_CAP)
+      .execute(),
     blockedEntries(db, deviceId),
   ]);
   const text = q.urlText?.trim().toLowerCase();
   return rows
     .map((r) => {
       const by = r.is_blocked === 1 ? r.url : blockedBy(entries, r.url);
-      return { id: r.id, url: r.url, href: openHref(r.url), isBlocked: by !== null, blockedBy: by, visits: r.visits, blockedVisits: r.blocked_visits, created_at: r.created_at, updated_at: r.updated_at };
+      return {
+        id: r.id,
+        url: r.url,
+        href: openHref(r.url),
+        isBlocked: by !== null,
+        blockedBy: by,
+        visits: r.visits,
+        blockedVisits: r.blocked_visits,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+      };
     })
     .filter((r) => !text || r.url.toLowerCase().includes(text))
     .filter((r) => !q.status || r.isBlocked === (q.status === "block"));
@@ -76,10 +119,27 @@ export async function setAddressStatus(db: DB, deviceId: string, url: string, is
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("browser_logs")
-      .values({ id: newId(), device_id: deviceId, url, day, is_blocked: isBlocked ? 1 : 0, visits: 0, blocked_visits: 0, created_at: ts, updated_at: ts })
+      .values({
+        id: newId(),
+        device_id: deviceId,
+        url,
+        day,
+        is_blocked: isBlocked ? 1 : 0,
+        visits: 0,
+        blocked_visits: 0,
+        created_at: ts,
+        updated_at: ts,
+      })
       .onConflict((oc) => oc.columns(["device_id", "url", "day"]).doUpdateSet({ is_blocked: isBlocked ? 1 : 0, updated_at: ts }))
       .execute();
-    if (!isBlocked) await trx.updateTable("browser_logs").set({ is_blocked: 0, updated_at: ts }).where("device_id", "=", deviceId).where("url", "=", url).where("is_blocked", "=", 1).execute();
+    if (!isBlocked)
+      await trx
+        .updateTable("browser_logs")
+        .set({ is_blocked: 0, updated_at: ts })
+        .where("device_id", "=", deviceId)
+        .where("url", "=", url)
+        .where("is_blocked", "=", 1)
+        .execute();
   });
 }
 
@@ -87,8 +147,18 @@ export async function setAddressStatus(db: DB, deviceId: string, url: string, is
  * The lock toggle on a row. Locking makes the row's address an entry. Unlocking lifts every entry that covers
  * the address (itself, or a broader one such as its host), so the phone lets it through; returns those entries.
  */
-export async function toggleRow(db: DB, deviceId: string, id: string, isBlocked: boolean): Promise<{ url: string; lifted: string[] } | undefined> {
-  const row = await db.selectFrom("browser_logs").select(["id", "url"]).where("id", "=", id).where("device_id", "=", deviceId).executeTakeFirst();
+export async function toggleRow(
+  db: DB,
+  deviceId: string,
+  id: string,
+  isBlocked: boolean,
+): Promise<{ url: string; lifted: string[] } | undefined> {
+  const row = await db
+    .selectFrom("browser_logs")
+    .select(["id", "url"])
+    .where("id", "=", id)
+    .where("device_id", "=", deviceId)
+    .executeTakeFirst();
   if (!row) return undefined;
   const ts = nowIso();
   if (isBlocked) {
@@ -96,13 +166,24 @@ export async function toggleRow(db: DB, deviceId: string, id: string, isBlocked:
     return { url: row.url, lifted: [] };
   }
   const lifted = (await blockedEntries(db, deviceId)).filter((e) => blockedBy([e], row.url) !== null);
-  if (lifted.length) await db.updateTable("browser_logs").set({ is_blocked: 0, updated_at: ts }).where("device_id", "=", deviceId).where("url", "in", lifted).where("is_blocked", "=", 1).execute();
+  if (lifted.length)
+    await db
+      .updateTable("browser_logs")
+      .set({ is_blocked: 0, updated_at: ts })
+      .where("device_id", "=", deviceId)
+      .where("url", "in", lifted)
+      .where("is_blocked", "=", 1)
+      .execute();
   return { url: row.url, lifted };
 }
 
 /** Unblock All: no entries left. Returns how many rows changed. */
 export async function unblockAll(db: DB, deviceId: string): Promise<number> {
-  const r = await db.updateTable("browser_logs").set({ is_blocked: 0, updated_at: nowIso() }).where("device_id", "=", deviceId).where("is_blocked", "=", 1).executeTakeFirst();
+  const r = await db
+    .updateTable("browser_logs")
+    .set({ is_blocked: 0, updated_at: nowIso() })
+    .where("device_id", "=", deviceId)
+    .where("is_blocked", "=", 1)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
-

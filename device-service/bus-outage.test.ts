@@ -34,7 +34,10 @@ describe("device commands across a Redis subscriber outage", () => {
     const back = nextSubscription();
     // Kill exactly this test's subscriber connection.
     const list = (await admin.client("LIST")) as string;
-    const id = list.split("\n").find((l) => l.includes(`name=${busName}:sub`))?.match(/\bid=(\d+)/)?.[1];
+    const id = list
+      .split("\n")
+      .find((l) => l.includes(`name=${busName}:sub`))
+      ?.match(/\bid=(\d+)/)?.[1];
     expect(id).toBeTruthy();
     await admin.client("KILL", "ID", id!);
     await back;

@@ -13,7 +13,11 @@ describe("the Redis bus: what each kind of process hears", () => {
   const open = (hears: "all" | "device") =>
     new Promise<{ bus: Bus; heard: BusMessage[] }>((resolve) => {
       const heard: BusMessage[] = [];
-      const bus = createRedisBus(TEST_REDIS_URL, () => {}, { name: `bus-test-${hears}-${tag}`, hears, onSubscribed: () => resolve({ bus, heard }) });
+      const bus = createRedisBus(TEST_REDIS_URL, () => {}, {
+        name: `bus-test-${hears}-${tag}`,
+        hears,
+        onSubscribed: () => resolve({ bus, heard }),
+      });
       bus.subscribe((m) => heard.push(m));
       buses.push(bus);
     });

@@ -6,7 +6,9 @@ type Event = { listened?: number; at?: number; respawn?: boolean; ready?: number
 
 /** The primary's events, as they come (device-service/cluster-listen.testing.ts). */
 function startCluster(port: number, delays: number[]) {
-  const proc = spawn(process.execPath, ["--import", "tsx", "device-service/cluster-listen.testing.ts", String(port), delays.join(",")], { stdio: ["pipe", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", "device-service/cluster-listen.testing.ts", String(port), delays.join(",")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const events: Event[] = [];
   const waiters: (() => void)[] = [];
   let buf = "";

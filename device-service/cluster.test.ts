@@ -28,10 +28,15 @@ describe("device service as several processes behind one port", () => {
   const deps = () => ({ db: tdb.db, bus, log: () => {} });
 
   const holderPid = async (i: number) => {
-    const r = await tdb.db.selectFrom("device_status").select(["online", "online_process"]).where("device_id", "=", fleetDeviceId(i)).executeTakeFirst();
+    const r = await tdb.db
+      .selectFrom("device_status")
+      .select(["online", "online_process"])
+      .where("device_id", "=", fleetDeviceId(i))
+      .executeTakeFirst();
     return r?.online ? Number(r.online_process?.split(":")[1]) : null;
   };
-  const status = async (ids: string[]) => (await tdb.db.selectFrom("device_commands").select(["id", "status"]).where("id", "in", ids).execute()).map((r) => r.status);
+  const status = async (ids: string[]) =>
+    (await tdb.db.selectFrom("device_commands").select(["id", "status"]).where("id", "in", ids).execute()).map((r) => r.status);
 
   beforeAll(async () => {
     tdb = await createTestDb("postgres");

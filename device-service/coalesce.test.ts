@@ -62,7 +62,12 @@ describe("coalesced writes", () => {
       if (fail) throw fail;
     });
     await Promise.all([put("x", { a: 1, b: 1 }), put("y", { a: 2 }), put("x", { b: 3 })]);
-    expect(batches).toEqual([[["x", { a: 1, b: 3 }], ["y", { a: 2 }]]]);
+    expect(batches).toEqual([
+      [
+        ["x", { a: 1, b: 3 }],
+        ["y", { a: 2 }],
+      ],
+    ]);
     expect(put.stats()).toEqual({ batches: 1, keys: 2 });
 
     fail = new Error("timeout exceeded when trying to connect");
@@ -97,7 +102,12 @@ describe("inChunks (the heartbeat's pings)", () => {
   it("stops between chunks when told", async () => {
     const seen: number[] = [];
     let stop = false;
-    inChunks([1, 2, 3, 4, 5], 2, (i) => seen.push(i), () => stop);
+    inChunks(
+      [1, 2, 3, 4, 5],
+      2,
+      (i) => seen.push(i),
+      () => stop,
+    );
     stop = true;
     await turn();
     await turn();

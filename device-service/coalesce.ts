@@ -20,7 +20,11 @@ export interface Coalesced<V> {
 type Waiter<V> = { resolve: (v: V | undefined) => void; reject: (err: unknown) => void };
 
 export function coalesce<V>(load: Load<V>, opts: { max?: number } = {}): Coalesced<V> {
-  const b = batcher<undefined, V>((batch) => load([...batch.keys()]), () => undefined, opts.max);
+  const b = batcher<undefined, V>(
+    (batch) => load([...batch.keys()]),
+    () => undefined,
+    opts.max,
+  );
   const read = ((key: string) => b.add(key, undefined)) as Coalesced<V>;
   read.stats = b.stats;
   return read;
@@ -37,7 +41,10 @@ export interface CoalescedWrite<I> {
  * writes for one key in the same batch are merged, the later's fields winning). Each caller resolves after the
  * batch that holds its write is written, or fails with that batch's error.
  */
-export function coalesceWrites<I extends object>(write: (batch: Map<string, I>) => Promise<void>, opts: { max?: number } = {}): CoalescedWrite<I> {
+export function coalesceWrites<I extends object>(
+  write: (batch: Map<string, I>) => Promise<void>,
+  opts: { max?: number } = {},
+): CoalescedWrite<I> {
   const b = batcher<I, undefined>(
     async (batch) => {
       await write(batch);
@@ -52,7 +59,11 @@ export function coalesceWrites<I extends object>(write: (batch: Map<string, I>) 
 }
 
 /** The machinery of both: keys waiting with their (merged) input; one batch of at most `max` keys in flight. */
-function batcher<I, V>(run: (batch: Map<string, I>) => Promise<Map<string, V>>, merge: (prev: I | undefined, next: I) => I, maxKeys?: number) {
+function batcher<I, V>(
+  run: (batch: Map<string, I>) => Promise<Map<string, V>>,
+  merge: (prev: I | undefined, next: I) => I,
+  maxKeys?: number,
+) {
   const max = maxKeys ?? 500;
   let waiting = new Map<string, { input: I; waiters: Waiter<V>[] }>();
   let scheduled = false;

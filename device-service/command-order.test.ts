@@ -17,7 +17,9 @@ describe.each(DIALECTS)("command order (%s)", (dialect) => {
 
   it("a burst of commands is read back for delivery in issue order", async () => {
     const deps = { db: t.db, bus: createLocalBus(), log: () => {} };
-    const issued = await Promise.all(Array.from({ length: 40 }, (_, i) => issueCommand(deps, { deviceId: fleetDeviceId(0), type: i % 2 ? "LOCK" : "RING" })));
+    const issued = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => issueCommand(deps, { deviceId: fleetDeviceId(0), type: i % 2 ? "LOCK" : "RING" })),
+    );
     const pending = await pendingCommands(t.db, fleetDeviceId(0), true);
     expect(pending.map((c) => c.id)).toEqual(issued.map((c) => c.id));
     expect(new Set(issued.map((c) => c.created_at)).size).toBe(40);
@@ -31,7 +33,11 @@ describe.each(DIALECTS)("command order (%s)", (dialect) => {
     let queries = 0;
     const counted = t.db.withPlugin({ transformQuery: (x) => x.node, transformResult: async (x) => (queries++, x.result) });
     const before = await pendingCommands(t.db, c, true);
-    const [forA, forB, forC] = await Promise.all([pendingCommands(counted, a, true), pendingCommands(counted, b, true), pendingCommands(counted, c, true)]);
+    const [forA, forB, forC] = await Promise.all([
+      pendingCommands(counted, a, true),
+      pendingCommands(counted, b, true),
+      pendingCommands(counted, c, true),
+    ]);
     expect(queries).toBe(1);
     expect(forA).toHaveLength(200);
     expect(forA.every((x) => x.device_id === a)).toBe(true);

@@ -26,7 +26,13 @@ function flaky() {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
       const node = args.node;
       const target =
-        node.kind === "SelectQueryNode" && !updates ? node.from : node.kind === "UpdateQueryNode" && updates ? node.table : node.kind === "InsertQueryNode" && updates ? node.into : undefined;
+        node.kind === "SelectQueryNode" && !updates
+          ? node.from
+          : node.kind === "UpdateQueryNode" && updates
+            ? node.table
+            : node.kind === "InsertQueryNode" && updates
+              ? node.into
+              : undefined;
       if (target) {
         for (const [table, n] of failures) {
           const all = node.kind === "SelectQueryNode" && JSON.stringify(node.selections ?? []).includes("SelectAllNode");
@@ -40,11 +46,15 @@ function flaky() {
     },
     transformResult: async (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => args.result,
   };
-  return { plugin, failNext: (table: string, n: number, allColumns = false, update = false) => {
+  return {
+    plugin,
+    failNext: (table: string, n: number, allColumns = false, update = false) => {
       allColumnsOnly = allColumns;
       updates = update;
       failures.set(table, n);
-    }, left: (table: string) => failures.get(table) ?? 0 };
+    },
+    left: (table: string) => failures.get(table) ?? 0,
+  };
 }
 
 describe.each(DIALECTS)("commands on a saturated server (%s)", (dialect) => {
@@ -60,7 +70,8 @@ describe.each(DIALECTS)("commands on a saturated server (%s)", (dialect) => {
     await tdb?.destroy();
   });
 
-  const commandsOf = async (deviceId: string) => (await tdb.db.selectFrom("device_commands").select("id").where("device_id", "=", deviceId).where("type", "=", "LOCK").execute()).length;
+  const commandsOf = async (deviceId: string) =>
+    (await tdb.db.selectFrom("device_commands").select("id").where("device_id", "=", deviceId).where("type", "=", "LOCK").execute()).length;
 
   it("a Lock that fails before it is stored is refused with a clear message, and nothing is stored or sent", async () => {
     const phone = await h.phone(MIA);
@@ -88,7 +99,11 @@ describe.each(DIALECTS)("commands on a saturated server (%s)", (dialect) => {
     await waitFor(async () => phone.state.locked);
     // Both reads failed once (the gateway's may run just after the procedure answers: outbox reads are coalesced).
     expect(f.left("device_commands")).toBe(0);
-    await waitFor(async () => (await tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirst())?.status === "acknowledged");
+    await waitFor(
+      async () =>
+        (await tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirst())?.status ===
+        "acknowledged",
+    );
     expect(h.logs.some((l) => l.msg === "command delivery failed; retrying")).toBe(true);
   });
 

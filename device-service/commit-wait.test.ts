@@ -20,7 +20,12 @@ describe.each(DIALECTS)("a command's sent mark and acknowledgement: commits that
   it("the term turns the flush wait off for its own statement only, and changes no result", async () => {
     if (dialect === "sqlite") {
       // SQLite has no such setting: the term is true, and the row comes back.
-      expect(await t.db.selectNoFrom(sql<number>`1`.as("one")).where(commitWithoutFlushWait(t.db)).executeTakeFirst()).toEqual({ one: 1 });
+      expect(
+        await t.db
+          .selectNoFrom(sql<number>`1`.as("one"))
+          .where(commitWithoutFlushWait(t.db))
+          .executeTakeFirst(),
+      ).toEqual({ one: 1 });
       return;
     }
     await t.db.connection().execute(async (conn) => {
@@ -51,9 +56,13 @@ describe.each(DIALECTS)("a command's sent mark and acknowledgement: commits that
     const update = statements.find((s) => /^update "device_commands"/i.test(s));
     expect(update).toMatch(dialect === "postgres" ? /set_config\('synchronous_commit', 'off', true\)/ : /1 = 1/);
     // The kid's parents hear which command was acknowledged (the fleet bench's commander times the round trip by it).
-    expect(published.filter((m) => m.type === "parent.refresh")).toEqual([expect.objectContaining({ reason: "command.acknowledged", commandId: c.id, profileId: device.profile_id })]);
+    expect(published.filter((m) => m.type === "parent.refresh")).toEqual([
+      expect.objectContaining({ reason: "command.acknowledged", commandId: c.id, profileId: device.profile_id }),
+    ]);
     // Stored like any other write.
-    expect((await t.db.selectFrom("device_commands").select("status").where("id", "=", c.id).executeTakeFirstOrThrow()).status).toBe("acknowledged");
+    expect((await t.db.selectFrom("device_commands").select("status").where("id", "=", c.id).executeTakeFirstOrThrow()).status).toBe(
+      "acknowledged",
+    );
   });
 });
 

@@ -68,7 +68,12 @@ describe.each(["postgres"] as const)("a phone connecting while a command is issu
   it("a phone with nothing waiting reads no outbox after its status; one with an open command gets it", async () => {
     const phone = await h.phone(MIA, { connect: false });
     const { deviceId } = await h.kid(MIA);
-    await h.tdb.db.updateTable("device_commands").set({ status: "acknowledged" }).where("device_id", "=", deviceId).where("status", "in", ["queued", "sent"]).execute();
+    await h.tdb.db
+      .updateTable("device_commands")
+      .set({ status: "acknowledged" })
+      .where("device_id", "=", deviceId)
+      .where("status", "in", ["queued", "sent"])
+      .execute();
     outboxReads = 0;
     await phone.connect();
     // Frames are handled in order: once a second status is acknowledged, the first one's work is done.

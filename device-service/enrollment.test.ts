@@ -9,7 +9,14 @@ import { startHarness, TEST_API_KEY, type Harness } from "../server/harness.test
 const MIA = "DEMO-MIA-0001";
 const LEO = "DEMO-LEO-0002";
 
-async function rawSocket(url: string, credential: string): Promise<{ ws: WebSocket; frames: { event: string; id: string; data: Record<string, unknown> }[]; next: (event: string) => Promise<{ event: string; id: string; data: Record<string, unknown> }> }> {
+async function rawSocket(
+  url: string,
+  credential: string,
+): Promise<{
+  ws: WebSocket;
+  frames: { event: string; id: string; data: Record<string, unknown> }[];
+  next: (event: string) => Promise<{ event: string; id: string; data: Record<string, unknown> }>;
+}> {
   const ws = new WebSocket(`${url.replace("http", "ws")}/device-socket`, { headers: { Authorization: `Bearer ${credential}` } });
   const frames: { event: string; id: string; data: Record<string, unknown> }[] = [];
   const waiters: { event: string; resolve: (f: (typeof frames)[number]) => void }[] = [];
@@ -46,7 +53,11 @@ describe.each(DIALECTS)("device service: enrollment and socket protocol on %s", 
       expect(enrollUrl).toContain(encodeURIComponent(token));
       expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
       const hardware = { serialNumber: "NEW-PHONE-0100", brand: "Nokia", model: "G42" };
-      const res = await fetch(`${h.url}/device-api/enroll`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, hardware }) });
+      const res = await fetch(`${h.url}/device-api/enroll`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token, hardware }),
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: { credential: string; deviceId: string } };
       const row = await h.tdb.db.selectFrom("devices").selectAll().where("serial_number", "=", "NEW-PHONE-0100").executeTakeFirstOrThrow();
@@ -54,7 +65,11 @@ describe.each(DIALECTS)("device service: enrollment and socket protocol on %s", 
       expect(row.brand).toBe("Nokia");
       expect(row.credential_hash).toBe(createHash("sha256").update(body.data.credential).digest("hex"));
       expect(row.credential_hash).not.toContain(body.data.credential.split(".")[1]);
-      const again = await fetch(`${h.url}/device-api/enroll`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, hardware }) });
+      const again = await fetch(`${h.url}/device-api/enroll`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token, hardware }),
+      });
       expect(again.status).toBe(401);
       expect(((await again.json()) as { respones_msg: string }).respones_msg).toMatch(/already been used/);
     });
@@ -67,18 +82,38 @@ describe.each(DIALECTS)("device service: enrollment and socket protocol on %s", 
     it("a phone of another family cannot be taken over with a token of this family", async () => {
       const { profileId } = await h.kid(MIA);
       const { token } = await h.caller(h.demo).enrollment.createToken({ profileId });
-      const res = await fetch(`${h.url}/device-api/enroll`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, hardware: { serialNumber: h.other.serialNumber } }) });
+      const res = await fetch(`${h.url}/device-api/enroll`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token, hardware: { serialNumber: h.other.serialNumber } }),
+      });
       // The same answer as a made-up code (abuse.test.ts: no oracle for other families' serial numbers).
       expect(res.status).toBe(401);
     });
 
     it("kids app parent login needs the API key header, then lists kids and mints an enrollment token", async () => {
-      const body = JSON.stringify({ email: "demo@kids-portal.test", password: "demo-parent-2026", profileId: (await h.kid(LEO)).profileId });
-      const noKey = await fetch(`${h.url}/device-api/kids/parent/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      const body = JSON.stringify({
+        email: "demo@kids-portal.test",
+        password: "demo-parent-2026",
+        profileId: (await h.kid(LEO)).profileId,
+      });
+      const noKey = await fetch(`${h.url}/device-api/kids/parent/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body,
+      });
       expect(noKey.status).toBe(401);
-      const badPw = await fetch(`${h.url}/device-api/kids/parent/login`, { method: "POST", headers: { "Content-Type": "application/json", "x-api-key": TEST_API_KEY }, body: JSON.stringify({ email: "demo@kids-portal.test", password: "nope-nope" }) });
+      const badPw = await fetch(`${h.url}/device-api/kids/parent/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "x-api-key": TEST_API_KEY },
+        body: JSON.stringify({ email: "demo@kids-portal.test", password: "nope-nope" }),
+      });
       expect(badPw.status).toBe(401);
-      const ok = await fetch(`${h.url}/device-api/kids/parent/login`, { method: "POST", headers: { "Content-Type": "application/json", "x-api-key": TEST_API_KEY }, body });
+      const ok = await fetch(`${h.url}/device-api/kids/parent/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "x-api-key": TEST_API_KEY },
+        body,
+      });
       expect(ok.status).toBe(200);
       const r = (await ok.json()) as { data: { kidsList: { profile_name: string }[]; enrollment: { token: string } } };
       expect(r.data.kidsList.map((k) => k.profile_name).sort()).toEqual(["Leo", "Mia"]);
@@ -90,7 +125,9 @@ describe.each(DIALECTS)("device service: enrollment and socket protocol on %s", 
     it("refuses a bad credential before the upgrade with HTTP 401; the simulator gives up instead of retrying", async () => {
       const ws = new WebSocket(`${h.url.replace("http", "ws")}/device-socket`, { headers: { Authorization: "Bearer nope.nope" } });
       ws.on("error", () => {});
-      const status = await new Promise<number>((r) => ws.on("unexpected-response", (_req, res) => (r(res.statusCode ?? 0), ws.terminate())));
+      const status = await new Promise<number>((r) =>
+        ws.on("unexpected-response", (_req, res) => (r(res.statusCode ?? 0), ws.terminate())),
+      );
       expect(status).toBe(401);
       const phone = new SimulatedPhone({ baseUrl: h.url, serialNumber: LEO, credential: "nope.nope", backoffBaseMs: 1 });
       const gone = new Promise((r) => phone.once("disconnected", r));
@@ -115,7 +152,13 @@ describe.each(DIALECTS)("device service: enrollment and socket protocol on %s", 
       expect((await s.next("error")).data.code).toBe("BINARY");
       s.ws.send(JSON.stringify({ event: "notification", id: "x3", data: { message: "a".repeat(300 * 1024), type: "t" } }));
       expect((await s.next("error")).data.code).toBe("TOO_LARGE");
-      s.ws.send(JSON.stringify({ event: "child_status", id: "x4", data: { batteryPercentage: 50, wifiConnected: true, kidsAppStatus: "Healthy", appVersion: "3.9.0", protectionState: true } }));
+      s.ws.send(
+        JSON.stringify({
+          event: "child_status",
+          id: "x4",
+          data: { batteryPercentage: 50, wifiConnected: true, kidsAppStatus: "Healthy", appVersion: "3.9.0", protectionState: true },
+        }),
+      );
       const ack = await s.next("ack");
       expect(ack.id).toBe("x4");
       expect(s.ws.readyState).toBe(WebSocket.OPEN);

@@ -15,7 +15,15 @@ export async function createEnrollmentToken(db: DB, input: { profileId: string; 
   const expiresAt = nowIso(new Date(now.getTime() + (input.ttlMs ?? ENROLLMENT_TTL_MS)));
   await db
     .insertInto("enrollment_tokens")
-    .values({ token_hash: sha256(token), profile_id: input.profileId, parent_id: input.parentId, created_at: nowIso(now), expires_at: expiresAt, used_at: null, device_id: null })
+    .values({
+      token_hash: sha256(token),
+      profile_id: input.profileId,
+      parent_id: input.parentId,
+      created_at: nowIso(now),
+      expires_at: expiresAt,
+      used_at: null,
+      device_id: null,
+    })
     .execute();
   return { token, expiresAt };
 }
@@ -89,8 +97,14 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
     if (!row) throw new EnrollmentError(401, INVALID_CODE);
     if (row.used_at) throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
     if (row.expires_at <= nowIso(now)) throw new EnrollmentError(401, "This enrollment code has expired. Please show a new QR code.");
-    const claimed = await trx.updateTable("enrollment_tokens").set({ used_at: nowIso(now) }).where("token_hash", "=", row.token_hash).where("used_at", "is", null).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
+    const claimed = await trx
+      .updateTable("enrollment_tokens")
+      .set({ used_at: nowIso(now) })
+      .where("token_hash", "=", row.token_hash)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1)
+      throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
 
     const existing = await trx
       .selectFrom("devices")
@@ -108,7 +122,14 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
       const credential = `${deviceId}.${secret}`;
       await trx
         .updateTable("devices")
-        .set({ ...hardwareColumns(hw), profile_id: row.profile_id, credential_hash: sha256(credential), last_activation_at: ts, unenrolled_at: null, updated_at: ts })
+        .set({
+          ...hardwareColumns(hw),
+          profile_id: row.profile_id,
+          credential_hash: sha256(credential),
+          last_activation_at: ts,
+          unenrolled_at: null,
+          updated_at: ts,
+        })
         .where("id", "=", deviceId)
         .execute();
     } else {
@@ -143,8 +164,21 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
           updated_at: ts,
         })
         .execute();
-      await trx.insertInto("device_status").values({ device_id: deviceId, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: hw.appVersion ?? null, updated_at: ts }).execute();
-      await trx.insertInto("location_settings").values({ device_id: deviceId, enable_location_tracking: 1, location_tracking_interval: 15, updated_at: ts }).execute();
+      await trx
+        .insertInto("device_status")
+        .values({
+          device_id: deviceId,
+          battery_percentage: null,
+          battery_checked_at: null,
+          additional_data: null,
+          app_version: hw.appVersion ?? null,
+          updated_at: ts,
+        })
+        .execute();
+      await trx
+        .insertInto("location_settings")
+        .values({ device_id: deviceId, enable_location_tracking: 1, location_tracking_interval: 15, updated_at: ts })
+        .execute();
     }
     await trx.updateTable("enrollment_tokens").set({ device_id: deviceId }).where("token_hash", "=", row.token_hash).execute();
     return { deviceId, profileId: row.profile_id, serialNumber: hw.serialNumber, credential: `${deviceId}.${secret}` };
@@ -164,10 +198,16 @@ export function credentialDeviceId(credential: string | null | undefined): strin
   return dot > 0 ? credential.slice(0, dot) : undefined;
 }
 
-export async function authenticateDevice<D extends Device = Device>(db: DB, credential: string | null | undefined, byId?: (id: string) => Promise<D | undefined>): Promise<D | undefined> {
+export async function authenticateDevice<D extends Device = Device>(
+  db: DB,
+  credential: string | null | undefined,
+  byId?: (id: string) => Promise<D | undefined>,
+): Promise<D | undefined> {
   const id = credentialDeviceId(credential);
   if (!id || !credential) return undefined;
-  const device = byId ? await byId(id) : ((await db.selectFrom("devices").selectAll().where("id", "=", id).executeTakeFirst()) as D | undefined);
+  const device = byId
+    ? await byId(id)
+    : ((await db.selectFrom("devices").selectAll().where("id", "=", id).executeTakeFirst()) as D | undefined);
   if (!device?.credential_hash) return undefined;
   const a = Buffer.from(device.credential_hash, "hex");
   const b = Buffer.from(sha256(credential), "hex");

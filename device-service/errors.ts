@@ -22,11 +22,13 @@ export function publicMessage(err: unknown): string {
   if (!(err instanceof TRPCError)) return GENERIC_ERROR;
   if (err.cause instanceof ZodError) return validationMessage(err.cause);
   if (err.code === "INTERNAL_SERVER_ERROR") return GENERIC_ERROR;
-  if (err.code === "BAD_REQUEST" && /^Batch call exceeds/.test(err.message)) return `At most ${BATCH_LIMIT} calls can be sent in one batch.`;
+  if (err.code === "BAD_REQUEST" && /^Batch call exceeds/.test(err.message))
+    return `At most ${BATCH_LIMIT} calls can be sent in one batch.`;
   const byCode = BY_CODE[err.code];
   if (byCode && (!err.message || err.message === err.code || /content-type|Unexpected|JSON/i.test(err.message))) return byCode;
   const text = err.message.trim();
   // Anything that still looks like serialized data is not for people.
-  if (!text || text.startsWith("[") || text.startsWith("{")) return err.code === "BAD_REQUEST" ? "Please check what you entered." : GENERIC_ERROR;
+  if (!text || text.startsWith("[") || text.startsWith("{"))
+    return err.code === "BAD_REQUEST" ? "Please check what you entered." : GENERIC_ERROR;
   return text;
 }

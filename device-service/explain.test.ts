@@ -32,7 +32,11 @@ describe.each(DIALECTS)("explaining the decision on %s", (dialect) => {
     const now = new Date("2026-12-14T10:30:00Z");
     await h.caller(h.demo).time.setTimeZone({ timeZone: "Europe/London" });
     await h.caller(h.demo).apps.setLimit({ serialNumber: MIA, packageName: pkg, enableDailyLimit: true, dailyLimitTime: 60 });
-    await h.tdb.db.deleteFrom("app_usage_hourly").where("device_id", "=", mia.deviceId).where("hour", ">=", "2026-12-13T00:00:00.000Z").execute();
+    await h.tdb.db
+      .deleteFrom("app_usage_hourly")
+      .where("device_id", "=", mia.deviceId)
+      .where("hour", ">=", "2026-12-13T00:00:00.000Z")
+      .execute();
     await h.tdb.db
       .insertInto("app_usage_hourly")
       .values([
@@ -50,7 +54,10 @@ describe.each(DIALECTS)("explaining the decision on %s", (dialect) => {
 
   it("a Bedtime window containing now blocks with its name and end, and the explanation is valid until it ends", async () => {
     const now = new Date("2026-12-14T21:30:00Z");
-    const r = await h.caller(h.demo).time.saveSchedule({ profileId: mia.profileId, schedule: { name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start: 21 * 60, end: 7 * 60, blocksAll: true, categories: [], apps: [] } });
+    const r = await h.caller(h.demo).time.saveSchedule({
+      profileId: mia.profileId,
+      schedule: { name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start: 21 * 60, end: 7 * 60, blocksAll: true, categories: [], apps: [] },
+    });
     const e = await explainDevice(h.tdb.db, mia.deviceId, now);
     expect(e.decisions[pkg]).toMatchObject({ blocked: true, reason: "Cronjob", scheduleName: "Bedtime" });
     expect(e.decisions[pkg]!.until!.toISOString()).toBe("2026-12-15T07:00:00.000Z");

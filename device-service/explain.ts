@@ -22,7 +22,12 @@ export interface DeviceExplanation {
 const HOUR_MS = 60 * MINUTE_MS;
 
 /** `latest`: the newest policy's document when the caller already reads it (the dashboard, with its ack state). */
-export async function explainDevice(db: DB, deviceId: string, now: Date = new Date(), latest?: Promise<{ document: string } | undefined>): Promise<DeviceExplanation> {
+export async function explainDevice(
+  db: DB,
+  deviceId: string,
+  now: Date = new Date(),
+  latest?: Promise<{ document: string } | undefined>,
+): Promise<DeviceExplanation> {
   const policy: PolicyDocument | undefined = latest ? parsed((await latest)?.document) : (await latestPolicy(db, deviceId))?.doc;
   // No policy sent yet: the phone enforces nothing, so there is nothing to explain.
   if (!policy?.apps) return { timeZone: "UTC", decisions: {}, validUntil: null };
@@ -40,7 +45,11 @@ export async function explainDevice(db: DB, deviceId: string, now: Date = new Da
   for (const r of rows) usageToday[r.package_name] = (usageToday[r.package_name] ?? 0) + Number(r.minutes);
   const hasSessions = policy.apps.some((a) => a.session) || policy.limits.categories.some((c) => c.session);
   const decisions = decide({ policy, usageToday, now, ...(hasSessions ? { recentUse: intervalsOf(rows, now) } : {}) });
-  return { timeZone, decisions: Object.fromEntries(decisions.map((d) => [d.packageName, d])), validUntil: nextChangeAt(decisions, { policy, now }) };
+  return {
+    timeZone,
+    decisions: Object.fromEntries(decisions.map((d) => [d.packageName, d])),
+    validUntil: nextChangeAt(decisions, { policy, now }),
+  };
 }
 
 function parsed(document: string | undefined): PolicyDocument | undefined {

@@ -16,7 +16,11 @@ describe("device socket heartbeat", () => {
   let h: Harness;
   const sockets: WebSocket[] = [];
   const open = (i: number, autoPong: boolean) => {
-    const ws = new WebSocket(`${h.url.replace(/^http/, "ws")}/device-socket`, { headers: { Authorization: `Bearer ${fleetCredential(i)}` }, perMessageDeflate: false, autoPong });
+    const ws = new WebSocket(`${h.url.replace(/^http/, "ws")}/device-socket`, {
+      headers: { Authorization: `Bearer ${fleetCredential(i)}` },
+      perMessageDeflate: false,
+      autoPong,
+    });
     ws.on("error", () => {});
     sockets.push(ws);
     return ws;
@@ -67,7 +71,10 @@ describe("device socket heartbeat", () => {
     try {
       const times: number[] = [];
       const phones = Array.from({ length: 60 }, (_, i) => {
-        const ws = new WebSocket(`${paced.url.replace(/^http/, "ws")}/device-socket`, { headers: { Authorization: `Bearer ${fleetCredential(i)}` }, perMessageDeflate: false });
+        const ws = new WebSocket(`${paced.url.replace(/^http/, "ws")}/device-socket`, {
+          headers: { Authorization: `Bearer ${fleetCredential(i)}` },
+          perMessageDeflate: false,
+        });
         ws.on("error", () => {});
         ws.once("ping", () => times.push(performance.now()));
         sockets.push(ws);

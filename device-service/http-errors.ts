@@ -25,7 +25,8 @@ export function jsonErrors(api: Router, log: (level: "error", msg: string, extra
     if (isDatabaseUnavailable(err)) return next(err);
     if (err.type === "entity.too.large") return void res.status(413).json({ respones_msg: "The request is too large." });
     if (err.type === "entity.parse.failed") return void res.status(400).json({ respones_msg: "The request is not valid JSON." });
-    if (err.status && err.status >= 400 && err.status < 500) return void res.status(err.status).json({ respones_msg: "The request could not be read." });
+    if (err.status && err.status >= 400 && err.status < 500)
+      return void res.status(err.status).json({ respones_msg: "The request could not be read." });
     log("error", "device-api error", { path: req.path, error: err.message ?? String(err) });
     res.status(500).json({ respones_msg: "Something went wrong. Please try again." });
   };

@@ -56,7 +56,11 @@ const ServiceParent = z.object({ id: z.string().min(1).max(64), email: z.string(
  * by id, and save a database round trip on every call; an older web tier sends the id alone, which is looked up.
  * Malformed headers name nobody.
  */
-export async function parentFromServiceHeaders(db: DB, req: { get(name: string): string | undefined }, serviceKey: string | undefined): Promise<ParentIdentity | null> {
+export async function parentFromServiceHeaders(
+  db: DB,
+  req: { get(name: string): string | undefined },
+  serviceKey: string | undefined,
+): Promise<ParentIdentity | null> {
   const key = req.get(SERVICE_KEY_HEADER);
   if (!serviceKey || !key) return null;
   if (!sameSecret(key, serviceKey)) return null;
@@ -124,9 +128,13 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
       router: appRouter,
       createContext: async ({ req }) => {
         try {
-          return { ...deps, parent: (await parentFromServiceHeaders(db, req, o.serviceKey)) ?? (await parentFromRequest(db, req, o.sessionPolicy)) };
+          return {
+            ...deps,
+            parent: (await parentFromServiceHeaders(db, req, o.serviceKey)) ?? (await parentFromRequest(db, req, o.sessionPolicy)),
+          };
         } catch (err) {
-          if (isDatabaseUnavailable(err)) throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE_MESSAGE, cause: err });
+          if (isDatabaseUnavailable(err))
+            throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNAVAILABLE_MESSAGE, cause: err });
           throw err;
         }
       },
@@ -141,7 +149,9 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
 
   /** The phone exchanges its one-time token and hardware info for a device credential. */
   api.post("/enroll", async (req, res) => {
-    const body = z.object({ token: z.string().min(1).max(200), hardware: hardwareSchema }).safeParse({ ...req.body, token: req.body?.token ?? req.query.token });
+    const body = z
+      .object({ token: z.string().min(1).max(200), hardware: hardwareSchema })
+      .safeParse({ ...req.body, token: req.body?.token ?? req.query.token });
     if (!body.success) {
       res.status(400).json({ respones_msg: "The enrollment request is not valid." });
       return;
@@ -149,12 +159,23 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
     try {
       const r = await exchangeEnrollmentToken(db, body.data.token, body.data.hardware);
       deps.log("info", "device enrolled", { deviceId: r.deviceId, serialNumber: r.serialNumber });
-      res.json({ respones_msg: "Phone enrolled.", data: { deviceId: r.deviceId, profileId: r.profileId, serialNumber: r.serialNumber, credential: r.credential, socketPath: DEVICE_SOCKET_PATH } });
+      res.json({
+        respones_msg: "Phone enrolled.",
+        data: {
+          deviceId: r.deviceId,
+          profileId: r.profileId,
+          serialNumber: r.serialNumber,
+          credential: r.credential,
+          socketPath: DEVICE_SOCKET_PATH,
+        },
+      });
     } catch (err) {
       if (err instanceof EnrollmentError) {
-        if (err.reason) deps.log("warn", "device enrollment refused", { reason: err.reason, serialNumber: body.data.hardware.serialNumber });
+        if (err.reason)
+          deps.log("warn", "device enrollment refused", { reason: err.reason, serialNumber: body.data.hardware.serialNumber });
         res.status(err.status).json({ respones_msg: err.message });
-      } else if (isDatabaseUnavailable(err)) throw err; // 503 from the outage handler (device-service/outage.ts)
+      } else if (isDatabaseUnavailable(err))
+        throw err; // 503 from the outage handler (device-service/outage.ts)
       else {
         deps.log("error", "enrollment failed", { error: err instanceof Error ? err.message : String(err) });
         res.status(500).json({ respones_msg: "Enrollment failed. Please try again." });

@@ -13,13 +13,36 @@ import { waitFor } from "../server/harness.testing";
  */
 describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
   let t: TestDb;
-  const phone = (i: number): DeviceRef => ({ id: fleetDeviceId(i), profile_id: FLEET_PROFILE_ID, serial_number: `FLEET-${i}`, enrolled_at: "2000-01-02T00:00:00.000Z" });
+  const phone = (i: number): DeviceRef => ({
+    id: fleetDeviceId(i),
+    profile_id: FLEET_PROFILE_ID,
+    serial_number: `FLEET-${i}`,
+    enrolled_at: "2000-01-02T00:00:00.000Z",
+  });
   const batcher = (opts: IngestOptions = {}) => createIngestBatcher({ db: t.db, bus: createLocalBus(), log: () => {} }, opts);
   const hourly = (i: number, hour: string) =>
-    t.db.selectFrom("app_usage_hourly").select(["package_name", "minutes"]).where("device_id", "=", fleetDeviceId(i)).where("hour", "=", hour).orderBy("package_name").execute();
+    t.db
+      .selectFrom("app_usage_hourly")
+      .select(["package_name", "minutes"])
+      .where("device_id", "=", fleetDeviceId(i))
+      .where("hour", "=", hour)
+      .orderBy("package_name")
+      .execute();
   const daily = (i: number, day: string) =>
-    t.db.selectFrom("app_usage_daily").select(["package_name", "minutes"]).where("device_id", "=", fleetDeviceId(i)).where("day", "=", day).orderBy("package_name").execute();
-  const locations = (i: number) => t.db.selectFrom("device_locations").select(["latitude", "longitude"]).where("device_id", "=", fleetDeviceId(i)).orderBy("latitude").execute();
+    t.db
+      .selectFrom("app_usage_daily")
+      .select(["package_name", "minutes"])
+      .where("device_id", "=", fleetDeviceId(i))
+      .where("day", "=", day)
+      .orderBy("package_name")
+      .execute();
+  const locations = (i: number) =>
+    t.db
+      .selectFrom("device_locations")
+      .select(["latitude", "longitude"])
+      .where("device_id", "=", fleetDeviceId(i))
+      .orderBy("latitude")
+      .execute();
   /** Records when a promise settles, so a test can check it has not yet (without waiting on time). */
   const track = (p: Promise<void>) => {
     const s = { settled: false, promise: p };
@@ -54,7 +77,12 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     const second = batcher().usage(phone(11), "race-2", [{ packageName: "com.race", hour: "2026-01-09T10:00:00Z", minutes: 10 }]);
     if (dialect === "postgres") {
       // It must be waiting on the first writer's lock before that commits, or this would test nothing.
-      const waiting = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)).rows[0]!.n;
+      const waiting = async () =>
+        (
+          await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db)
+        ).rows[0]!.n;
       await waitFor(async () => (await waiting()) > 0, 30_000);
     }
     release();
@@ -76,7 +104,9 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     const first = track(b.usage(phone(0), "u0", [{ packageName: "com.a", hour: "2026-01-05T10:20:00Z", minutes: 20 }]));
     // The first batch is inside its transaction, held before its commit.
     await waitFor(async () => inCommit === 1, 30_000);
-    const later = [1, 2, 3].map((i) => track(b.usage(phone(i), `u${i}`, [{ packageName: "com.a", hour: "2026-01-05T10:00:00Z", minutes: 10 + i }])));
+    const later = [1, 2, 3].map((i) =>
+      track(b.usage(phone(i), `u${i}`, [{ packageName: "com.a", hour: "2026-01-05T10:00:00Z", minutes: 10 + i }])),
+    );
     const loc = track(b.location(phone(1), "l1", { latitude: 10, longitude: 20, deviceTime: "2026-01-05T10:00:00Z" }));
     await Promise.resolve();
     expect(first.settled).toBe(false);
@@ -99,7 +129,12 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
       { packageName: "com.b", hour: "2026-01-05T11:00:00Z", minutes: 30 },
       { packageName: "com.b", hour: "2026-01-05T12:00:00Z", minutes: 15 },
     ];
-    await Promise.all([b.location(phone(4), "same", loc), b.location(phone(4), "same", loc), b.usage(phone(4), "up", up), b.usage(phone(4), "up", up)]);
+    await Promise.all([
+      b.location(phone(4), "same", loc),
+      b.location(phone(4), "same", loc),
+      b.usage(phone(4), "up", up),
+      b.usage(phone(4), "up", up),
+    ]);
     await Promise.all([b.location(phone(4), "same", loc), b.usage(phone(4), "up", up)]);
     await b.location(phone(4), "other", { ...loc, latitude: 12 });
     expect(await locations(4)).toEqual([
@@ -132,7 +167,9 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     expect(await daily(6, "2026-01-05")).toEqual([]);
     expect(await locations(7)).toEqual([{ latitude: 13, longitude: 23 }]);
     // Out of the phone's window: refused before it joins a batch.
-    await expect(b.usage(phone(5), "old", [{ packageName: "com.c", hour: "1999-01-01T00:00:00Z", minutes: 1 }])).rejects.toMatchObject({ code: "OUT_OF_RANGE" });
+    await expect(b.usage(phone(5), "old", [{ packageName: "com.c", hour: "1999-01-01T00:00:00Z", minutes: 1 }])).rejects.toMatchObject({
+      code: "OUT_OF_RANGE",
+    });
     await b.close();
   });
 
@@ -152,7 +189,11 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
     expect(await hourly(8, "2026-01-05T14:00:00.000Z")).toEqual([]);
     expect(await hourly(9, "2026-01-05T14:00:00.000Z")).toEqual([]);
     expect(await locations(10)).toEqual([]);
-    const receipts = await t.db.selectFrom("device_message_receipts").select("message_id").where("device_id", "=", fleetDeviceId(10)).execute();
+    const receipts = await t.db
+      .selectFrom("device_message_receipts")
+      .select("message_id")
+      .where("device_id", "=", fleetDeviceId(10))
+      .execute();
     expect(receipts).toEqual([]);
     // The resend after the failure is stored once.
     const ok = batcher();
@@ -172,7 +213,7 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
           packageName,
           hour,
           minutes: m,
-        }))
+        })),
       );
     // Earlier hours of the day from the per-message path, then batches on top of them.
     await ingestUsage(t.db, fleetDeviceId(12), [{ packageName: "com.f", hour: "2026-01-06T01:00:00Z", minutes: 7 }]);
@@ -252,11 +293,17 @@ describe.each(DIALECTS)("telemetry group commit on %s", (dialect) => {
         if (info.items === 2 || info.retry) throw new Error("lane lost");
       },
     });
-    const at = (i: number, kid: string, minutes: number) => b.usage({ ...phone(i), profile_id: kid }, `lane${i}`, [{ packageName: "com.l", hour: "2026-01-08T10:00:00Z", minutes }]);
+    const at = (i: number, kid: string, minutes: number) =>
+      b.usage({ ...phone(i), profile_id: kid }, `lane${i}`, [{ packageName: "com.l", hour: "2026-01-08T10:00:00Z", minutes }]);
     const results = await Promise.allSettled([at(12, k0, 5), at(13, k1, 6), at(11, k1, 7)]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected"]);
     expect(b.stats()).toMatchObject({ batches: 1, items: 3 });
-    expect(commits.filter((c) => !c.retry).map((c) => c.items).sort()).toEqual([1, 2]);
+    expect(
+      commits
+        .filter((c) => !c.retry)
+        .map((c) => c.items)
+        .sort(),
+    ).toEqual([1, 2]);
     expect(await hourly(12, "2026-01-08T10:00:00.000Z")).toEqual([{ package_name: "com.l", minutes: 5 }]);
     expect(await hourly(13, "2026-01-08T10:00:00.000Z")).toEqual([]);
     expect(await hourly(11, "2026-01-08T10:00:00.000Z")).toEqual([]);

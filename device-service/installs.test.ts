@@ -46,7 +46,15 @@ describe.each(DIALECTS)("install results and retries on %s", (dialect) => {
     // Retries after 10 s, so the reason states are seen before any retry; the retry tests run the job by hand or lower it.
     h = await startHarness({ dialect, installRetry: { baseMs: 10_000, maxAttempts: 3 } });
     const ids = (await h.tdb.db.selectFrom("profile_apps").select("package_name").execute()).map((r) => r.package_name);
-    free = (await h.tdb.db.selectFrom("catalog_apps").select("package_name").where("free", "=", 1).where("is_system_app", "=", 0).orderBy("package_name").execute())
+    free = (
+      await h.tdb.db
+        .selectFrom("catalog_apps")
+        .select("package_name")
+        .where("free", "=", 1)
+        .where("is_system_app", "=", 0)
+        .orderBy("package_name")
+        .execute()
+    )
       .map((r) => r.package_name)
       .filter((p) => !ids.includes(p) && p !== "com.kidsportal.kidsapp");
   }, 60_000);
@@ -56,11 +64,22 @@ describe.each(DIALECTS)("install results and retries on %s", (dialect) => {
 
   const state = async (deviceId: string, pkg: string) => {
     // The app first, then its retry row: both change in one transaction, so a committed app state has its row.
-    const app = await h.tdb.db.selectFrom("profile_apps").select(["install_state", "installation_failure_reason", "is_installed"]).where("device_id", "=", deviceId).where("package_name", "=", pkg).executeTakeFirst();
-    const retry = await h.tdb.db.selectFrom("install_retries").selectAll().where("device_id", "=", deviceId).where("package_name", "=", pkg).executeTakeFirst();
+    const app = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select(["install_state", "installation_failure_reason", "is_installed"])
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", pkg)
+      .executeTakeFirst();
+    const retry = await h.tdb.db
+      .selectFrom("install_retries")
+      .selectAll()
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", pkg)
+      .executeTakeFirst();
     return { app, retry };
   };
-  const install = (serial: string, pkg: string) => h.caller(h.demo).store.install({ serialNumber: serial, packageName: pkg, enableDailyLimit: false, dailyLimitTime: 0 });
+  const install = (serial: string, pkg: string) =>
+    h.caller(h.demo).store.install({ serialNumber: serial, packageName: pkg, enableDailyLimit: false, dailyLimitTime: 0 });
 
   it("every failure reason: the app's state and the retry rule", async () => {
     const { deviceId } = await h.kid(LEO);
@@ -73,7 +92,12 @@ describe.each(DIALECTS)("install results and retries on %s", (dialect) => {
         const v = await state(deviceId, pkg);
         return v.app?.installation_failure_reason === reason ? v : undefined;
       });
-      expect({ reason, state: s.app!.install_state, installed: s.app!.is_installed, retry: s.retry?.status ?? null }).toEqual({ reason, state: EXPECTED[reason].state, installed: 0, retry: EXPECTED[reason].retry });
+      expect({ reason, state: s.app!.install_state, installed: s.app!.is_installed, retry: s.retry?.status ?? null }).toEqual({
+        reason,
+        state: EXPECTED[reason].state,
+        installed: 0,
+        retry: EXPECTED[reason].retry,
+      });
       if (s.retry) expect(s.retry.attempts).toBe(1);
     }
     const counts = (await h.runtime.jobs.counts()).find((c) => c.name === "install-retry")!;
@@ -92,7 +116,12 @@ describe.each(DIALECTS)("install results and retries on %s", (dialect) => {
     // Not due yet: the job does nothing.
     expect(await runInstallRetry(h.runtime.deps, deviceId, pkg)).toBe(false);
     // Due: two runs at once send one install.
-    await h.tdb.db.updateTable("install_retries").set({ next_attempt_at: nowIso() }).where("device_id", "=", deviceId).where("package_name", "=", pkg).execute();
+    await h.tdb.db
+      .updateTable("install_retries")
+      .set({ next_attempt_at: nowIso() })
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", pkg)
+      .execute();
     const before = phone.received.filter((c) => c.type === "INSTALL_APP" && c.payload.packageName === pkg).length;
     const runs = await Promise.all([runInstallRetry(h.runtime.deps, deviceId, pkg), runInstallRetry(h.runtime.deps, deviceId, pkg)]);
     expect(runs.filter(Boolean)).toHaveLength(1);
@@ -112,7 +141,12 @@ describe.each(DIALECTS)("install results and retries on %s", (dialect) => {
         const r = (await state(deviceId, pkg)).retry;
         return r?.status === "pending" && r.attempts === attempt;
       });
-      await h.tdb.db.updateTable("install_retries").set({ next_attempt_at: nowIso() }).where("device_id", "=", deviceId).where("package_name", "=", pkg).execute();
+      await h.tdb.db
+        .updateTable("install_retries")
+        .set({ next_attempt_at: nowIso() })
+        .where("device_id", "=", deviceId)
+        .where("package_name", "=", pkg)
+        .execute();
       expect(await runInstallRetry(h.runtime.deps, deviceId, pkg)).toBe(true);
     }
     await waitFor(async () => (await state(deviceId, pkg)).retry?.status === "gave_up");

@@ -28,7 +28,10 @@ export function retryRule(reason: InstallFailureReason): RetryRule {
 }
 
 function settings(deps: Pick<DeviceServiceDeps, "installRetry">) {
-  return { baseMs: deps.installRetry?.baseMs ?? INSTALL_RETRY_BASE_MS, maxAttempts: deps.installRetry?.maxAttempts ?? INSTALL_MAX_ATTEMPTS };
+  return {
+    baseMs: deps.installRetry?.baseMs ?? INSTALL_RETRY_BASE_MS,
+    maxAttempts: deps.installRetry?.maxAttempts ?? INSTALL_MAX_ATTEMPTS,
+  };
 }
 
 /** Exponential backoff: base, 2×base, 4×base … after the 1st, 2nd, 3rd failed attempt. */
@@ -50,13 +53,23 @@ const retryJobId = (deviceId: string, packageName: string, attempts: number) => 
  * the state: a timed retry (UNKNOWN) gets a delayed job, NETWORK_ERROR waits for the phone to come back online,
  * INSUFFICIENT_STORAGE for it to report more free storage; every other reason gives up. Attempts are capped.
  */
-export async function recordInstallFailure(deps: DeviceServiceDeps, deviceId: string, packageName: string, reason: InstallFailureReason): Promise<void> {
+export async function recordInstallFailure(
+  deps: DeviceServiceDeps,
+  deviceId: string,
+  packageName: string,
+  reason: InstallFailureReason,
+): Promise<void> {
   const ts = nowIso();
   const rule = retryRule(reason);
   const showApp = (db: DB) =>
     db
       .updateTable("profile_apps")
-      .set({ is_installed: 0, installation_failure_reason: reason, install_state: rule === "installing" ? "installing" : "failed", updated_at: ts })
+      .set({
+        is_installed: 0,
+        installation_failure_reason: reason,
+        install_state: rule === "installing" ? "installing" : "failed",
+        updated_at: ts,
+      })
       .where("device_id", "=", deviceId)
       .where("package_name", "=", packageName)
       .execute();
@@ -64,12 +77,28 @@ export async function recordInstallFailure(deps: DeviceServiceDeps, deviceId: st
     await showApp(deps.db);
     return;
   }
-  const prev = await deps.db.selectFrom("install_retries").selectAll().where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
+  const prev = await deps.db
+    .selectFrom("install_retries")
+    .selectAll()
+    .where("device_id", "=", deviceId)
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
   const attempts = (prev && (ACTIVE as readonly string[]).includes(prev.status) ? prev.attempts : 0) + 1;
   const { baseMs, maxAttempts } = settings(deps);
-  const status = rule === "none" || attempts >= maxAttempts ? "gave_up" : rule === "timer" ? "pending" : rule === "online" ? "waiting_online" : "waiting_storage";
+  const status =
+    rule === "none" || attempts >= maxAttempts
+      ? "gave_up"
+      : rule === "timer"
+        ? "pending"
+        : rule === "online"
+          ? "waiting_online"
+          : "waiting_storage";
   const next = new Date(Date.now() + (status === "pending" ? installRetryDelay(attempts, baseMs) : 0)).toISOString();
-  const storage = rule === "storage" ? ((await deps.db.selectFrom("device_status").select("free_storage_mb").where("device_id", "=", deviceId).executeTakeFirst())?.free_storage_mb ?? null) : null;
+  const storage =
+    rule === "storage"
+      ? ((await deps.db.selectFrom("device_status").select("free_storage_mb").where("device_id", "=", deviceId).executeTakeFirst())
+          ?.free_storage_mb ?? null)
+      : null;
   const values = { attempts, reason, status, next_attempt_at: next, free_storage_mb: storage, updated_at: ts } as const;
   // The app's state and its retry row change together: whoever sees the reason sees what happens next.
   await deps.db.transaction().execute(async (trx) => {
@@ -81,28 +110,61 @@ export async function recordInstallFailure(deps: DeviceServiceDeps, deviceId: st
     await showApp(trx);
   });
   if (status === "pending" && deps.jobs) {
-    await deps.jobs.enqueue("install-retry", { deviceId, packageName }, { delayMs: installRetryDelay(attempts, baseMs), jobId: retryJobId(deviceId, packageName, attempts) });
+    await deps.jobs.enqueue(
+      "install-retry",
+      { deviceId, packageName },
+      { delayMs: installRetryDelay(attempts, baseMs), jobId: retryJobId(deviceId, packageName, attempts) },
+    );
   }
 }
 
 /** The phone installed it: the profile application is on the phone, retries end. */
-export async function recordInstalled(deps: DeviceServiceDeps, device: { id: string; profile_id: string }, packageName: string): Promise<{ hadLimit: boolean }> {
+export async function recordInstalled(
+  deps: DeviceServiceDeps,
+  device: { id: string; profile_id: string },
+  packageName: string,
+): Promise<{ hadLimit: boolean }> {
   const ts = nowIso();
-  const app = await deps.db.selectFrom("profile_apps").select(["id", "enable_daily_limit"]).where("device_id", "=", device.id).where("package_name", "=", packageName).executeTakeFirst();
+  const app = await deps.db
+    .selectFrom("profile_apps")
+    .select(["id", "enable_daily_limit"])
+    .where("device_id", "=", device.id)
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
   await deps.db.transaction().execute(async (trx) => {
     await markInstallDone(trx, device.id, packageName);
-    if (app) await trx.updateTable("profile_apps").set({ is_installed: 1, installation_failure_reason: null, install_state: "installed", updated_at: ts }).where("id", "=", app.id).execute();
+    if (app)
+      await trx
+        .updateTable("profile_apps")
+        .set({ is_installed: 1, installation_failure_reason: null, install_state: "installed", updated_at: ts })
+        .where("id", "=", app.id)
+        .execute();
     else
       await trx
         .insertInto("profile_apps")
-        .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: packageName, disabled_type: null, installation_failure_reason: null, is_installed: 1, created_at: ts, updated_at: ts })
+        .values({
+          id: newId(),
+          profile_id: device.profile_id,
+          device_id: device.id,
+          package_name: packageName,
+          disabled_type: null,
+          installation_failure_reason: null,
+          is_installed: 1,
+          created_at: ts,
+          updated_at: ts,
+        })
         .execute();
   });
   return { hadLimit: app?.enable_daily_limit === 1 };
 }
 
 export async function markInstallDone(db: DB, deviceId: string, packageName: string): Promise<void> {
-  await db.updateTable("install_retries").set({ status: "done", updated_at: nowIso() }).where("device_id", "=", deviceId).where("package_name", "=", packageName).execute();
+  await db
+    .updateTable("install_retries")
+    .set({ status: "done", updated_at: nowIso() })
+    .where("device_id", "=", deviceId)
+    .where("package_name", "=", packageName)
+    .execute();
 }
 
 /** Sends the install again and marks the row sent (a duplicate job or event then finds nothing to do). */
@@ -127,10 +189,20 @@ async function resend(deps: DeviceServiceDeps, deviceId: string, packageName: st
 
 /** The install-retry processor: idempotent; does nothing unless the retry is still pending and due. */
 export async function runInstallRetry(deps: DeviceServiceDeps, deviceId: string, packageName: string, now = new Date()): Promise<boolean> {
-  const row = await deps.db.selectFrom("install_retries").selectAll().where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom("install_retries")
+    .selectAll()
+    .where("device_id", "=", deviceId)
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
   if (!row || row.status !== "pending") return false;
   if (row.next_attempt_at > nowIso(new Date(now.getTime() + 1_000))) return false;
-  const app = await deps.db.selectFrom("profile_apps").select(["is_installed"]).where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
+  const app = await deps.db
+    .selectFrom("profile_apps")
+    .select(["is_installed"])
+    .where("device_id", "=", deviceId)
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
   if (!app || app.is_installed === 1) {
     await markInstallDone(deps.db, deviceId, packageName);
     return false;
@@ -143,8 +215,21 @@ export async function runInstallRetry(deps: DeviceServiceDeps, deviceId: string,
  * With `freeStorageMb` (the phone reported its storage): installs that failed for storage resume once it has
  * more free than when they failed. Returns the packages sent again.
  */
-export async function resumeInstalls(deps: DeviceServiceDeps, deviceId: string, trigger: { online: true } | { freeStorageMb: number }, now = new Date()): Promise<string[]> {
-  const rows = "online" in trigger ? ((await waitingOnline(deps.db)(deviceId)) ?? []) : await deps.db.selectFrom("install_retries").select(["package_name", "status", "free_storage_mb"]).where("device_id", "=", deviceId).where("status", "=", "waiting_storage").execute();
+export async function resumeInstalls(
+  deps: DeviceServiceDeps,
+  deviceId: string,
+  trigger: { online: true } | { freeStorageMb: number },
+  now = new Date(),
+): Promise<string[]> {
+  const rows =
+    "online" in trigger
+      ? ((await waitingOnline(deps.db)(deviceId)) ?? [])
+      : await deps.db
+          .selectFrom("install_retries")
+          .select(["package_name", "status", "free_storage_mb"])
+          .where("device_id", "=", deviceId)
+          .where("status", "=", "waiting_storage")
+          .execute();
   const sent: string[] = [];
   for (const r of rows) {
     if ("freeStorageMb" in trigger && r.free_storage_mb !== null && trigger.freeStorageMb <= r.free_storage_mb) continue;
@@ -159,7 +244,17 @@ const waitingReaders = new WeakMap<DB, Coalesced<Waiting[]>>();
 function waitingOnline(db: DB): Coalesced<Waiting[]> {
   let read = waitingReaders.get(db);
   if (!read) {
-    read = coalesce(async (ids) => groupBy(await db.selectFrom("install_retries").select(["device_id", "package_name", "status", "free_storage_mb"]).where("device_id", "in", ids).where("status", "=", "waiting_online").execute(), (r) => r.device_id));
+    read = coalesce(async (ids) =>
+      groupBy(
+        await db
+          .selectFrom("install_retries")
+          .select(["device_id", "package_name", "status", "free_storage_mb"])
+          .where("device_id", "in", ids)
+          .where("status", "=", "waiting_online")
+          .execute(),
+        (r) => r.device_id,
+      ),
+    );
     waitingReaders.set(db, read);
   }
   return read;
@@ -171,7 +266,11 @@ export async function recoverInstallRetries(deps: DeviceServiceDeps): Promise<nu
   const rows = await deps.db.selectFrom("install_retries").selectAll().where("status", "=", "pending").execute();
   for (const r of rows) {
     const delayMs = Math.max(0, Date.parse(r.next_attempt_at) - Date.now());
-    await deps.jobs.enqueue("install-retry", { deviceId: r.device_id, packageName: r.package_name }, { delayMs, jobId: retryJobId(r.device_id, r.package_name, r.attempts) });
+    await deps.jobs.enqueue(
+      "install-retry",
+      { deviceId: r.device_id, packageName: r.package_name },
+      { delayMs, jobId: retryJobId(r.device_id, r.package_name, r.attempts) },
+    );
   }
   return rows.length;
 }

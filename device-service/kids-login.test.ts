@@ -15,7 +15,11 @@ const LOGIN = "/device-api/kids/parent/login";
 type Answer = { status: number; body: { respones_msg: string; data?: { otpRequired?: boolean; kidsList?: { profile_name: string }[] } } };
 
 async function kidsLogin(h: Harness, body: Record<string, string>, key = TEST_API_KEY): Promise<Answer> {
-  const res = await fetch(`${h.url}${LOGIN}`, { method: "POST", headers: { "Content-Type": "application/json", "x-api-key": key }, body: JSON.stringify(body) });
+  const res = await fetch(`${h.url}${LOGIN}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "x-api-key": key },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Answer["body"] };
 }
 
@@ -57,14 +61,20 @@ describe("kids app parent login: account lock and two-step", () => {
     await createParent(h.tdb.db, { email, name: "Lock", passwordHash: await hashPassword("right-passphrase-1") });
     for (let i = 0; i < 3; i++) expect((await kidsLogin(h, { email, password: "wrong-passphrase" })).status).toBe(401);
     expect(await accountLocked(h.tdb.db, { RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 3 }, email, NOW)).toBe(true);
-    expect(await kidsLogin(h, { email, password: "right-passphrase-1" })).toEqual({ status: 429, body: { respones_msg: ACCOUNT_LOCK_MESSAGE } });
+    expect(await kidsLogin(h, { email, password: "right-passphrase-1" })).toEqual({
+      status: 429,
+      body: { respones_msg: ACCOUNT_LOCK_MESSAGE },
+    });
   });
 
   it("failed web sign-ins lock the app login", async () => {
     const email = "lock-web@example.com";
     await createParent(h.tdb.db, { email, name: "Lock", passwordHash: await hashPassword("right-passphrase-1") });
     for (let i = 0; i < 3; i++) await recordFailedLogin(h.tdb.db, email, NOW);
-    expect(await kidsLogin(h, { email, password: "right-passphrase-1" })).toEqual({ status: 429, body: { respones_msg: ACCOUNT_LOCK_MESSAGE } });
+    expect(await kidsLogin(h, { email, password: "right-passphrase-1" })).toEqual({
+      status: 429,
+      body: { respones_msg: ACCOUNT_LOCK_MESSAGE },
+    });
   });
 
   it("two-step: the first call answers that a code is needed and mails it; the second call with the code signs in", async () => {
@@ -79,7 +89,10 @@ describe("kids app parent login: account lock and two-step", () => {
     const code = /sign-in code is: (\d{4})/.exec(mail.text_body)![1];
 
     const wrong = await kidsLogin(h, { email, password: "two-step-pass-1", otp: code === "0000" ? "1111" : "0000" });
-    expect(wrong).toEqual({ status: 401, body: { respones_msg: "The code is incorrect. You have 4 tries left.", data: { otpRequired: true } } });
+    expect(wrong).toEqual({
+      status: 401,
+      body: { respones_msg: "The code is incorrect. You have 4 tries left.", data: { otpRequired: true } },
+    });
     // The code is no way around the password.
     expect((await kidsLogin(h, { email, password: "not-the-password", otp: code })).status).toBe(401);
 
@@ -113,9 +126,13 @@ describe("kids app API key in production", () => {
       // Stable across restarts, and an explicit dev key is refused the same way.
       expect(parseEnv({ ...prod }).KIDS_APP_API_KEY).toBe(e.KIDS_APP_API_KEY);
       expect(parseEnv({ ...prod, KIDS_APP_API_KEY: "dev-kids-app-key" }).KIDS_APP_API_KEY).toBe(e.KIDS_APP_API_KEY);
-      expect(parseEnv({ ...prod, KIDS_APP_API_KEY: "a-real-key-from-the-app-build" }).KIDS_APP_API_KEY).toBe("a-real-key-from-the-app-build");
+      expect(parseEnv({ ...prod, KIDS_APP_API_KEY: "a-real-key-from-the-app-build" }).KIDS_APP_API_KEY).toBe(
+        "a-real-key-from-the-app-build",
+      );
       // Development keeps the documented dev key.
-      expect(parseEnv({ NODE_ENV: "development", DATA_DIR: dataDir, SESSION_SECRET: "p".repeat(40) }).KIDS_APP_API_KEY).toBe("dev-kids-app-key");
+      expect(parseEnv({ NODE_ENV: "development", DATA_DIR: dataDir, SESSION_SECRET: "p".repeat(40) }).KIDS_APP_API_KEY).toBe(
+        "dev-kids-app-key",
+      );
 
       const h = await startHarness({ kidsAppApiKey: e.KIDS_APP_API_KEY });
       try {

@@ -15,7 +15,13 @@ import { createEnrollmentToken } from "./enrollment";
 /** What the kids app's login needs from the environment: the web sign-in's limits, its OTP key, mail. */
 export type KidsLoginEnv = Pick<
   Env,
-  "RATE_LIMIT_IP_PER_MINUTE" | "RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR" | "SESSION_SECRET" | "SMTP_URL" | "MAIL_FROM" | "NODE_ENV" | "DEV_MAILBOX"
+  | "RATE_LIMIT_IP_PER_MINUTE"
+  | "RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR"
+  | "SESSION_SECRET"
+  | "SMTP_URL"
+  | "MAIL_FROM"
+  | "NODE_ENV"
+  | "DEV_MAILBOX"
 >;
 
 export interface KidsLoginOptions {
@@ -94,7 +100,10 @@ export function kidsParentLogin(deps: DeviceServiceDeps, o: KidsLoginOptions): R
       }
       enrollment = await createEnrollmentToken(db, { profileId, parentId: parent.id });
     }
-    res.json({ respones_msg: "Signed in.", data: { parentName: parent.name, kidsList: kids.map((k) => ({ _id: k.id, profile_name: k.name })), enrollment } });
+    res.json({
+      respones_msg: "Signed in.",
+      data: { parentName: parent.name, kidsList: kids.map((k) => ({ _id: k.id, profile_name: k.name })), enrollment },
+    });
   };
   return (req, res, next) => {
     handle(req, res).catch(next);

@@ -27,19 +27,38 @@ describe.each(DIALECTS)("device logs on %s", (dialect) => {
       return l.logs.length > 0 && l.commands.find((c) => c.id === r.commandId)?.status === "acknowledged" && l;
     });
     expect(day.logs[0]).toMatchObject({ title: "Kids app log", created_at: expect.any(String) });
-    expect(day.logs[0]!.entries).toEqual(expect.arrayContaining([{ key: "appVersion", value: "3.8.1" }, { key: "locked", value: "false" }]));
+    expect(day.logs[0]!.entries).toEqual(
+      expect.arrayContaining([
+        { key: "appVersion", value: "3.8.1" },
+        { key: "locked", value: "false" },
+      ]),
+    );
     expect(day.logs[0]!.lists).toEqual(expect.arrayContaining([{ key: "installed", items: expect.arrayContaining(["com.duolingo"]) }]));
-    expect(day.commands.find((c) => c.id === r.commandId)).toMatchObject({ type: "FETCH_LOGS", action: "Fetch Log", status: "acknowledged", sentBy: "Alex Morgan" });
+    expect(day.commands.find((c) => c.id === r.commandId)).toMatchObject({
+      type: "FETCH_LOGS",
+      action: "Fetch Log",
+      status: "acknowledged",
+      sentBy: "Alex Morgan",
+    });
   });
 
   it("a command from the form is recorded with who sent it and comes back acknowledged", async () => {
     await h.phone(LEO);
-    const r = await h.caller(h.demo).device.sendFcmCommand({ serialNumber: LEO, action: "enable_vpn", title: "VPN", message: "On please", packageName: "" });
+    const r = await h
+      .caller(h.demo)
+      .device.sendFcmCommand({ serialNumber: LEO, action: "enable_vpn", title: "VPN", message: "On please", packageName: "" });
     const c = await waitFor(async () => {
       const found = (await list()).commands.find((x) => x.id === r.commandId);
       return found?.status === "acknowledged" && found;
     });
-    expect(c).toMatchObject({ type: "ENABLE_VPN", action: "enable_vpn", title: "VPN", message: "On please", packageName: null, sentBy: "Alex Morgan" });
+    expect(c).toMatchObject({
+      type: "ENABLE_VPN",
+      action: "enable_vpn",
+      title: "VPN",
+      message: "On please",
+      packageName: null,
+      sentBy: "Alex Morgan",
+    });
   });
 
   it("an empty day has no logs and no commands; a bad day is refused", async () => {

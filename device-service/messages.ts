@@ -2,5 +2,7 @@
 export const possessive = (name: string) => (name.endsWith("s") ? `${name}'` : `${name}'s`);
 
 export function waitingFor(name: string, online: boolean): string {
-  return online ? `Waiting for ${possessive(name)} phone to confirm.` : `${possessive(name)} phone is offline; it will update when it reconnects.`;
+  return online
+    ? `Waiting for ${possessive(name)} phone to confirm.`
+    : `${possessive(name)} phone is offline; it will update when it reconnects.`;
 }

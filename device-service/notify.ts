@@ -13,7 +13,8 @@ export async function notifyParents(
 ): Promise<void> {
   try {
     const parentIds = await (o.parents ?? parentIdsForKid(deps.db, profileId));
-    if (parentIds.length) await deps.bus.publish({ type: "parent.refresh", parentIds, profileId, reason, ...(o.commandId ? { commandId: o.commandId } : {}) });
+    if (parentIds.length)
+      await deps.bus.publish({ type: "parent.refresh", parentIds, profileId, reason, ...(o.commandId ? { commandId: o.commandId } : {}) });
   } catch (err) {
     deps.log("warn", "parent refresh not published", { profileId, reason, error: err instanceof Error ? err.message : String(err) });
   }

@@ -1,4 +1,12 @@
-import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from "kysely";
+import {
+  TableNode,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../db/index.testing";
 import { fleetDeviceId, MiniPhone, provisionFleet } from "./simulator/fleet";
@@ -29,7 +37,10 @@ describe("phones whose sockets close at once (postgres)", () => {
   let h: Harness;
   const updates = new StatusUpdates();
   const phones: MiniPhone[] = [];
-  const online = async () => (await tdb.db.selectFrom("device_status").select(["device_id", "online"]).execute()).filter((r) => Number(r.online) === 1).map((r) => r.device_id);
+  const online = async () =>
+    (await tdb.db.selectFrom("device_status").select(["device_id", "online"]).execute())
+      .filter((r) => Number(r.online) === 1)
+      .map((r) => r.device_id);
 
   beforeAll(async () => {
     tdb = await createTestDb("postgres");

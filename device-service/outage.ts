@@ -52,7 +52,11 @@ export function healthz(db: DB, extra: () => Record<string, unknown> = () => ({}
   return (_req, res) => {
     sql`select 1`.execute(db).then(
       () => res.json({ ok: true, ...extra() }),
-      () => res.status(503).set("Retry-After", String(RETRY_AFTER_SECONDS)).json({ ok: false, database: "unreachable", ...extra() }),
+      () =>
+        res
+          .status(503)
+          .set("Retry-After", String(RETRY_AFTER_SECONDS))
+          .json({ ok: false, database: "unreachable", ...extra() }),
     );
   };
 }
@@ -70,13 +74,16 @@ export function forwardAsyncErrors(): void {
   const require = createRequire(import.meta.url);
   type Next = (err?: unknown) => void;
   type Handler = (req: unknown, res: unknown, next: Next) => unknown;
-  const Layer = require("express/lib/router/layer.js") as { prototype: { handle: Handler; handle_request: (req: unknown, res: unknown, next: Next) => void } };
+  const Layer = require("express/lib/router/layer.js") as {
+    prototype: { handle: Handler; handle_request: (req: unknown, res: unknown, next: Next) => void };
+  };
   Layer.prototype.handle_request = function handle(req, res, next) {
     const fn = this.handle;
     if (fn.length > 3) return next(); // an error handler: not for a request without an error
     try {
       const ret = fn(req, res, next);
-      if (ret && typeof (ret as Promise<unknown>).then === "function") (ret as Promise<unknown>).then(undefined, (err: unknown) => next(err ?? new Error("handler rejected")));
+      if (ret && typeof (ret as Promise<unknown>).then === "function")
+        (ret as Promise<unknown>).then(undefined, (err: unknown) => next(err ?? new Error("handler rejected")));
     } catch (err) {
       next(err);
     }

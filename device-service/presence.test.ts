@@ -36,7 +36,18 @@ describe.each(DIALECTS)("presence across device processes (%s)", (dialect) => {
     const holders = [dead, dead, live.processId, otherLive];
     await t.db
       .insertInto("device_status")
-      .values(holders.map((p, i) => ({ device_id: fleetDeviceId(i), online: 1, online_process: p, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, updated_at: nowIso() })))
+      .values(
+        holders.map((p, i) => ({
+          device_id: fleetDeviceId(i),
+          online: 1,
+          online_process: p,
+          battery_percentage: null,
+          battery_checked_at: null,
+          additional_data: null,
+          app_version: null,
+          updated_at: nowIso(),
+        })),
+      )
       .execute();
   }, 30_000);
 
@@ -49,13 +60,20 @@ describe.each(DIALECTS)("presence across device processes (%s)", (dialect) => {
   });
 
   const online = async () =>
-    Object.fromEntries((await t.db.selectFrom("device_status").select(["device_id", "online"]).orderBy("device_id").execute()).map((r) => [r.device_id, Number(r.online)]));
+    Object.fromEntries(
+      (await t.db.selectFrom("device_status").select(["device_id", "online"]).orderBy("device_id").execute()).map((r) => [
+        r.device_id,
+        Number(r.online),
+      ]),
+    );
 
   it("marks offline the phones of a process whose heartbeat is gone, and only those; their parents hear it", async () => {
     expect(await redis.exists(`kids-portal:device-process:${live.processId}`)).toBe(1);
     expect(await live.sweep()).toBe(2);
     expect(await online()).toEqual({ [fleetDeviceId(0)]: 0, [fleetDeviceId(1)]: 0, [fleetDeviceId(2)]: 1, [fleetDeviceId(3)]: 1 });
-    await waitFor(async () => heard.some((m) => m.type === "parent.refresh" && m.profileId === FLEET_PROFILE_ID && m.parentIds.includes(FLEET_PARENT_ID)));
+    await waitFor(async () =>
+      heard.some((m) => m.type === "parent.refresh" && m.profileId === FLEET_PROFILE_ID && m.parentIds.includes(FLEET_PARENT_ID)),
+    );
   });
 
   it("a late close on an old process does not hide a phone that reconnected to another one", async () => {
@@ -76,8 +94,20 @@ describe.each(DIALECTS)("presence across device processes (%s)", (dialect) => {
 
   it("the quick sweep finds a killed process through the registry, without reading every phone's process", async () => {
     // A process that beat (it is in the registry) and was killed: its key expires, its phones are still online.
-    const killed = await startPresence({ redisUrl: TEST_REDIS_URL, db: t.db, bus, log: () => {}, sweepMs: 3_600_000, fullSweepMs: 3_600_000, heartbeatMs: 3_600_000 });
-    await t.db.updateTable("device_status").set({ online: 1, online_process: killed.processId }).where("device_id", "in", [fleetDeviceId(0), fleetDeviceId(1)]).execute();
+    const killed = await startPresence({
+      redisUrl: TEST_REDIS_URL,
+      db: t.db,
+      bus,
+      log: () => {},
+      sweepMs: 3_600_000,
+      fullSweepMs: 3_600_000,
+      heartbeatMs: 3_600_000,
+    });
+    await t.db
+      .updateTable("device_status")
+      .set({ online: 1, online_process: killed.processId })
+      .where("device_id", "in", [fleetDeviceId(0), fleetDeviceId(1)])
+      .execute();
     expect(await live.quickSweep()).toBe(0);
     // Its key expires (as after kill -9: no more beats).
     await redis.del(`kids-portal:device-process:${killed.processId}`);

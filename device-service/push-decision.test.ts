@@ -29,7 +29,16 @@ describe("whether a command is pushed", () => {
     await h.tdb.db.deleteFrom("device_status").where("device_id", "=", deviceId).execute();
     await h.tdb.db
       .insertInto("device_status")
-      .values({ device_id: deviceId, online: online ? 1 : 0, online_process: online ? "another-process" : null, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, updated_at: nowIso() })
+      .values({
+        device_id: deviceId,
+        online: online ? 1 : 0,
+        online_process: online ? "another-process" : null,
+        battery_percentage: null,
+        battery_checked_at: null,
+        additional_data: null,
+        app_version: null,
+        updated_at: nowIso(),
+      })
       .execute();
   };
 
@@ -65,7 +74,10 @@ describe("whether a command is pushed", () => {
       },
       transformResult: async (args) => args.result,
     });
-    const r = await createCaller({ ...h.runtime.deps, db: counted, parent: h.demo }).device.issueCommand({ serialNumber: SERIAL, type: "LOCK" });
+    const r = await createCaller({ ...h.runtime.deps, db: counted, parent: h.demo }).device.issueCommand({
+      serialNumber: SERIAL,
+      type: "LOCK",
+    });
     expect(r.respones_msg).toBe("Lock command sent to Leo's phone.");
     expect(run).toEqual(["SelectQueryNode", "InsertQueryNode"]);
   });
@@ -84,10 +96,16 @@ describe("whether a command is pushed", () => {
     await setOnline(deviceId, false); // dropped after the caller's read
     const cmd = await issueCommand(h.runtime.deps, { deviceId, type: "LOCK", issuedBy: h.demo.id, online: true });
     expect(pushed).toEqual([]);
-    expect((await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", cmd.id).executeTakeFirstOrThrow()).status).toBe("queued");
+    expect((await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", cmd.id).executeTakeFirstOrThrow()).status).toBe(
+      "queued",
+    );
     const phone = await h.phone(SERIAL);
     await phone.waitForCommand("LOCK");
-    await waitFor(async () => (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", cmd.id).executeTakeFirstOrThrow()).status === "acknowledged");
+    await waitFor(
+      async () =>
+        (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", cmd.id).executeTakeFirstOrThrow()).status ===
+        "acknowledged",
+    );
     await phone.close();
   });
 

@@ -33,7 +33,18 @@ describe("FCM HTTP v1 push transport", () => {
     await new Promise<void>((r) => double.server.listen(0, "127.0.0.1", r));
     base = `http://127.0.0.1:${(double.server.address() as { port: number }).port}`;
     const log = () => {};
-    h = await startHarness({ push: createFcmTransport({ projectId: "kids-portal-test", clientEmail: "svc@kids-portal-test.iam.gserviceaccount.com", privateKey: pem.replace(/\n/g, "\\n"), apiBase: base, tokenUri: `${base}/token` }, log) });
+    h = await startHarness({
+      push: createFcmTransport(
+        {
+          projectId: "kids-portal-test",
+          clientEmail: "svc@kids-portal-test.iam.gserviceaccount.com",
+          privateKey: pem.replace(/\n/g, "\\n"),
+          apiBase: base,
+          tokenUri: `${base}/token`,
+        },
+        log,
+      ),
+    });
   }, 60_000);
   afterAll(async () => {
     await h?.close();
@@ -47,15 +58,27 @@ describe("FCM HTTP v1 push transport", () => {
     await waitFor(async () => double.calls.some((c) => c.path.endsWith("messages:send")));
     const tokenCall = double.calls.find((c) => c.path === "/token")!;
     const assertion = new URLSearchParams(tokenCall.body).get("assertion")!;
-    expect(decodeJwt(assertion)).toMatchObject({ iss: "svc@kids-portal-test.iam.gserviceaccount.com", aud: `${base}/token`, scope: "https://www.googleapis.com/auth/firebase.messaging" });
+    expect(decodeJwt(assertion)).toMatchObject({
+      iss: "svc@kids-portal-test.iam.gserviceaccount.com",
+      aud: `${base}/token`,
+      scope: "https://www.googleapis.com/auth/firebase.messaging",
+    });
     const send = JSON.parse(double.calls.find((c) => c.path.endsWith("messages:send"))!.body);
-    expect(send.message).toMatchObject({ token: "fcm-device-token-1", data: { commandId: r.commandId, type: "RING" }, android: { priority: "high" } });
+    expect(send.message).toMatchObject({
+      token: "fcm-device-token-1",
+      data: { commandId: r.commandId, type: "RING" },
+      android: { priority: "high" },
+    });
     const row = await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirstOrThrow();
     expect(row.status).toBe("sent");
     // The phone connects afterwards and still gets the command over the socket, then acknowledges it.
     const phone = await h.phone("DEMO-MIA-0001");
     await phone.waitForCommand("RING");
-    await waitFor(async () => (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirstOrThrow()).status === "acknowledged");
+    await waitFor(
+      async () =>
+        (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirstOrThrow()).status ===
+        "acknowledged",
+    );
   });
 
   it("a phone without an FCM token is skipped and the command waits queued", async () => {
@@ -63,7 +86,9 @@ describe("FCM HTTP v1 push transport", () => {
     const before = double.calls.length;
     const r = await h.caller(h.demo).device.issueCommand({ serialNumber: "DEMO-LEO-0002", type: "LOCK" });
     expect(double.calls.length).toBe(before);
-    expect((await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirstOrThrow()).status).toBe("queued");
+    expect(
+      (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", r.commandId).executeTakeFirstOrThrow()).status,
+    ).toBe("queued");
     expect(deviceId).toBeTruthy();
   });
 });

@@ -16,7 +16,13 @@ describe.each(DIALECTS)("kid ratings from the kids app on %s", (dialect) => {
     h = await startHarness({ dialect });
     const mia = await h.kid(MIA);
     const rated = new Set((await h.tdb.db.selectFrom("kid_ratings").select("package_name").execute()).map((r) => r.package_name));
-    const apps = await h.tdb.db.selectFrom("profile_apps").select("package_name").where("device_id", "=", mia.deviceId).where("package_name", "!=", "com.kidsportal.kidsapp").orderBy("package_name", "desc").execute();
+    const apps = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select("package_name")
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "!=", "com.kidsportal.kidsapp")
+      .orderBy("package_name", "desc")
+      .execute();
     pkg = apps.map((a) => a.package_name).find((p) => !rated.has(p))!;
     expect(pkg).toBeDefined();
   }, 60_000);
@@ -24,10 +30,15 @@ describe.each(DIALECTS)("kid ratings from the kids app on %s", (dialect) => {
     await h?.close();
   });
 
-  const rows = async (profileId: string, packageName = pkg) => h.tdb.db.selectFrom("kid_ratings").selectAll().where("profile_id", "=", profileId).where("package_name", "=", packageName).execute();
+  const rows = async (profileId: string, packageName = pkg) =>
+    h.tdb.db.selectFrom("kid_ratings").selectAll().where("profile_id", "=", profileId).where("package_name", "=", packageName).execute();
 
   it("the demo family has kid ratings with reviews, shown through the ratings query", async () => {
-    const seeded = await h.tdb.db.selectFrom("kid_ratings").innerJoin("kid_profiles as k", "k.id", "kid_ratings.profile_id").select(["k.name", "kid_ratings.package_name", "kid_ratings.review"]).execute();
+    const seeded = await h.tdb.db
+      .selectFrom("kid_ratings")
+      .innerJoin("kid_profiles as k", "k.id", "kid_ratings.profile_id")
+      .select(["k.name", "kid_ratings.package_name", "kid_ratings.review"])
+      .execute();
     expect(new Set(seeded.map((r) => r.name))).toEqual(new Set(["Mia", "Leo"]));
     expect(seeded.filter((r) => r.review).length).toBeGreaterThan(3);
     const one = seeded.find((r) => r.review)!;

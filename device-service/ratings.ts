@@ -19,12 +19,29 @@ export async function recordKidRating(
   const review = data.review?.trim() ? data.review.trim() : null;
   const stored = await deps.db.transaction().execute(async (trx) => {
     if (!(await firstTime(trx, device.id, messageId))) return false;
-    const existing = await trx.selectFrom("kid_ratings").select("id").where("profile_id", "=", device.profile_id).where("package_name", "=", data.packageName).orderBy("created_at", "desc").execute();
+    const existing = await trx
+      .selectFrom("kid_ratings")
+      .select("id")
+      .where("profile_id", "=", device.profile_id)
+      .where("package_name", "=", data.packageName)
+      .orderBy("created_at", "desc")
+      .execute();
     if (existing.length) {
       await trx.updateTable("kid_ratings").set({ rating: data.rating, review, created_at: ts }).where("id", "=", existing[0]!.id).execute();
-      if (existing.length > 1) await trx.deleteFrom("kid_ratings").where("id", "in", existing.slice(1).map((e) => e.id)).execute();
+      if (existing.length > 1)
+        await trx
+          .deleteFrom("kid_ratings")
+          .where(
+            "id",
+            "in",
+            existing.slice(1).map((e) => e.id),
+          )
+          .execute();
     } else {
-      await trx.insertInto("kid_ratings").values({ id: newId(), profile_id: device.profile_id, package_name: data.packageName, rating: data.rating, review, created_at: ts }).execute();
+      await trx
+        .insertInto("kid_ratings")
+        .values({ id: newId(), profile_id: device.profile_id, package_name: data.packageName, rating: data.rating, review, created_at: ts })
+        .execute();
     }
     return true;
   });

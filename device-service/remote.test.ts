@@ -24,7 +24,16 @@ beforeAll(async () => {
   const port = await freePort();
   let out = "";
   proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], {
-    env: { ...process.env, DATABASE_URL: t.url, DEVICE_SERVICE_KEY: KEY, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(tmpdir(), "remote-ds-")), REDIS_URL: "", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      DATABASE_URL: t.url,
+      DEVICE_SERVICE_KEY: KEY,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "remote-ds-")),
+      REDIS_URL: "",
+      LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   proc.stdout!.on("data", (d) => (out += d));
@@ -33,7 +42,13 @@ beforeAll(async () => {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`device service exited: ${out}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`device service did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -53,7 +68,11 @@ describe("device service over HTTP (DEVICE_SERVICE_URL)", () => {
     const device = createRemoteDevice(`${url}/trpc`, KEY)({ id: parent.id, email: parent.email, role: parent.role });
     const res = await device.device.issueCommand({ serialNumber: "DEMO-MIA-0001", type: "LOCK" });
     expect(res.respones_msg).toMatch(/lock/i);
-    const row = await t.db.selectFrom("device_commands").select(["id", "type", "status"]).where("id", "=", res.commandId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("device_commands")
+      .select(["id", "type", "status"])
+      .where("id", "=", res.commandId)
+      .executeTakeFirstOrThrow();
     expect(row.type).toBe("LOCK");
     const recent = await device.device.commands({ serialNumber: "DEMO-MIA-0001" });
     expect(recent.map((c: { id: string }) => c.id)).toContain(res.commandId);

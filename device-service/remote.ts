@@ -18,7 +18,10 @@ export const SERVICE_PARENT_ROLE_HEADER = "x-device-service-parent-role";
 type Caller = DeviceCaller;
 
 const procedureType = (path: string): "query" | "mutation" | undefined => {
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: "query" | "mutation" | "subscription" } } | undefined>;
+  const procedures = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: "query" | "mutation" | "subscription" } } | undefined
+  >;
   const type = procedures[path]?._def.type;
   return type === "query" || type === "mutation" ? type : undefined;
 };
@@ -40,7 +43,9 @@ export function createRemoteDevice(url: string, key: string): (parent: ParentIde
           headers: () => ({
             [SERVICE_KEY_HEADER]: key,
             [SERVICE_PARENT_HEADER]: parent?.id ?? "",
-            ...(parent ? { [SERVICE_PARENT_EMAIL_HEADER]: encodeURIComponent(parent.email), [SERVICE_PARENT_ROLE_HEADER]: parent.role } : {}),
+            ...(parent
+              ? { [SERVICE_PARENT_EMAIL_HEADER]: encodeURIComponent(parent.email), [SERVICE_PARENT_ROLE_HEADER]: parent.role }
+              : {}),
           }),
         }),
       ],

@@ -31,7 +31,11 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     mia = await h.kid(MIA);
     await h.tdb.db.deleteFrom("category_limits").where("profile_id", "=", mia.profileId).execute();
     // Today's usage is what the phone here reports (an hour holds at most 60 minutes for the whole phone).
-    await h.tdb.db.deleteFrom("app_usage_hourly").where("device_id", "=", mia.deviceId).where("hour", ">=", `${limitDay()}T00:00:00.000Z`).execute();
+    await h.tdb.db
+      .deleteFrom("app_usage_hourly")
+      .where("device_id", "=", mia.deviceId)
+      .where("hour", ">=", `${limitDay()}T00:00:00.000Z`)
+      .execute();
     await h.tdb.db.deleteFrom("app_usage_daily").where("device_id", "=", mia.deviceId).where("day", "=", limitDay()).execute();
     app = await h.tdb.db
       .selectFrom("profile_apps as pa")
@@ -49,12 +53,22 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     await h?.close();
   });
 
-  const pending = (profileId: string) => h.tdb.db.selectFrom("app_requests").selectAll().where("profile_id", "=", profileId).where("status", "=", "Pending").execute();
-  const byMessage = (messageId: string) => h.tdb.db.selectFrom("app_requests").selectAll().where("message_id", "=", messageId).executeTakeFirstOrThrow();
+  const pending = (profileId: string) =>
+    h.tdb.db.selectFrom("app_requests").selectAll().where("profile_id", "=", profileId).where("status", "=", "Pending").execute();
+  const byMessage = (messageId: string) =>
+    h.tdb.db.selectFrom("app_requests").selectAll().where("message_id", "=", messageId).executeTakeFirstOrThrow();
   /** Today's bonus grants for one app of Mia's (bonus.ts grantBonus, scope 'app'), on the kid's day in the family's zone. */
   const appBonus = async (pkg: string) => {
     const day = localDay(new Date(), await kidTimeZone(h.tdb.db, mia.profileId));
-    return h.tdb.db.selectFrom("bonus_grants").select(["day", "minutes", "granted_by"]).where("profile_id", "=", mia.profileId).where("scope", "=", "app").where("target", "=", pkg).where("day", "=", day).orderBy("created_at").execute();
+    return h.tdb.db
+      .selectFrom("bonus_grants")
+      .select(["day", "minutes", "granted_by"])
+      .where("profile_id", "=", mia.profileId)
+      .where("scope", "=", "app")
+      .where("target", "=", pkg)
+      .where("day", "=", day)
+      .orderBy("created_at")
+      .execute();
   };
 
   it("a request retried by the phone after a lost ack is stored once, with one notification and a live update", async () => {
@@ -65,9 +79,17 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     const rows = await h.tdb.db.selectFrom("app_requests").selectAll().where("message_id", "=", id).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "Pending", request_type: "App Install", remarks: "For school", device_id: mia.deviceId });
-    const notes = await h.tdb.db.selectFrom("notifications").select("message").where("profile_id", "=", mia.profileId).where("type", "=", "app_request").where("package_name", "=", "org.scratchjr.android").execute();
+    const notes = await h.tdb.db
+      .selectFrom("notifications")
+      .select("message")
+      .where("profile_id", "=", mia.profileId)
+      .where("type", "=", "app_request")
+      .where("package_name", "=", "org.scratchjr.android")
+      .execute();
     expect(notes).toHaveLength(1);
-    expect(published.some((m) => m.type === "parent.refresh" && m.reason === "device.request" && m.parentIds.includes(h.demo.id))).toBe(true);
+    expect(published.some((m) => m.type === "parent.refresh" && m.reason === "device.request" && m.parentIds.includes(h.demo.id))).toBe(
+      true,
+    );
   });
 
   it("extend: today's limit rises on the phone, the standing limit does not; the phone is told and acknowledges", async () => {
@@ -84,7 +106,12 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     expect(phone.requests.notifications.at(-1)?.message).toMatch(/30 more minutes/);
     // The standing limit is unchanged; today's extra minutes are bonus time for the app (bonus.ts), which the
     // policy carries for the kid's day and which ends at the kid's midnight.
-    const standing = await h.tdb.db.selectFrom("profile_apps").select("daily_limit_minutes").where("device_id", "=", mia.deviceId).where("package_name", "=", app.package_name).executeTakeFirstOrThrow();
+    const standing = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select("daily_limit_minutes")
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "=", app.package_name)
+      .executeTakeFirstOrThrow();
     expect(standing.daily_limit_minutes).toBe(30);
     const [bonus] = await appBonus(app.package_name);
     expect(bonus).toEqual({ day: expect.any(String), minutes: 30, granted_by: h.demo.id });
@@ -95,7 +122,11 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     await waitFor(async () => phone.state.enforcedVersion === policy!.version);
     await waitFor(async () => (await latestPolicy(h.tdb.db, mia.deviceId))?.acknowledged_at);
     expect(phone.state.disabled.has(app.package_name)).toBe(false);
-    const mine = decide({ policy: phone.state.policy as PolicyDocument, usageToday: phone.enforcer.usageOn(limitDay()), now: new Date() }).find((d) => d.packageName === app.package_name);
+    const mine = decide({
+      policy: phone.state.policy as PolicyDocument,
+      usageToday: phone.enforcer.usageOn(limitDay()),
+      now: new Date(),
+    }).find((d) => d.packageName === app.package_name);
     expect(mine?.minutesLeft).toBe(20);
     expect((await byMessage(messageId)).status).toBe("Approved");
     expect(published.some((m) => m.type === "parent.refresh" && m.reason === "request.answered")).toBe(true);
@@ -114,20 +145,37 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     // The extra minutes were added once (30 + 15), and the phone heard once.
     expect((await appBonus(app.package_name)).map((b) => b.minutes)).toEqual([30, 15]);
     await phone.requests.waitForAnswer(messageId);
-    const results2 = await h.tdb.db.selectFrom("device_commands").select("payload").where("device_id", "=", mia.deviceId).where("type", "=", "APP_REQUEST_RESULT").execute();
+    const results2 = await h.tdb.db
+      .selectFrom("device_commands")
+      .select("payload")
+      .where("device_id", "=", mia.deviceId)
+      .where("type", "=", "APP_REQUEST_RESULT")
+      .execute();
     expect(results2.filter((c) => c.payload.includes(req.id))).toHaveLength(1);
     // A rejection after the approval is refused the same way.
     await expect(h.caller(h.demo).requests.reject({ serialNumber: MIA, id: req.id })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
   it("extend for an app whose category is disabled: redirectToCategory with the category, nothing answered", async () => {
-    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: app.play_store_category, enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: false });
+    await h.caller(h.demo).categories.update({
+      serialNumber: MIA,
+      category: app.play_store_category,
+      enableDailyLimit: false,
+      dailyLimitTime: 0,
+      isCategoryEnabled: false,
+    });
     const messageId = await phone.requests.ask("extend", app.package_name, { minutes: 30 });
     const req = await byMessage(messageId);
     const r = await h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, extendLimit: 30 });
     expect(r).toMatchObject({ redirectToCategory: true, data: app.play_store_category });
     expect((await byMessage(messageId)).status).toBe("Pending");
-    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: app.play_store_category, enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: true });
+    await h.caller(h.demo).categories.update({
+      serialNumber: MIA,
+      category: app.play_store_category,
+      enableDailyLimit: false,
+      dailyLimitTime: 0,
+      isCategoryEnabled: true,
+    });
   });
 
   it("install: approval with a limit creates the profile app and installs it through the outbox; the limit reaches the phone", async () => {
@@ -138,29 +186,48 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     await phone.waitForCommand("INSTALL_APP", 5_000, (c) => c.payload.packageName === pkg);
     await waitFor(async () => phone.state.installed.has(pkg));
     const row = await waitFor(async () =>
-      h.tdb.db.selectFrom("profile_apps").selectAll().where("device_id", "=", mia.deviceId).where("package_name", "=", pkg).where("is_installed", "=", 1).executeTakeFirst(),
+      h.tdb.db
+        .selectFrom("profile_apps")
+        .selectAll()
+        .where("device_id", "=", mia.deviceId)
+        .where("package_name", "=", pkg)
+        .where("is_installed", "=", 1)
+        .executeTakeFirst(),
     );
     // The Play Store's install (store.ts installFromStore): the master application, the kid's app installed by
     // the parent (FORCE_INSTALLED) with the request it answers.
     expect(row).toMatchObject({ enable_daily_limit: 1, daily_limit_minutes: 45, install_type: "FORCE_INSTALLED", request_id: req.id });
-    expect(await h.tdb.db.selectFrom("master_applications").select("package_name").where("package_name", "=", pkg).executeTakeFirst()).toEqual({ package_name: pkg });
-    await waitFor(async () => (phone.state.policy as PolicyDocument | undefined)?.apps.find((a) => a.packageName === pkg)?.dailyLimitMinutes === 45);
+    expect(
+      await h.tdb.db.selectFrom("master_applications").select("package_name").where("package_name", "=", pkg).executeTakeFirst(),
+    ).toEqual({ package_name: pkg });
+    await waitFor(
+      async () => (phone.state.policy as PolicyDocument | undefined)?.apps.find((a) => a.packageName === pkg)?.dailyLimitMinutes === 45,
+    );
     expect(await phone.requests.waitForAnswer(messageId)).toMatchObject({ status: "Approved", dailyLimitMinutes: 45 });
   });
 
   it("install of an app the catalogue lacks: the spec's message, still pending", async () => {
     const messageId = await phone.requests.ask("install", "com.not.in.catalogue", {});
     const req = await byMessage(messageId);
-    await expect(h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toThrow(STORE_DETAIL_NOT_FOUND);
+    await expect(
+      h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toThrow(STORE_DETAIL_NOT_FOUND);
     expect((await byMessage(messageId)).status).toBe("Pending");
   });
 
   it("install of an app already on the phone: the store's refusal, the request stays pending and the phone hears nothing", async () => {
     const messageId = await phone.requests.ask("install", app.package_name, {});
     const req = await byMessage(messageId);
-    await expect(h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already on Mia's phone/) });
+    await expect(
+      h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already on Mia's phone/) });
     expect(await byMessage(messageId)).toMatchObject({ status: "Pending", answered_by: null, answered_at: null });
-    const answers = await h.tdb.db.selectFrom("device_commands").select("payload").where("device_id", "=", mia.deviceId).where("type", "=", "APP_REQUEST_RESULT").execute();
+    const answers = await h.tdb.db
+      .selectFrom("device_commands")
+      .select("payload")
+      .where("device_id", "=", mia.deviceId)
+      .where("type", "=", "APP_REQUEST_RESULT")
+      .execute();
     expect(answers.filter((c) => c.payload.includes(req.id))).toHaveLength(0);
   });
 
@@ -182,7 +249,14 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     const cmd = await phone.waitForCommand("UNINSTALL_APP", 5_000, (c) => c.payload.packageName === pkg);
     expect(cmd.payload).toMatchObject({ packageName: pkg, requestId: req.id });
     await waitFor(async () => !phone.state.installed.has(pkg));
-    expect(await h.tdb.db.selectFrom("profile_apps").select("id").where("device_id", "=", mia.deviceId).where("package_name", "=", pkg).executeTakeFirst()).toBeUndefined();
+    expect(
+      await h.tdb.db
+        .selectFrom("profile_apps")
+        .select("id")
+        .where("device_id", "=", mia.deviceId)
+        .where("package_name", "=", pkg)
+        .executeTakeFirst(),
+    ).toBeUndefined();
     const policy = await latestPolicy(h.tdb.db, mia.deviceId);
     expect(policy?.version).toBe("policyVersion" in r ? r.policyVersion : null);
     expect(policy?.doc.apps.some((a) => a.packageName === pkg)).toBe(false);
@@ -214,10 +288,14 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
   it("another family's request ids are refused on approve and reject, and nothing changes", async () => {
     const messageId = await phone.requests.ask("extend", app.package_name, { minutes: 30 });
     const req = await byMessage(messageId);
-    await expect(h.caller(h.other).requests.approve({ serialNumber: MIA, id: req.id, extendLimit: 30 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(h.caller(h.other).requests.approve({ serialNumber: MIA, id: req.id, extendLimit: 30 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(h.caller(h.other).requests.reject({ serialNumber: MIA, id: req.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     // The other family's own phone with Mia's request id; the demo parent's other kid's phone with it.
-    await expect(h.caller(h.other).requests.reject({ serialNumber: h.other.serialNumber, id: req.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(h.caller(h.other).requests.reject({ serialNumber: h.other.serialNumber, id: req.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(h.caller(h.demo).requests.reject({ serialNumber: LEO, id: req.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await byMessage(messageId)).status).toBe("Pending");
   });

@@ -57,7 +57,13 @@ export interface RedirectToCategory {
 
 /** A Pending or answered request of this kid's phone; anyone else's id is NOT_FOUND. */
 export async function findRequest(deps: Pick<DeviceServiceDeps, "db">, a: Answerer, id: string): Promise<AppRequest> {
-  const req = await deps.db.selectFrom("app_requests").selectAll().where("id", "=", id).where("profile_id", "=", a.kid.id).where("device_id", "=", a.device.id).executeTakeFirst();
+  const req = await deps.db
+    .selectFrom("app_requests")
+    .selectAll()
+    .where("id", "=", id)
+    .where("profile_id", "=", a.kid.id)
+    .where("device_id", "=", a.device.id)
+    .executeTakeFirst();
   if (!req) throw new TRPCError({ code: "NOT_FOUND", message: REQUEST_NOT_FOUND });
   if (req.status !== "Pending") throw new TRPCError({ code: "CONFLICT", message: ALREADY_ANSWERED });
   return req;
@@ -98,34 +104,70 @@ async function approving<T>(deps: DeviceServiceDeps, a: Answerer, req: AppReques
 }
 
 async function catalogApp(deps: Pick<DeviceServiceDeps, "db">, packageName: string) {
-  return deps.db.selectFrom("catalog_apps").select(["title", "genre_id", "is_system_app"]).where("package_name", "=", packageName).executeTakeFirst();
+  return deps.db
+    .selectFrom("catalog_apps")
+    .select(["title", "genre_id", "is_system_app"])
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
 }
 
 async function profileApp(deps: Pick<DeviceServiceDeps, "db">, deviceId: string, packageName: string) {
-  return deps.db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
+  return deps.db
+    .selectFrom("profile_apps")
+    .selectAll()
+    .where("device_id", "=", deviceId)
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
 }
 
 /** Tells the phone (durably: it may be off for a while) and every open dashboard of the kid's parents. */
-async function answerPhone(deps: DeviceServiceDeps, a: Answerer, req: AppRequest, status: "Approved" | "Rejected", limits: { standing: number | null; today: number | null }, message: string) {
+async function answerPhone(
+  deps: DeviceServiceDeps,
+  a: Answerer,
+  req: AppRequest,
+  status: "Approved" | "Rejected",
+  limits: { standing: number | null; today: number | null },
+  message: string,
+) {
   await issueCommand(deps, {
     deviceId: a.device.id,
     type: "APP_REQUEST_RESULT",
-    payload: { requestId: req.id, messageId: req.message_id, requestType: req.request_type, packageName: req.package_name, status, dailyLimitMinutes: limits.standing, limitTodayMinutes: limits.today, message },
+    payload: {
+      requestId: req.id,
+      messageId: req.message_id,
+      requestType: req.request_type,
+      packageName: req.package_name,
+      status,
+      dailyLimitMinutes: limits.standing,
+      limitTodayMinutes: limits.today,
+      message,
+    },
     issuedBy: a.parentId,
     ttlMs: null,
   });
   await notifyParents(deps, a.kid.id, "request.answered");
 }
 
-const limitOf = (row: { enable_daily_limit: number; daily_limit_minutes: number } | undefined) => (row && row.enable_daily_limit === 1 && row.daily_limit_minutes > 0 ? row.daily_limit_minutes : null);
+const limitOf = (row: { enable_daily_limit: number; daily_limit_minutes: number } | undefined) =>
+  row && row.enable_daily_limit === 1 && row.daily_limit_minutes > 0 ? row.daily_limit_minutes : null;
 
 // ---- install and uninstall: the Play Store's (store.ts) ----
 
 const target = (a: Answerer) => ({ device: a.device, kid: a.kid, parentId: a.parentId });
 
-export async function approveInstall(deps: DeviceServiceDeps, a: Answerer, req: AppRequest, limit: { enabled: boolean; minutes: number }): Promise<Answered> {
+export async function approveInstall(
+  deps: DeviceServiceDeps,
+  a: Answerer,
+  req: AppRequest,
+  limit: { enabled: boolean; minutes: number },
+): Promise<Answered> {
   const done = await approving(deps, a, req, () =>
-    installFromStore(deps, target(a), { packageName: req.package_name, enableDailyLimit: limit.enabled, dailyLimitTime: limit.enabled ? limit.minutes : 0, requestId: req.id }),
+    installFromStore(deps, target(a), {
+      packageName: req.package_name,
+      enableDailyLimit: limit.enabled,
+      dailyLimitTime: limit.enabled ? limit.minutes : 0,
+      requestId: req.id,
+    }),
   );
   const title = (await catalogApp(deps, req.package_name))?.title ?? req.package_name;
   const standing = limit.enabled ? limit.minutes : null;
@@ -139,34 +181,68 @@ export async function approveUninstall(deps: DeviceServiceDeps, a: Answerer, req
   const done = await approving(deps, a, req, () => uninstallFromStore(deps, target(a), req.package_name, req.id));
   const title = (await catalogApp(deps, req.package_name))?.title ?? req.package_name;
   await answerPhone(deps, a, req, "Approved", { standing: null, today: null }, `Your parent said yes: ${title} is being removed.`);
-  return { respones_msg: done.respones_msg, status: "Approved", policyVersion: (await latestPolicy(deps.db, a.device.id))?.version ?? null };
+  return {
+    respones_msg: done.respones_msg,
+    status: "Approved",
+    policyVersion: (await latestPolicy(deps.db, a.device.id))?.version ?? null,
+  };
 }
 
 // ---- extend: bonus time for the app (bonus.ts) ----
 
 /** Why the app's category stops it whatever its own limit (disabled, or its limit used up today), or null. */
 async function categoryStop(deps: DeviceServiceDeps, a: Answerer, category: string): Promise<boolean> {
-  const c = await deps.db.selectFrom("category_limits").selectAll().where("profile_id", "=", a.kid.id).where("category", "=", category).executeTakeFirst();
+  const c = await deps.db
+    .selectFrom("category_limits")
+    .selectAll()
+    .where("profile_id", "=", a.kid.id)
+    .where("category", "=", category)
+    .executeTakeFirst();
   if (!c) return false;
   if (c.is_category_enabled === 0) return true;
-  return c.enable_daily_limit === 1 && c.daily_limit_minutes > 0 && (await categoryUsedToday(deps.db, a.device.id, category)) >= c.daily_limit_minutes;
+  return (
+    c.enable_daily_limit === 1 &&
+    c.daily_limit_minutes > 0 &&
+    (await categoryUsedToday(deps.db, a.device.id, category)) >= c.daily_limit_minutes
+  );
 }
 
-export const CATEGORY_STOPS_APP = "This app's category is disabled or has used up its daily limit today, so extra time would not let the app run. Change the category's settings first.";
+export const CATEGORY_STOPS_APP =
+  "This app's category is disabled or has used up its daily limit today, so extra time would not let the app run. Change the category's settings first.";
 
-export async function approveExtend(deps: DeviceServiceDeps, a: Answerer, req: AppRequest, extraMinutes: number): Promise<Answered | RedirectToCategory> {
+export async function approveExtend(
+  deps: DeviceServiceDeps,
+  a: Answerer,
+  req: AppRequest,
+  extraMinutes: number,
+): Promise<Answered | RedirectToCategory> {
   const app = await profileApp(deps, a.device.id, req.package_name);
   if (!app || app.is_installed !== 1) throw new TRPCError({ code: "PRECONDITION_FAILED", message: INSTALL_FIRST });
-  if (await categoryStop(deps, a, app.play_store_category)) return { respones_msg: CATEGORY_STOPS_APP, redirectToCategory: true, data: app.play_store_category };
+  if (await categoryStop(deps, a, app.play_store_category))
+    return { respones_msg: CATEGORY_STOPS_APP, redirectToCategory: true, data: app.play_store_category };
   const title = (await catalogApp(deps, req.package_name))?.title ?? req.package_name;
   const minutes = extendBonusMinutes(extraMinutes);
-  const given = await approving(deps, a, req, () => grantBonus(deps, { profileId: a.kid.id, scope: "app", target: req.package_name, minutes, actor: a.parentId }));
-  const bonusToday = (await bonusOnDay(deps.db, a.kid.id, given.day)).find((b) => b.scope === "app" && b.target === req.package_name)?.minutes ?? minutes;
+  const given = await approving(deps, a, req, () =>
+    grantBonus(deps, { profileId: a.kid.id, scope: "app", target: req.package_name, minutes, actor: a.parentId }),
+  );
+  const bonusToday =
+    (await bonusOnDay(deps.db, a.kid.id, given.day)).find((b) => b.scope === "app" && b.target === req.package_name)?.minutes ?? minutes;
   const standing = limitOf(app);
   const today = standing === null ? null : standing + bonusToday;
   const total = today === null ? "" : ` (${today} minutes in all today)`;
-  await answerPhone(deps, a, req, "Approved", { standing, today }, `Your parent said yes: ${minutes} more minutes on ${title} today${total}.`);
-  return { respones_msg: `${a.kid.name} has ${minutes} more minutes on ${title} today${total}.`, status: "Approved", policyVersion: given.policyVersions[a.device.id] ?? null };
+  await answerPhone(
+    deps,
+    a,
+    req,
+    "Approved",
+    { standing, today },
+    `Your parent said yes: ${minutes} more minutes on ${title} today${total}.`,
+  );
+  return {
+    respones_msg: `${a.kid.name} has ${minutes} more minutes on ${title} today${total}.`,
+    status: "Approved",
+    policyVersion: given.policyVersions[a.device.id] ?? null,
+  };
 }
 
 // ---- reject ----

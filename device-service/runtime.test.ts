@@ -6,7 +6,14 @@ import type { JobRunner } from "../core/job-queues";
 import { createDeviceRuntime } from "./runtime";
 
 /** Queues that keep nothing: this start-up needs none. */
-const noJobs: JobRunner = { kind: "in-process", enqueue: async () => {}, repeat: async () => {}, start: async () => {}, counts: async () => [], close: async () => {} };
+const noJobs: JobRunner = {
+  kind: "in-process",
+  enqueue: async () => {},
+  repeat: async () => {},
+  start: async () => {},
+  counts: async () => [],
+  close: async () => {},
+};
 
 describe("device runtime start-up (single process)", () => {
   let t: TestDb;

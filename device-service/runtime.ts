@@ -48,9 +48,21 @@ export function createPushTransport(o: { fcm?: DeviceRuntimeOptions["fcm"]; log:
 }
 
 /** The device service's dependencies without sockets (a worker process: it reaches phones through the bus or push). */
-export function createDeviceDeps(o: Omit<DeviceRuntimeOptions, "startJobs" | "pingIntervalMs" | "presence" | "redisUrl">): DeviceServiceDeps {
+export function createDeviceDeps(
+  o: Omit<DeviceRuntimeOptions, "startJobs" | "pingIntervalMs" | "presence" | "redisUrl">,
+): DeviceServiceDeps {
   const push = o.push ?? createPushTransport(o);
-  return { db: o.db, bus: o.bus, log: o.log, jobs: o.jobs, push, publicUrl: o.publicUrl, reports: o.reports, installRetry: o.installRetry, catalogIconBase: o.catalogIconBase };
+  return {
+    db: o.db,
+    bus: o.bus,
+    log: o.log,
+    jobs: o.jobs,
+    push,
+    publicUrl: o.publicUrl,
+    reports: o.reports,
+    installRetry: o.installRetry,
+    catalogIconBase: o.catalogIconBase,
+  };
 }
 
 /** Wires the device service: push transport, socket gateway, presence, the expiry sweep, then the job side (startJobs). */
@@ -66,7 +78,14 @@ export async function createDeviceRuntime(o: DeviceRuntimeOptions): Promise<Devi
   // stopped beating (kill -9) are marked offline by the others (device-service/socket/presence.ts).
   const holder: { gateway?: Gateway } = {};
   const presence: Presence | null = o.redisUrl
-    ? await startPresence({ redisUrl: o.redisUrl, db: o.db, bus: o.bus, log: o.log, held: () => holder.gateway?.ids() ?? [], ...o.presence })
+    ? await startPresence({
+        redisUrl: o.redisUrl,
+        db: o.db,
+        bus: o.bus,
+        log: o.log,
+        held: () => holder.gateway?.ids() ?? [],
+        ...o.presence,
+      })
     : null;
   deps.processId = presence?.processId ?? null;
   const gateway = createGateway(deps, { pingIntervalMs: o.pingIntervalMs });

@@ -39,7 +39,12 @@ describe("the parent a web tier's call acts for", () => {
     const { db, statements } = counted(t);
     const who = await parentFromServiceHeaders(
       db,
-      request({ [SERVICE_KEY_HEADER]: KEY, [SERVICE_PARENT_HEADER]: parentId, [SERVICE_PARENT_EMAIL_HEADER]: encodeURIComponent("zoë@example.com"), [SERVICE_PARENT_ROLE_HEADER]: "parent" }),
+      request({
+        [SERVICE_KEY_HEADER]: KEY,
+        [SERVICE_PARENT_HEADER]: parentId,
+        [SERVICE_PARENT_EMAIL_HEADER]: encodeURIComponent("zoë@example.com"),
+        [SERVICE_PARENT_ROLE_HEADER]: "parent",
+      }),
       KEY,
     );
     expect(who).toEqual({ id: parentId, email: "zoë@example.com", role: "parent" });
@@ -48,9 +53,15 @@ describe("the parent a web tier's call acts for", () => {
 
   it("looks the parent up when only the id comes (an older web tier), and names nobody for an unknown id", async () => {
     const { db, statements } = counted(t);
-    expect(await parentFromServiceHeaders(db, request({ [SERVICE_KEY_HEADER]: KEY, [SERVICE_PARENT_HEADER]: parentId }), KEY)).toEqual({ id: parentId, email: "zoë@example.com", role: "parent" });
+    expect(await parentFromServiceHeaders(db, request({ [SERVICE_KEY_HEADER]: KEY, [SERVICE_PARENT_HEADER]: parentId }), KEY)).toEqual({
+      id: parentId,
+      email: "zoë@example.com",
+      role: "parent",
+    });
     expect(statements()).toBe(1);
-    expect(await parentFromServiceHeaders(db, request({ [SERVICE_KEY_HEADER]: KEY, [SERVICE_PARENT_HEADER]: "no-such-parent" }), KEY)).toBeNull();
+    expect(
+      await parentFromServiceHeaders(db, request({ [SERVICE_KEY_HEADER]: KEY, [SERVICE_PARENT_HEADER]: "no-such-parent" }), KEY),
+    ).toBeNull();
   });
 
   it("names nobody without the key, with a wrong one, or when no key is configured", async () => {
@@ -70,8 +81,18 @@ describe("the parent a web tier's call acts for", () => {
       { ...base, [SERVICE_PARENT_ROLE_HEADER]: "parent" }, // role without an e-mail
       { ...base, [SERVICE_PARENT_EMAIL_HEADER]: "%E0%A4%A", [SERVICE_PARENT_ROLE_HEADER]: "parent" }, // broken encoding
       { ...base, [SERVICE_PARENT_EMAIL_HEADER]: "", [SERVICE_PARENT_ROLE_HEADER]: "parent" }, // empty e-mail
-      { [SERVICE_KEY_HEADER]: KEY, [SERVICE_PARENT_HEADER]: "", [SERVICE_PARENT_EMAIL_HEADER]: "a%40b.c", [SERVICE_PARENT_ROLE_HEADER]: "parent" }, // no id
-      { ...base, [SERVICE_PARENT_HEADER]: "x".repeat(65), [SERVICE_PARENT_EMAIL_HEADER]: "a%40b.c", [SERVICE_PARENT_ROLE_HEADER]: "parent" }, // id too long
+      {
+        [SERVICE_KEY_HEADER]: KEY,
+        [SERVICE_PARENT_HEADER]: "",
+        [SERVICE_PARENT_EMAIL_HEADER]: "a%40b.c",
+        [SERVICE_PARENT_ROLE_HEADER]: "parent",
+      }, // no id
+      {
+        ...base,
+        [SERVICE_PARENT_HEADER]: "x".repeat(65),
+        [SERVICE_PARENT_EMAIL_HEADER]: "a%40b.c",
+        [SERVICE_PARENT_ROLE_HEADER]: "parent",
+      }, // id too long
     ];
     for (const headers of bad) expect(await parentFromServiceHeaders(t.db, request(headers), KEY)).toBeNull();
   });

@@ -61,7 +61,12 @@ describe("device socket: malformed frames never take the server down", () => {
     await migrateToLatest(db);
     await seedDemo(db);
     const kid = (serial: string) =>
-      db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.profile_id", "kid_profiles.parent_id"]).where("serial_number", "=", serial).executeTakeFirstOrThrow();
+      db
+        .selectFrom("devices")
+        .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+        .select(["devices.profile_id", "kid_profiles.parent_id"])
+        .where("serial_number", "=", serial)
+        .executeTakeFirstOrThrow();
     const mia = await kid(MIA);
     const leo = await kid(LEO);
     const miaToken = (await createEnrollmentToken(db, { profileId: mia.profile_id, parentId: mia.parent_id })).token;
@@ -72,7 +77,18 @@ describe("device socket: malformed frames never take the server down", () => {
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
     proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], {
-      env: { ...process.env, NODE_ENV: "test", DATABASE_URL: `file:${file}`, REDIS_URL: "", DEVICE_SERVICE_URL: "", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dir, SESSION_SECRET: "s".repeat(40), LOG_LEVEL: "warn" },
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATABASE_URL: `file:${file}`,
+        REDIS_URL: "",
+        DEVICE_SERVICE_URL: "",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATA_DIR: dir,
+        SESSION_SECRET: "s".repeat(40),
+        LOG_LEVEL: "warn",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     proc.stdout!.on("data", (d) => (out += d));
@@ -80,7 +96,10 @@ describe("device socket: malformed frames never take the server down", () => {
     await waitFor(
       async () => {
         if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
-        return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+        return fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
       },
       30_000,
       100,
@@ -116,21 +135,44 @@ describe("device socket: malformed frames never take the server down", () => {
     await phoneStillObeys();
   });
 
-  it.each(MALFORMED)("%s on an authenticated socket: closed with a protocol code, server up, phone still obeys", async (_name, frame, code) => {
-    const r = await rawExchange(port, { credential: leoCredential, frames: [encodeFrame(frame)] });
-    expect(r.status).toBe(101);
-    expect(r.closeCodes).toContain(code);
-    await alive();
-    await phoneStillObeys();
-  });
+  it.each(MALFORMED)(
+    "%s on an authenticated socket: closed with a protocol code, server up, phone still obeys",
+    async (_name, frame, code) => {
+      const r = await rawExchange(port, { credential: leoCredential, frames: [encodeFrame(frame)] });
+      expect(r.status).toBe(101);
+      expect(r.closeCodes).toContain(code);
+      await alive();
+      await phoneStillObeys();
+    },
+  );
 
   it("fuzz: a few hundred malformed and random frames from unauthenticated and authenticated clients (seeded)", async () => {
     const rand = prng(20_260_509);
     const int = (n: number) => Math.floor(rand() * n);
     const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
     const texts = [
-      () => Buffer.from(JSON.stringify({ event: "child_status", id: `f${int(1e6)}`, data: { batteryPercentage: int(200) - 50, wifiConnected: rand() < 0.5, kidsAppStatus: "Healthy", appVersion: "1", protectionState: true } })),
-      () => Buffer.from(JSON.stringify({ event: ["usage", "location", "nope", "command_ack"][int(4)], id: "x".repeat(int(150)), data: { buckets: [{ packageName: "a.b", hour: "9999-12-31T23:00:00Z", minutes: int(100) }] } })),
+      () =>
+        Buffer.from(
+          JSON.stringify({
+            event: "child_status",
+            id: `f${int(1e6)}`,
+            data: {
+              batteryPercentage: int(200) - 50,
+              wifiConnected: rand() < 0.5,
+              kidsAppStatus: "Healthy",
+              appVersion: "1",
+              protectionState: true,
+            },
+          }),
+        ),
+      () =>
+        Buffer.from(
+          JSON.stringify({
+            event: ["usage", "location", "nope", "command_ack"][int(4)],
+            id: "x".repeat(int(150)),
+            data: { buckets: [{ packageName: "a.b", hour: "9999-12-31T23:00:00Z", minutes: int(100) }] },
+          }),
+        ),
       () => Buffer.from("{".repeat(int(2000))),
       () => bytes(int(300)),
     ];

@@ -15,8 +15,20 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
   beforeAll(async () => {
     h = await startHarness({ dialect });
     const { deviceId } = await h.kid(MIA);
-    const on = new Set((await h.tdb.db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId).execute()).map((r) => r.package_name));
-    free = (await h.tdb.db.selectFrom("catalog_apps").select("package_name").where("free", "=", 1).where("is_system_app", "=", 0).orderBy("package_name").execute())
+    const on = new Set(
+      (await h.tdb.db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId).execute()).map(
+        (r) => r.package_name,
+      ),
+    );
+    free = (
+      await h.tdb.db
+        .selectFrom("catalog_apps")
+        .select("package_name")
+        .where("free", "=", 1)
+        .where("is_system_app", "=", 0)
+        .orderBy("package_name")
+        .execute()
+    )
       .map((r) => r.package_name)
       .filter((p) => !on.has(p) && p !== "com.kidsportal.kidsapp");
   }, 60_000);
@@ -24,7 +36,13 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     await h?.close();
   });
 
-  const app = async (deviceId: string, packageName: string) => h.tdb.db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst();
+  const app = async (deviceId: string, packageName: string) =>
+    h.tdb.db
+      .selectFrom("profile_apps")
+      .selectAll()
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", packageName)
+      .executeTakeFirst();
 
   it("Save and Install: master application, then the profile application (FORCE_INSTALLED, limit), INSTALL_APP through the outbox; installed and the limit reaches the phone", async () => {
     const { deviceId } = await h.kid(MIA);
@@ -40,7 +58,13 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     const cmd = await phone.waitForCommand("INSTALL_APP", 5_000, (c) => c.payload.packageName === pkg);
     expect(cmd.payload).toMatchObject({ packageName: pkg, installType: "FORCE_INSTALLED" });
     await waitFor(async () => (await app(deviceId, pkg))?.install_state === "installed");
-    expect(await app(deviceId, pkg)).toMatchObject({ is_installed: 1, install_type: "FORCE_INSTALLED", enable_daily_limit: 1, daily_limit_minutes: 30, installation_failure_reason: null });
+    expect(await app(deviceId, pkg)).toMatchObject({
+      is_installed: 1,
+      install_type: "FORCE_INSTALLED",
+      enable_daily_limit: 1,
+      daily_limit_minutes: 30,
+      installation_failure_reason: null,
+    });
     expect(phone.state.installed.has(pkg)).toBe(true);
     const policy = await waitFor(async () => {
       const p = await latestPolicy(h.tdb.db, deviceId);
@@ -59,7 +83,11 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     } finally {
       h.runtime.deps.catalogIconBase = undefined;
     }
-    const master = await h.tdb.db.selectFrom("master_applications").select("app_icon").where("package_name", "=", pkg).executeTakeFirstOrThrow();
+    const master = await h.tdb.db
+      .selectFrom("master_applications")
+      .select("app_icon")
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
     expect(master.app_icon).toBe(`https://icons.example/play/${pkg}.png`);
   });
 
@@ -85,14 +113,31 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
     const c = h.caller(h.demo);
     const { deviceId } = await h.kid(MIA);
     await expect(c.store.uninstall({ serialNumber: MIA, packageName: "com.kidsportal.kidsapp" })).rejects.toThrow(KIDS_APP_MESSAGE);
-    const system = await h.tdb.db.selectFrom("catalog_apps").select("package_name").where("is_system_app", "=", 1).executeTakeFirstOrThrow();
+    const system = await h.tdb.db
+      .selectFrom("catalog_apps")
+      .select("package_name")
+      .where("is_system_app", "=", 1)
+      .executeTakeFirstOrThrow();
     await expect(c.store.uninstall({ serialNumber: MIA, packageName: system.package_name })).rejects.toThrow(SYSTEM_APP_MESSAGE);
-    await expect(c.store.install({ serialNumber: MIA, packageName: "org.not.in.store", enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toThrow(STORE_DETAIL_NOT_FOUND);
+    await expect(
+      c.store.install({ serialNumber: MIA, packageName: "org.not.in.store", enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toThrow(STORE_DETAIL_NOT_FOUND);
     const onPhone = h.tdb.db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId);
-    const paid = await h.tdb.db.selectFrom("catalog_apps").select(["package_name", "title"]).where("price", ">", 0).where("package_name", "not in", onPhone).executeTakeFirstOrThrow();
-    await expect(c.store.install({ serialNumber: MIA, packageName: paid.package_name, enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toThrow(`${paid.title}${COMING_SOON_SUFFIX}`);
-    await expect(c.store.install({ serialNumber: MIA, packageName: free[2]!, enableDailyLimit: true, dailyLimitTime: 0 })).rejects.toThrow(LIMIT_ABOVE_ZERO);
-    await expect(c.store.install({ serialNumber: MIA, packageName: free[2]!, enableDailyLimit: true, dailyLimitTime: 20 })).rejects.toThrow("Please enter time multiple of 15.");
+    const paid = await h.tdb.db
+      .selectFrom("catalog_apps")
+      .select(["package_name", "title"])
+      .where("price", ">", 0)
+      .where("package_name", "not in", onPhone)
+      .executeTakeFirstOrThrow();
+    await expect(
+      c.store.install({ serialNumber: MIA, packageName: paid.package_name, enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toThrow(`${paid.title}${COMING_SOON_SUFFIX}`);
+    await expect(c.store.install({ serialNumber: MIA, packageName: free[2]!, enableDailyLimit: true, dailyLimitTime: 0 })).rejects.toThrow(
+      LIMIT_ABOVE_ZERO,
+    );
+    await expect(c.store.install({ serialNumber: MIA, packageName: free[2]!, enableDailyLimit: true, dailyLimitTime: 20 })).rejects.toThrow(
+      "Please enter time multiple of 15.",
+    );
     await expect(c.store.uninstall({ serialNumber: MIA, packageName: free[2]! })).rejects.toThrow("Please install app first");
     expect(await app(deviceId, free[2]!)).toBeUndefined();
     expect(await app(deviceId, paid.package_name)).toBeUndefined();
@@ -101,11 +146,21 @@ describe.each(DIALECTS)("store install and uninstall on %s", (dialect) => {
   it("another family's phone and parent are refused on install and uninstall; nothing is written", async () => {
     const { deviceId } = await h.kid(MIA);
     const other = h.caller(h.other);
-    await expect(other.store.install({ serialNumber: MIA, packageName: free[3]!, enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      other.store.install({ serialNumber: MIA, packageName: free[3]!, enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(other.store.uninstall({ serialNumber: MIA, packageName: free[0]! })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(h.caller(h.demo).store.install({ serialNumber: h.other.serialNumber, packageName: free[3]!, enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(h.caller(null).store.install({ serialNumber: MIA, packageName: free[3]!, enableDailyLimit: false, dailyLimitTime: 0 })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(
+      h
+        .caller(h.demo)
+        .store.install({ serialNumber: h.other.serialNumber, packageName: free[3]!, enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      h.caller(null).store.install({ serialNumber: MIA, packageName: free[3]!, enableDailyLimit: false, dailyLimitTime: 0 }),
+    ).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     expect(await app(deviceId, free[3]!)).toBeUndefined();
-    expect(await h.tdb.db.selectFrom("master_applications").select("product_id").where("package_name", "=", free[3]!).execute()).toEqual([]);
+    expect(await h.tdb.db.selectFrom("master_applications").select("product_id").where("package_name", "=", free[3]!).execute()).toEqual(
+      [],
+    );
   });
 });

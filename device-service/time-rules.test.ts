@@ -9,7 +9,15 @@ import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 // Time rules enforced by the phone alone, on the simulator's clock (issue 21 "Shown by").
 const MIA = "DEMO-MIA-0001";
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
-const bedtime = (start = 21 * 60, end = 7 * 60, days = EVERY_DAY) => ({ name: "Bedtime", days, start, end, blocksAll: true, categories: [], apps: [] });
+const bedtime = (start = 21 * 60, end = 7 * 60, days = EVERY_DAY) => ({
+  name: "Bedtime",
+  days,
+  start,
+  end,
+  blocksAll: true,
+  categories: [],
+  apps: [],
+});
 
 describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
   let h: Harness;
@@ -26,7 +34,10 @@ describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
     await phone?.close();
     await reset();
   });
-  const manual = () => policyOf(phone!).apps.filter((a) => a.disabled).map((a) => a.packageName);
+  const manual = () =>
+    policyOf(phone!)
+      .apps.filter((a) => a.disabled)
+      .map((a) => a.packageName);
   /** What the phone blocks beside the parent's own blocks. */
   const blockedNow = () => [...phone!.state.disabled].filter((p) => !manual().includes(p)).sort();
 
@@ -34,11 +45,22 @@ describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
   /** Apps a whole-phone schedule stops: not the kids app, the phone app, always-allowed or the parent's own blocks. */
   const blockable = (phone: SimulatedPhone) =>
     policyOf(phone)
-      .apps.filter((a) => a.installType !== "FORCE_INSTALLED" && !a.alwaysAllowed && !a.disabled && !(PHONE_APP_PACKAGES as readonly string[]).includes(a.packageName))
+      .apps.filter(
+        (a) =>
+          a.installType !== "FORCE_INSTALLED" &&
+          !a.alwaysAllowed &&
+          !a.disabled &&
+          !(PHONE_APP_PACKAGES as readonly string[]).includes(a.packageName),
+      )
       .map((a) => a.packageName)
       .sort();
   const stored = (pkg: string) =>
-    h.tdb.db.selectFrom("profile_apps").select(["is_app_disabled", "disabled_type"]).where("device_id", "=", mia.deviceId).where("package_name", "=", pkg).executeTakeFirstOrThrow();
+    h.tdb.db
+      .selectFrom("profile_apps")
+      .select(["is_app_disabled", "disabled_type"])
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
   const limited = new Set<string>();
   /** An installed, usable app of Mia's without a limit of its own (the seed gives some one). */
   async function somePackage(): Promise<string> {
@@ -59,22 +81,50 @@ describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
     return h.caller(h.demo).apps.setLimit({ serialNumber: MIA, packageName: pkg, enableDailyLimit: minutes > 0, dailyLimitTime: minutes });
   }
   async function reset() {
-    for (const pkg of limited) await h.tdb.db.updateTable("profile_apps").set({ enable_daily_limit: 0, daily_limit_minutes: 0, is_app_disabled: 0, disabled_type: null }).where("device_id", "=", mia.deviceId).where("package_name", "=", pkg).execute();
+    for (const pkg of limited)
+      await h.tdb.db
+        .updateTable("profile_apps")
+        .set({ enable_daily_limit: 0, daily_limit_minutes: 0, is_app_disabled: 0, disabled_type: null })
+        .where("device_id", "=", mia.deviceId)
+        .where("package_name", "=", pkg)
+        .execute();
     limited.clear();
-    await h.tdb.db.updateTable("profile_apps").set({ is_app_disabled: 0, disabled_type: null }).where("device_id", "=", mia.deviceId).where("disabled_type", "!=", "Manually").execute();
+    await h.tdb.db
+      .updateTable("profile_apps")
+      .set({ is_app_disabled: 0, disabled_type: null })
+      .where("device_id", "=", mia.deviceId)
+      .where("disabled_type", "!=", "Manually")
+      .execute();
     const ids = await h.tdb.db.selectFrom("kid_schedules").select("id").where("profile_id", "=", mia.profileId).execute();
     for (const { id } of ids) await h.caller(h.demo).time.deleteSchedule({ profileId: mia.profileId, id });
     await h.tdb.db.deleteFrom("kid_time_rules").where("profile_id", "=", mia.profileId).execute();
     await h.tdb.db.deleteFrom("bonus_grants").where("profile_id", "=", mia.profileId).execute();
   }
   async function applied(phone: SimulatedPhone, versions: Record<string, number>) {
-    await waitFor(async () => phone.state.enforcedVersion === versions[mia.deviceId]).catch((e) => { console.log("DEBUG", phone.state.policyVersion, phone.state.enforcedVersion, versions, mia.deviceId, phone.received.map((c) => c.type)); throw e; });
+    await waitFor(async () => phone.state.enforcedVersion === versions[mia.deviceId]).catch((e) => {
+      console.log(
+        "DEBUG",
+        phone.state.policyVersion,
+        phone.state.enforcedVersion,
+        versions,
+        mia.deviceId,
+        phone.received.map((c) => c.type),
+      );
+      throw e;
+    });
   }
 
   it("Bedtime 21:00–07:00 blocks everything but the always-allowed apps with reason Cronjob and lifts at 07:00", async () => {
     phone = await h.phone(MIA);
     phone.enforcer.clock.set("2026-12-07T20:00:00Z");
-    const pkgs = await h.tdb.db.selectFrom("profile_apps").select("package_name").where("device_id", "=", mia.deviceId).where("is_installed", "=", 1).where("is_app_disabled", "=", 0).orderBy("package_name").execute();
+    const pkgs = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select("package_name")
+      .where("device_id", "=", mia.deviceId)
+      .where("is_installed", "=", 1)
+      .where("is_app_disabled", "=", 0)
+      .orderBy("package_name")
+      .execute();
     const allowed = pkgs.find((p) => p.package_name !== "com.kidsportal.kidsapp")!.package_name;
     await h.caller(h.demo).time.setAlwaysAllowed({ profileId: mia.profileId, packageName: allowed, allowed: true });
     const r = await h.caller(h.demo).time.saveSchedule({ profileId: mia.profileId, schedule: bedtime() });
@@ -119,7 +169,9 @@ describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
     phone.enforcer.clock.set("2026-12-14T10:00:00Z"); // a Monday
     const pkg = await somePackage();
     await setAppLimit(pkg, 30);
-    const r = await h.caller(h.demo).time.setWeekdayLimits({ profileId: mia.profileId, scope: "app", target: pkg, minutes: [30, 30, 30, 30, 30, 60, 60] });
+    const r = await h
+      .caller(h.demo)
+      .time.setWeekdayLimits({ profileId: mia.profileId, scope: "app", target: pkg, minutes: [30, 30, 30, 30, 30, 60, 60] });
     await applied(phone, r.policyVersions);
 
     expect(await phone.enforcer.play(pkg, 45)).toEqual({ used: 30, stoppedBy: "Overuse" });
@@ -142,12 +194,21 @@ describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
     const pkg = await somePackage();
     await waitFor(async () => phone!.state.enforcedVersion === (await setAppLimit(pkg, 30)).policyVersion);
     expect((await phone.enforcer.play(pkg, 40)).used).toBe(30);
-    const g = await grantBonus(h.runtime.deps, { profileId: mia.profileId, scope: "app", target: pkg, minutes: 30, actor: h.demo.id }, phone.enforcer.clock.now());
+    const g = await grantBonus(
+      h.runtime.deps,
+      { profileId: mia.profileId, scope: "app", target: pkg, minutes: 30, actor: h.demo.id },
+      phone.enforcer.clock.now(),
+    );
     expect(g.day).toBe("2026-12-21");
     await applied(phone, g.policyVersions);
     expect(phone.state.disabled.has(pkg)).toBe(false);
     expect(await phone.enforcer.play(pkg, 40)).toEqual({ used: 30, stoppedBy: "Overuse" });
-    const limit = await h.tdb.db.selectFrom("profile_apps").select("daily_limit_minutes").where("device_id", "=", mia.deviceId).where("package_name", "=", pkg).executeTakeFirstOrThrow();
+    const limit = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select("daily_limit_minutes")
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
     expect(limit.daily_limit_minutes).toBe(30);
 
     await phone.enforcer.advanceTo(new Date("2026-12-22T00:00:00Z"));
@@ -194,9 +255,13 @@ describe.each(DIALECTS)("time rules on the phone on %s", (dialect) => {
     const r = await h.caller(h.demo).time.saveSchedule({ profileId: mia.profileId, schedule: bedtime() });
     const other = h.caller(h.other);
     await expect(other.time.deleteSchedule({ profileId: h.other.profileId, id: r.id })).rejects.toThrow("We couldn't find this schedule.");
-    await expect(other.time.saveSchedule({ profileId: h.other.profileId, id: r.id, schedule: bedtime() })).rejects.toThrow("We couldn't find this schedule.");
+    await expect(other.time.saveSchedule({ profileId: h.other.profileId, id: r.id, schedule: bedtime() })).rejects.toThrow(
+      "We couldn't find this schedule.",
+    );
     await expect(other.time.deleteSchedule({ profileId: mia.profileId, id: r.id })).rejects.toThrow("We couldn't find this kid");
-    await expect(other.time.grantBonus({ profileId: mia.profileId, scope: "phone", target: "", minutes: 30 })).rejects.toThrow("We couldn't find this kid");
+    await expect(other.time.grantBonus({ profileId: mia.profileId, scope: "phone", target: "", minutes: 30 })).rejects.toThrow(
+      "We couldn't find this kid",
+    );
     expect(await h.tdb.db.selectFrom("kid_schedules").select("id").where("id", "=", r.id).executeTakeFirst()).toBeDefined();
     await h.caller(h.demo).time.deleteSchedule({ profileId: mia.profileId, id: r.id });
   });

@@ -52,7 +52,11 @@ export const kidProcedure = parentProcedure.input(z.object({ profileId: recordId
  * The phone named by serial number, its kid, the access check, whether it is online (read before anything is
  * stored) and, for commands, the parent's count in the budget's window: one statement.
  */
-async function deviceContext(ctx: DeviceServiceContext & { parent: ParentIdentity }, serial: string, o: { commandsIssuedSince?: string; profileId?: string } = {}) {
+async function deviceContext(
+  ctx: DeviceServiceContext & { parent: ParentIdentity },
+  serial: string,
+  o: { commandsIssuedSince?: string; profileId?: string } = {},
+) {
   const found = await findAccessibleDevice(ctx.db, ctx.parent, serial, o);
   if (!found) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
   if (found.device.unenrolled_at) throw new TRPCError({ code: "PRECONDITION_FAILED", message: UNENROLLED_DEVICE });
@@ -69,8 +73,13 @@ export const deviceProcedure = parentProcedure.input(z.object({ serialNumber }))
  * Device procedures that send the phone a command on the parent's say-so: at most 30 a minute per parent. A caller
  * whose page names the kid too passes `profileId`: a phone that is not that kid's is NOT_FOUND, like another family's.
  */
-export const commandProcedure = parentProcedure.input(z.object({ serialNumber, profileId: recordId.optional() })).use(async ({ ctx, input, next }) => {
-  const { device, kid, online, commandsIssued } = await deviceContext(ctx, input.serialNumber, { commandsIssuedSince: commandWindowStart(), profileId: input.profileId });
-  assertCommandBudget(commandsIssued, kid.name);
-  return next({ ctx: { ...ctx, device, kid, deviceOnline: online } });
-});
+export const commandProcedure = parentProcedure
+  .input(z.object({ serialNumber, profileId: recordId.optional() }))
+  .use(async ({ ctx, input, next }) => {
+    const { device, kid, online, commandsIssued } = await deviceContext(ctx, input.serialNumber, {
+      commandsIssuedSince: commandWindowStart(),
+      profileId: input.profileId,
+    });
+    assertCommandBudget(commandsIssued, kid.name);
+    return next({ ctx: { ...ctx, device, kid, deviceOnline: online } });
+  });

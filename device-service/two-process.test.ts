@@ -13,14 +13,20 @@ import { freePort, TEST_REDIS_URL, waitFor } from "../server/harness.testing";
 
 async function startProcess(env: Record<string, string>, port: number): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
   let out = "";
-  const proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", "server/device.ts"], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   proc.stdout!.on("data", (d) => (out += d));
   proc.stderr!.on("data", (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(
     async () => {
       if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
-      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     },
     30_000,
     200,
@@ -102,17 +108,26 @@ describe("two processes through Redis", () => {
     await waitFor(async () => phone!.state.locked);
 
     const status = await waitFor(async () => {
-      const r = await fetch(`${b.url}/trpc/device.commands?input=${encodeURIComponent(JSON.stringify({ serialNumber: "DEMO-MIA-0001" }))}`, { headers: { Authorization: `Bearer ${session}` } });
+      const r = await fetch(
+        `${b.url}/trpc/device.commands?input=${encodeURIComponent(JSON.stringify({ serialNumber: "DEMO-MIA-0001" }))}`,
+        { headers: { Authorization: `Bearer ${session}` } },
+      );
       const list = ((await r.json()) as { result: { data: { id: string; status: string }[] } }).result.data;
       const c = list.find((x) => x.id === result.data.commandId);
       return c?.status === "acknowledged" && c;
     }, 10_000);
     expect(status.status).toBe("acknowledged");
-    await waitFor(async () => heard.some((m) => m.type === "parent.refresh" && m.reason === "command.acknowledged" && m.parentIds.includes(dev.parent_id)));
+    await waitFor(async () =>
+      heard.some((m) => m.type === "parent.refresh" && m.reason === "command.acknowledged" && m.parentIds.includes(dev.parent_id)),
+    );
   }, 60_000);
 
   it("sleep mode set on B: the delayed 2 s reload runs on BullMQ and the policy acknowledgement comes from the phone on A", async () => {
-    const dev = await tdb.db.selectFrom("devices").select(["id", "profile_id"]).where("serial_number", "=", "DEMO-MIA-0001").executeTakeFirstOrThrow();
+    const dev = await tdb.db
+      .selectFrom("devices")
+      .select(["id", "profile_id"])
+      .where("serial_number", "=", "DEMO-MIA-0001")
+      .executeTakeFirstOrThrow();
     const parent = await tdb.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", dev.profile_id).executeTakeFirstOrThrow();
     const session = await createSession(tdb.db, parent.parent_id, { idleMinutes: 60, absoluteDays: 1 });
     heard.length = 0;
@@ -130,15 +145,23 @@ describe("two processes through Redis", () => {
   it("operators see the Bull Board at /admin/queues; parents get 403", async () => {
     const op = await tdb.db.selectFrom("parents").select("id").where("role", "=", "operator").executeTakeFirstOrThrow();
     const parent = await tdb.db.selectFrom("parents").select("id").where("role", "=", "parent").executeTakeFirstOrThrow();
-    const opRes = await fetch(`${b.url}/admin/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, op.id, { idleMinutes: 60, absoluteDays: 1 })}` } });
+    const opRes = await fetch(`${b.url}/admin/queues`, {
+      headers: { Authorization: `Bearer ${await createSession(tdb.db, op.id, { idleMinutes: 60, absoluteDays: 1 })}` },
+    });
     expect(opRes.status).toBe(200);
     expect(await opRes.text()).toMatch(/bull/i);
-    const api = await fetch(`${b.url}/admin/queues/api/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, op.id, { idleMinutes: 60, absoluteDays: 1 })}` } });
+    const api = await fetch(`${b.url}/admin/queues/api/queues`, {
+      headers: { Authorization: `Bearer ${await createSession(tdb.db, op.id, { idleMinutes: 60, absoluteDays: 1 })}` },
+    });
     const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
     expect(names).toEqual(["command-expiry", "daily-reset", "install-retry", "kids-refresh", "reports"]);
-    const pRes = await fetch(`${b.url}/admin/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` } });
+    const pRes = await fetch(`${b.url}/admin/queues`, {
+      headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` },
+    });
     expect(pRes.status).toBe(403);
-    const pApi = await fetch(`${b.url}/admin/queues/api/queues`, { headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` } });
+    const pApi = await fetch(`${b.url}/admin/queues/api/queues`, {
+      headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` },
+    });
     expect(pApi.status).toBe(403);
   }, 30_000);
 });

@@ -18,7 +18,21 @@ async function openCommand(h: Harness, deviceId: string, status: "queued" | "sen
   const id = newId();
   await h.tdb.db
     .insertInto("device_commands")
-    .values({ id, device_id: deviceId, type: "LOCK", payload: "{}", status, policy_version: null, issued_by: h.demo.id, error: null, result: null, created_at: nowIso(), sent_at: null, completed_at: null, expires_at: null })
+    .values({
+      id,
+      device_id: deviceId,
+      type: "LOCK",
+      payload: "{}",
+      status,
+      policy_version: null,
+      issued_by: h.demo.id,
+      error: null,
+      result: null,
+      created_at: nowIso(),
+      sent_at: null,
+      completed_at: null,
+      expires_at: null,
+    })
     .execute();
   return id;
 }
@@ -39,14 +53,24 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     // or it could deliver them and the phone acknowledge them: one real command, received, marks that point.
     const warm = await h.caller(h.demo).device.issueCommand({ serialNumber: MIA, type: "LOCK" });
     await phone.waitForCommand("LOCK", 10_000, (c) => c.id === warm.commandId);
-    await waitFor(async () => (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", warm.commandId).executeTakeFirstOrThrow()).status === "acknowledged");
+    await waitFor(
+      async () =>
+        (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", warm.commandId).executeTakeFirstOrThrow())
+          .status === "acknowledged",
+    );
     const queued = await openCommand(h, mia.deviceId, "queued");
     const sent = await openCommand(h, mia.deviceId, "sent");
-    const usageBefore = await h.tdb.db.selectFrom("app_usage_daily").select((eb) => eb.fn.countAll<number>().as("n")).where("device_id", "=", mia.deviceId).executeTakeFirstOrThrow();
+    const usageBefore = await h.tdb.db
+      .selectFrom("app_usage_daily")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("device_id", "=", mia.deviceId)
+      .executeTakeFirstOrThrow();
     const closed = disconnected(phone);
 
     const res = await h.caller(h.demo).enrollment.replacePhone({ profileId: mia.profileId, serialNumber: MIA });
-    expect(res.respones_msg).toBe("Mia's old phone (DEMO-MIA-0001) was removed from your account. Its history stays with Mia. Now add the new phone.");
+    expect(res.respones_msg).toBe(
+      "Mia's old phone (DEMO-MIA-0001) was removed from your account. Its history stays with Mia. Now add the new phone.",
+    );
 
     const close = await closed;
     expect(close.code).toBe(4003);
@@ -54,7 +78,11 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     const again = new SimulatedPhone({ baseUrl: h.url, serialNumber: MIA, credential: phone.credential, reconnect: false });
     await expect(again.connect()).rejects.toThrow(/HTTP 401/);
 
-    const commands = await h.tdb.db.selectFrom("device_commands").select(["id", "status", "error"]).where("id", "in", [queued, sent]).execute();
+    const commands = await h.tdb.db
+      .selectFrom("device_commands")
+      .select(["id", "status", "error"])
+      .where("id", "in", [queued, sent])
+      .execute();
     expect(commands.map((c) => c.status)).toEqual(["failed", "failed"]);
     expect(commands[0].error).toBe("The phone was removed from the account.");
 
@@ -62,7 +90,11 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     expect(row.profile_id).toBe(mia.profileId);
     expect(row.credential_hash).toBeNull();
     expect(row.unenrolled_at).not.toBeNull();
-    const usageAfter = await h.tdb.db.selectFrom("app_usage_daily").select((eb) => eb.fn.countAll<number>().as("n")).where("device_id", "=", mia.deviceId).executeTakeFirstOrThrow();
+    const usageAfter = await h.tdb.db
+      .selectFrom("app_usage_daily")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("device_id", "=", mia.deviceId)
+      .executeTakeFirstOrThrow();
     expect(Number(usageAfter.n)).toBe(Number(usageBefore.n));
     expect(Number(usageAfter.n)).toBeGreaterThan(0);
 
@@ -72,7 +104,9 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     expect(kids.find((k) => k.id === mia.profileId)).toMatchObject({ serialNumber: null, phone: "none" });
 
     // Commands to the removed phone are refused with a clear message.
-    await expect(h.caller(h.demo).device.issueCommand({ serialNumber: MIA, type: "LOCK" })).rejects.toMatchObject({ message: "This phone was removed from the account." });
+    await expect(h.caller(h.demo).device.issueCommand({ serialNumber: MIA, type: "LOCK" })).rejects.toMatchObject({
+      message: "This phone was removed from the account.",
+    });
 
     // A new phone enrolls for the kid and becomes the dashboard's phone.
     const { token } = await h.caller(h.demo).enrollment.createToken({ profileId: mia.profileId });
@@ -80,22 +114,33 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     await fresh.enroll(token);
     await fresh.connect();
     expect((await getKidOverview(h.tdb.db, mia.profileId))?.device?.serialNumber).toBe("MIA-NEW-0100");
-    expect((await listKidsForParent(h.tdb.db, h.demo)).find((k) => k.id === mia.profileId)).toMatchObject({ serialNumber: "MIA-NEW-0100", phone: "online" });
+    expect((await listKidsForParent(h.tdb.db, h.demo)).find((k) => k.id === mia.profileId)).toMatchObject({
+      serialNumber: "MIA-NEW-0100",
+      phone: "online",
+    });
     await fresh.close();
 
     // The old phone, enrolled again later in the same family, comes back (its removal cleared).
     const back = await h.caller(h.demo).enrollment.createToken({ profileId: mia.profileId });
     const old = new SimulatedPhone({ baseUrl: h.url, serialNumber: MIA, reconnect: false });
     await old.enroll(back.token);
-    const reEnrolled = await h.tdb.db.selectFrom("devices").select(["unenrolled_at", "credential_hash"]).where("id", "=", mia.deviceId).executeTakeFirstOrThrow();
+    const reEnrolled = await h.tdb.db
+      .selectFrom("devices")
+      .select(["unenrolled_at", "credential_hash"])
+      .where("id", "=", mia.deviceId)
+      .executeTakeFirstOrThrow();
     expect(reEnrolled.unenrolled_at).toBeNull();
     expect(reEnrolled.credential_hash).not.toBeNull();
   });
 
   it("another family cannot replace a phone that is not theirs", async () => {
     const leo = await h.kid(LEO);
-    await expect(h.caller(h.other).enrollment.replacePhone({ profileId: leo.profileId, serialNumber: LEO })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(h.caller(h.demo).enrollment.replacePhone({ profileId: leo.profileId, serialNumber: h.other.serialNumber })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(h.caller(h.other).enrollment.replacePhone({ profileId: leo.profileId, serialNumber: LEO })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(
+      h.caller(h.demo).enrollment.replacePhone({ profileId: leo.profileId, serialNumber: h.other.serialNumber }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("removing a kid unenrolls its phone (socket closed) and deletes the kid with its history; only the owner may", async () => {
@@ -103,9 +148,23 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     await expect(h.caller(h.other).kids.remove({ profileId: leo.profileId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     // A delegate with accepted access sees Leo but may not remove him.
     const delegation = newId();
-    await h.tdb.db.insertInto("delegations").values({ id: delegation, owner_parent_id: h.demo.id, delegate_email: h.other.email, delegate_name: "Other", status: "Accepted", created_at: nowIso(), updated_at: nowIso() }).execute();
+    await h.tdb.db
+      .insertInto("delegations")
+      .values({
+        id: delegation,
+        owner_parent_id: h.demo.id,
+        delegate_email: h.other.email,
+        delegate_name: "Other",
+        status: "Accepted",
+        created_at: nowIso(),
+        updated_at: nowIso(),
+      })
+      .execute();
     await h.tdb.db.insertInto("delegation_kids").values({ delegation_id: delegation, profile_id: leo.profileId }).execute();
-    await expect(h.caller(h.other).kids.remove({ profileId: leo.profileId })).rejects.toMatchObject({ code: "FORBIDDEN", message: "Only Leo's own parent can remove Leo." });
+    await expect(h.caller(h.other).kids.remove({ profileId: leo.profileId })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: "Only Leo's own parent can remove Leo.",
+    });
     const phone = await h.phone(LEO, { reconnect: false });
     const closed = disconnected(phone);
     const res = await h.caller(h.demo).kids.remove({ profileId: leo.profileId });
@@ -113,6 +172,8 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
     expect((await closed).code).toBe(4003);
     expect(await h.tdb.db.selectFrom("kid_profiles").select("id").where("id", "=", leo.profileId).executeTakeFirst()).toBeUndefined();
     expect(await h.tdb.db.selectFrom("devices").select("id").where("id", "=", leo.deviceId).executeTakeFirst()).toBeUndefined();
-    expect(await h.tdb.db.selectFrom("app_usage_daily").select("device_id").where("device_id", "=", leo.deviceId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await h.tdb.db.selectFrom("app_usage_daily").select("device_id").where("device_id", "=", leo.deviceId).executeTakeFirst(),
+    ).toBeUndefined();
   });
 });

@@ -17,7 +17,11 @@ export async function unenrollDevice(deps: DeviceServiceDeps, deviceId: string, 
   const ts = nowIso(now);
   await retryOnConflict(() =>
     deps.db.transaction().execute(async (trx) => {
-      await trx.updateTable("devices").set({ credential_hash: null, fcm_token: null, unenrolled_at: ts, updated_at: ts }).where("id", "=", deviceId).execute();
+      await trx
+        .updateTable("devices")
+        .set({ credential_hash: null, fcm_token: null, unenrolled_at: ts, updated_at: ts })
+        .where("id", "=", deviceId)
+        .execute();
       await trx
         .updateTable("device_commands")
         .set({ status: "failed", error: UNENROLLED_COMMAND_ERROR, completed_at: ts })

@@ -15,7 +15,11 @@ describe.each(DIALECTS)("usage writers move the dashboard revision on %s", (dial
   let mia: DeviceRef;
   let leo: DeviceRef;
   const revs = async () => {
-    const rows = await t.db.selectFrom("kid_profiles").select(["id", "view_rev"]).where("id", "in", [mia.profile_id, leo.profile_id]).execute();
+    const rows = await t.db
+      .selectFrom("kid_profiles")
+      .select(["id", "view_rev"])
+      .where("id", "in", [mia.profile_id, leo.profile_id])
+      .execute();
     const of = (id: string) => Number(rows.find((r) => r.id === id)!.view_rev);
     return { mia: of(mia.profile_id), leo: of(leo.profile_id) };
   };
@@ -49,13 +53,29 @@ describe.each(DIALECTS)("usage writers move the dashboard revision on %s", (dial
   });
 
   it("an upload on its own (ingestUsage): the phone's kid moves once, the other kid stays", async () => {
-    expect(await moves(() => ingestUsage(t.db, mia.id, [{ packageName: "com.viewrev.a", hour: hour(), minutes: 1 }, { packageName: "com.viewrev.b", hour: hour(), minutes: 1 }], { enrolledAt: mia.enrolled_at }))).toEqual({ mia: 1, leo: 0 });
+    expect(
+      await moves(() =>
+        ingestUsage(
+          t.db,
+          mia.id,
+          [
+            { packageName: "com.viewrev.a", hour: hour(), minutes: 1 },
+            { packageName: "com.viewrev.b", hour: hour(), minutes: 1 },
+          ],
+          { enrolledAt: mia.enrolled_at },
+        ),
+      ),
+    ).toEqual({ mia: 1, leo: 0 });
   });
 
   it("a group commit: each kid with a phone in the batch moves once, however many rows; a batch of one kid leaves the other", async () => {
     const b = batcher();
-    const buckets = (m: number) => ["com.viewrev.a", "com.viewrev.b", "com.viewrev.c"].map((packageName) => ({ packageName, hour: hour(), minutes: m }));
-    expect(await moves(() => Promise.all([b.usage(mia, "vr-1", buckets(2)), b.usage(leo, "vr-2", buckets(2))]))).toEqual({ mia: 1, leo: 1 });
+    const buckets = (m: number) =>
+      ["com.viewrev.a", "com.viewrev.b", "com.viewrev.c"].map((packageName) => ({ packageName, hour: hour(), minutes: m }));
+    expect(await moves(() => Promise.all([b.usage(mia, "vr-1", buckets(2)), b.usage(leo, "vr-2", buckets(2))]))).toEqual({
+      mia: 1,
+      leo: 1,
+    });
     expect(await moves(() => b.usage(leo, "vr-3", buckets(3)))).toEqual({ mia: 0, leo: 1 });
     await b.close();
   });
@@ -66,6 +86,13 @@ describe.each(DIALECTS)("usage writers move the dashboard revision on %s", (dial
     await expect(b.usage(mia, "vr-4", [{ packageName: "com.viewrev.z", hour: hour(), minutes: 59 }])).rejects.toThrow(/at most 60 minutes/);
     await b.close();
     expect(await revs()).toEqual(before);
-    expect(await t.db.selectFrom("app_usage_hourly").select("minutes").where("device_id", "=", mia.id).where("package_name", "=", "com.viewrev.z").executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.db
+        .selectFrom("app_usage_hourly")
+        .select("minutes")
+        .where("device_id", "=", mia.id)
+        .where("package_name", "=", "com.viewrev.z")
+        .executeTakeFirst(),
+    ).toBeUndefined();
   });
 });

@@ -16,7 +16,11 @@ describe.each(DIALECTS)("a usage upload moves the dashboard's view revision on %
   });
 
   it("a usage upload (hourly upsert plus daily rollup) moves the kid's revision", async () => {
-    const rows = await t.db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id", "devices.profile_id", "kid_profiles.name"]).execute();
+    const rows = await t.db
+      .selectFrom("devices")
+      .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+      .select(["devices.id", "devices.profile_id", "kid_profiles.name"])
+      .execute();
     const by = (n: string) => rows.find((r) => r.name === n)!;
     const revs = async () => {
       const kids = await t.db.selectFrom("kid_profiles").select(["id", "view_rev"]).execute();

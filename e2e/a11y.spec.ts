@@ -41,7 +41,10 @@ async function readDemoIds(page: Page): Promise<DemoIds> {
   await signIn(page);
   const kidIds = async (name: string) => {
     await page.goto("/kids-device");
-    const href = (await page.locator(".kid-switch nav a").filter({ hasText: new RegExp(`^${name} · `) }).getAttribute("href"))!; // inside the closed switcher
+    const href = (await page
+      .locator(".kid-switch nav a")
+      .filter({ hasText: new RegExp(`^${name} · `) })
+      .getAttribute("href"))!; // inside the closed switcher
     const profileId = new URL(href, "http://x").searchParams.get("profileId")!;
     await page.goto(`/kids-device?profileId=${profileId}`);
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -93,7 +96,12 @@ for (const p of BUILT_PAGES) {
       const violations = await page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
         const r = await axe.run(document, { resultTypes: ["violations"] });
-        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+        return r.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+        }));
       });
       const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`)).toEqual([]);
@@ -120,11 +128,18 @@ test("Nu Html Checker: the server HTML of every built page has no error", async 
   } finally {
     await Promise.all(Object.values(contexts).map((c) => c?.close()));
   }
-  const { stderr } = await promisify(execFile)("java", ["-jar", VNU_JAR, "--format", "json", "--exit-zero-always", ...files.map((f) => f.file)], { maxBuffer: 32 * 1024 * 1024 });
+  const { stderr } = await promisify(execFile)(
+    "java",
+    ["-jar", VNU_JAR, "--format", "json", "--exit-zero-always", ...files.map((f) => f.file)],
+    { maxBuffer: 32 * 1024 * 1024 },
+  );
   const report = JSON.parse(stderr) as { messages: { type: string; url?: string; message: string; extract?: string; lastLine?: number }[] };
   const byFile = new Map(files.map((f) => [path.basename(f.file), f.name]));
   const errors = report.messages
     .filter((m) => m.type === "error" || m.type === "non-document-error")
-    .map((m) => `${byFile.get(path.basename(m.url ?? "")) ?? m.url}: line ${m.lastLine ?? "?"}: ${m.message}${m.extract ? `\n    ${m.extract.replace(/\s+/g, " ").trim()}` : ""}`);
+    .map(
+      (m) =>
+        `${byFile.get(path.basename(m.url ?? "")) ?? m.url}: line ${m.lastLine ?? "?"}: ${m.message}${m.extract ? `\n    ${m.extract.replace(/\s+/g, " ").trim()}` : ""}`,
+    );
   expect(errors).toEqual([]);
 });

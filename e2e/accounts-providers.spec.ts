@@ -6,7 +6,8 @@ import { expect, register, signInWithPassword, signOut, test, uniqueEmail, type 
 // Google and Apple against a real local OIDC provider (oauth2-mock-server), the hide-Google flag, the wrapper
 // hand-off, one-time sign-in tokens and security headers. Each runs in the `js` and the `no-js` project.
 
-const INVALID_EMAIL = "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
+const INVALID_EMAIL =
+  "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
 
 test("Google: a known email signs in; an unknown one shows the invalidEmail banner linking to the shop", async ({ page, oidc }, info) => {
   const email = uniqueEmail("google", info.project.name);
@@ -35,12 +36,21 @@ function appleToken(oidc: OidcControl, email: string, opts: { expiresIn?: number
     oidc.server.issuer.buildToken({
       expiresIn: opts.expiresIn,
       scopesOrTransform: (_h, p) => {
-        Object.assign(p, { sub: `apple-${email}`, aud: E2E_APPLE_CLIENT_ID, nonce: opts.nonce ? opts.nonce(nonce) : nonce, email, email_verified: "true" });
+        Object.assign(p, {
+          sub: `apple-${email}`,
+          aud: E2E_APPLE_CLIENT_ID,
+          nonce: opts.nonce ? opts.nonce(nonce) : nonce,
+          email,
+          email_verified: "true",
+        });
       },
     });
 }
 
-test("Apple: form_post id_token verified against the provider's keys; forged, expired and wrong-nonce tokens refused", async ({ page, oidc }, info) => {
+test("Apple: form_post id_token verified against the provider's keys; forged, expired and wrong-nonce tokens refused", async ({
+  page,
+  oidc,
+}, info) => {
   const email = uniqueEmail("apple", info.project.name);
   await register(page, email, "apple-passphrase");
   const refused = "We couldn't sign you in with that provider. Please try again.";
@@ -85,7 +95,10 @@ test("Apple: form_post id_token verified against the provider's keys; forged, ex
   await expect(page.getByText(INVALID_EMAIL)).toBeVisible();
 });
 
-test("hideGBtn: the Google button hides with ?hideGBtn=true and sign-out returns to /login?hideGBtn=true", async ({ browser, page }, info) => {
+test("hideGBtn: the Google button hides with ?hideGBtn=true and sign-out returns to /login?hideGBtn=true", async ({
+  browser,
+  page,
+}, info) => {
   await page.goto("/login");
   await expect(page.getByRole("link", { name: "Sign in with Google" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Sign in with Apple" })).toBeVisible();
@@ -114,7 +127,11 @@ test("hideGBtn: the Google button hides with ?hideGBtn=true and sign-out returns
   await fresh.close();
 });
 
-test("mobile wrapper: the session token is handed over after sign-in and Bearer requests work on every page", async ({ page, playwright, baseURL }, info) => {
+test("mobile wrapper: the session token is handed over after sign-in and Bearer requests work on every page", async ({
+  page,
+  playwright,
+  baseURL,
+}, info) => {
   const handed: string[] = [];
   await page.exposeBinding("__captureToken", (_source, t: string) => {
     handed.push(t);
@@ -192,7 +209,15 @@ test("security headers are on every page", async ({ page }, info) => {
     expect(headers["referrer-policy"], path).toBeTruthy();
     expect(headers["strict-transport-security"], path).toMatch(/max-age=\d+/); // the e2e server runs in production mode
   };
-  const publicPages = ["/login", "/registration", "/forget-password", "/reset-password", "/password/set", "/verify-otp?email=a%40b.c", "/no-such-page"];
+  const publicPages = [
+    "/login",
+    "/registration",
+    "/forget-password",
+    "/reset-password",
+    "/password/set",
+    "/verify-otp?email=a%40b.c",
+    "/no-such-page",
+  ];
   for (const path of publicPages) {
     const res = await page.goto(path);
     check(path, res!.headers());

@@ -2,7 +2,10 @@ import { codeIn, expect, linkIn, register, signInWithPassword, signOut, test, un
 
 // Journeys that read the real mails from a local SMTP server. Each runs in the `js` and the `no-js` project.
 
-test("register → verify by the emailed link → signed in; the link works once, a tampered one is refused", async ({ page, mailbox }, info) => {
+test("register → verify by the emailed link → signed in; the link works once, a tampered one is refused", async ({
+  page,
+  mailbox,
+}, info) => {
   const email = uniqueEmail("verify", info.project.name);
   await register(page, email, "first-passphrase-1");
   await expect(page).toHaveURL(/\/login/); // signed in by sign-up, then signed out by the helper

@@ -10,7 +10,8 @@ const KHAN = "org.khanacademy.android";
 /** The daily-limit form: switch on (15), then + until `minutes`, then Save. Works with and without JavaScript. */
 async function setLimit(page: Page, form: string, minutes: number) {
   const f = () => page.getByRole("form", { name: form });
-  if ((await f().getByRole("switch", { name: "Daily limit" }).getAttribute("aria-checked")) !== "true") await f().getByRole("switch", { name: "Daily limit" }).click();
+  if ((await f().getByRole("switch", { name: "Daily limit" }).getAttribute("aria-checked")) !== "true")
+    await f().getByRole("switch", { name: "Daily limit" }).click();
   await expect(f().getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
   for (let m = 15; m < minutes; m += 15) {
     await f().getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
@@ -19,14 +20,25 @@ async function setLimit(page: Page, form: string, minutes: number) {
   await f().getByRole("button", { name: "Save" }).click();
 }
 
-test("app and category limits reach the phone (orange, then green); an over-limit app cannot be re-enabled; a rating shows", async ({ page, baseURL }, info) => {
+test("app and category limits reach the phone (orange, then green); an over-limit app cannot be re-enabled; a rating shows", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
   // The phone takes a moment to apply a policy, so "sent" (orange) is seen before "confirmed" (green).
-  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "apps", apps: [DUOLINGO, KHAN], usedToday: { [DUOLINGO]: 40, [KHAN]: 10 }, ackDelayMs: 2_500 });
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, {
+    tag: "apps",
+    apps: [DUOLINGO, KHAN],
+    usedToday: { [DUOLINGO]: 40, [KHAN]: 10 },
+    ackDelayMs: 2_500,
+  });
   try {
     // From the dashboard's most used apps into the app.
     await page.goto("/kids-device");
-    await page.getByTestId("apps-list").getByRole("link", { name: /Duolingo/ }).click();
+    await page
+      .getByTestId("apps-list")
+      .getByRole("link", { name: /Duolingo/ })
+      .click();
     await expect(page).toHaveURL(/\/application\?/);
     await expect(page.getByRole("heading", { level: 1, name: /Duolingo/ })).toBeVisible();
     await page.getByRole("link", { name: "Usage", exact: true }).click();
@@ -40,28 +52,40 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     await expect(chartSvgs).toHaveCount(2);
     await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
     await expect(page.getByTestId("delivery")).toHaveClass(/badge-orange/);
-    await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
+    await eventually(page, js, async () =>
+      expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }),
+    );
     await expect(page.getByTestId("delivery")).toHaveClass(/badge-green/);
     // 40 minutes used against a 30-minute limit: the phone stops the app and says why.
-    await eventually(page, js, async () => expect(page.getByTestId("disabled-reason")).toHaveText("Disabled: the daily limit is used up", { timeout: 1_000 }));
+    await eventually(page, js, async () =>
+      expect(page.getByTestId("disabled-reason")).toHaveText("Disabled: the daily limit is used up", { timeout: 1_000 }),
+    );
     await page.getByRole("switch", { name: "Disabled" }).click();
     await expectToast(page, "error", "Please increase daily limit time to enable this category.");
     await expect(page.getByRole("switch", { name: "Disabled" })).toHaveAttribute("aria-checked", "false");
 
     // A category limit the same way, from the dashboard's most used categories.
     await page.goto("/kids-device");
-    await page.getByTestId("categories-list").getByRole("link", { name: /Education/ }).click();
+    await page
+      .getByTestId("categories-list")
+      .getByRole("link", { name: /Education/ })
+      .click();
     await expect(page).toHaveURL(/\/category\?/);
     await expect(chartSvgs).toHaveCount(2);
     await setLimit(page, "Category daily limit", 60);
     await expectToast(page, "success", "Education has a daily limit of 60 minutes");
     await expect(chartSvgs).toHaveCount(2);
     await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
-    await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
+    await eventually(page, js, async () =>
+      expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }),
+    );
     await expect(page.getByTestId("category-apps").getByRole("link", { name: /Khan Academy/ })).toBeVisible();
 
     // A rating submitted shows in the parent ratings.
-    await page.getByTestId("category-apps").getByRole("link", { name: /Khan Academy/ }).click();
+    await page
+      .getByTestId("category-apps")
+      .getByRole("link", { name: /Khan Academy/ })
+      .click();
     await page.getByRole("link", { name: "Info", exact: true }).click();
     await page.getByRole("link", { name: "Rate this app" }).click();
     const rating = page.getByRole("dialog", { name: /Rate Khan Academy/ });

@@ -35,11 +35,16 @@ test("Day steps 24 hours and Week toggles This Week / Previous Week, all in the 
   // The chart's two SVGs (phone and wide) are in the page, and still there once the page is hydrated: a document's
   // data does not carry them a second time (app/utils/document-markup.ts), the browser keeps what the HTML shows.
   const chartSvgs = page.locator("figure.chart .chart-svg svg");
-  if (info.project.name === "js") await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
+  if (info.project.name === "js")
+    await page.waitForFunction(
+      () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true,
+    );
   await expect(chartSvgs).toHaveCount(2);
   await expect(chartSvgs.first()).toHaveAttribute("aria-label", "Mia's screen time by category, today, by hour");
   const today = new Date();
-  const yesterday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 86_400_000).toISOString().slice(0, 10);
+  const yesterday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 86_400_000)
+    .toISOString()
+    .slice(0, 10);
   await page.getByRole("link", { name: "Previous day" }).click();
   await expect(page).toHaveURL(new RegExp(`date=${yesterday}`));
   await expect(label).not.toHaveText("Today");
@@ -88,7 +93,6 @@ test("most used lists show 3, Show More adds 3, Show Less goes back to 3", async
   await page.getByRole("link", { name: "Show More categories" }).click();
   await expect(cats).toHaveCount(6);
   await expect(page.getByRole("link", { name: "Show Less categories" })).toHaveText("Show Less");
-
 });
 
 test("a manually installed app ('Others') carries the 'Manually Install' badge", async ({ page }) => {
@@ -224,7 +228,24 @@ test("device info: every detail field, Lock Device, Reboot Device and Sync", asy
   await openKid(page, "Mia");
   await page.getByRole("link", { name: "Device info" }).click();
   await expect(page.getByRole("heading", { name: "Device Info" })).toBeVisible();
-  for (const field of ["Battery level", "Battery checked at", "Serial number", "Model", "Brand", "Hardware", "Baseband version", "Manufacturer", "Android version", "Language", "IMEI", "WiFi MAC", "Network operator", "Phone number", "RAM", "Storage"]) {
+  for (const field of [
+    "Battery level",
+    "Battery checked at",
+    "Serial number",
+    "Model",
+    "Brand",
+    "Hardware",
+    "Baseband version",
+    "Manufacturer",
+    "Android version",
+    "Language",
+    "IMEI",
+    "WiFi MAC",
+    "Network operator",
+    "Phone number",
+    "RAM",
+    "Storage",
+  ]) {
     await expect(page.locator("dt", { hasText: new RegExp(`^${field}$`) })).toBeVisible();
   }
   await expect(page.getByText("Galaxy A15")).toBeVisible();
@@ -282,7 +303,10 @@ test("popups: recommendation by age, notifications paged and marked read, app ra
   await openKid(page, "Mia");
   await page.getByRole("link", { name: /Screen time tips/ }).click();
   await expect(rec).toContainText("10 years and over");
-  await expect(rec.getByRole("link", { name: "Open the media-voucher template" })).toHaveAttribute("href", /\/resources\/media-vouchers\?hours=\d+/);
+  await expect(rec.getByRole("link", { name: "Open the media-voucher template" })).toHaveAttribute(
+    "href",
+    /\/resources\/media-vouchers\?hours=\d+/,
+  );
   await rec.getByRole("link", { name: "Close" }).click();
 
   // Notifications: the bell shows unread, opening lists 20, the loader adds the rest, unread goes to 0.
@@ -323,7 +347,10 @@ test("map toggle and the map page with its OpenStreetMap link", async ({ page })
   await expect(open).toHaveAttribute("href", /\/map\?lat=51\.5014&long=-0\.1419&zoom=12&bbox=-0\.1429%2C51\.5004%2C-0\.1409%2C51\.5024/);
   await open.click();
   await expect(page.getByText("51.50140, -0.14190")).toBeVisible();
-  await expect(page.getByRole("link", { name: "View on OpenStreetMap" })).toHaveAttribute("href", "https://www.openstreetmap.org/?mlat=51.5014&mlon=-0.1419#map=13/51.5014/-0.1419");
+  await expect(page.getByRole("link", { name: "View on OpenStreetMap" })).toHaveAttribute(
+    "href",
+    "https://www.openstreetmap.org/?mlat=51.5014&mlon=-0.1419#map=13/51.5014/-0.1419",
+  );
 });
 
 test("another family's profileId or serialNumber is refused on every page", async ({ page, browser }, info) => {
@@ -357,9 +384,15 @@ test("another family's profileId or serialNumber is refused on every page", asyn
     expect(res?.status(), url).toBe(404);
   }
   // A forged form post is refused as well, and nothing reaches the phone.
-  const post = await p.request.post(`/device-info?profile_id=${mia.profileId}&serialNumber=${mia.serialNumber}`, { form: { intent: "lock" }, maxRedirects: 0 });
+  const post = await p.request.post(`/device-info?profile_id=${mia.profileId}&serialNumber=${mia.serialNumber}`, {
+    form: { intent: "lock" },
+    maxRedirects: 0,
+  });
   expect(post.status()).toBe(404);
-  const post2 = await p.request.post(`/kids-device?profileId=${mia.profileId}`, { form: { intent: "sleep", profileId: mia.profileId, sleepMode: "on" }, maxRedirects: 0 });
+  const post2 = await p.request.post(`/kids-device?profileId=${mia.profileId}`, {
+    form: { intent: "sleep", profileId: mia.profileId, sleepMode: "on" },
+    maxRedirects: 0,
+  });
   expect(post2.status()).toBe(404);
   await other.close();
 });

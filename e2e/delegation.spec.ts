@@ -48,7 +48,11 @@ async function invite(owner: Page, username: string, name: string, kid: "Mia" | 
   await expect(row.getByTestId("status-badge")).toHaveClass(/badge-yellow/);
 }
 
-test("owner invites → verified invitee accepts, manages Mia (sleep mode, an app limit), the owner sees who; revoke refuses the next request", async ({ page, browser, mailbox }, info) => {
+test("owner invites → verified invitee accepts, manages Mia (sleep mode, an app limit), the owner sees who; revoke refuses the next request", async ({
+  page,
+  browser,
+  mailbox,
+}, info) => {
   const js = info.project.name === "js";
   const username = newUsername("bob", info.project.name);
   const email = `${username}@${DOMAIN}`;
@@ -83,7 +87,10 @@ test("owner invites → verified invitee accepts, manages Mia (sleep mode, an ap
   await link.click();
   await expect(delegate.getByRole("heading", { level: 1, name: "Mia" })).toBeVisible();
   const settingsHref = (await delegate.getByRole("link", { name: "Global Settings" }).first().getAttribute("href"))!;
-  const mia = { profileId: new URL(settingsHref, "http://x").searchParams.get("profileId")!, serialNumber: new URL(settingsHref, "http://x").searchParams.get("serialNumber")! };
+  const mia = {
+    profileId: new URL(settingsHref, "http://x").searchParams.get("profileId")!,
+    serialNumber: new URL(settingsHref, "http://x").searchParams.get("serialNumber")!,
+  };
   await delegate.getByTestId("sleep-control").click();
   await delegate.getByRole("dialog", { name: "Sleep mode" }).getByRole("switch", { name: "Turn sleep mode on" }).click();
   await expect(delegate.getByTestId("sleep-control")).toContainText("On ·");

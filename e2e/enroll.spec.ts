@@ -63,7 +63,9 @@ test("a new parent adds a kid and a phone through the enrollment QR code", async
     try {
       await phone2.enroll(token2!);
       await phone2.connect();
-      await page.goto(new URL(page.url()).pathname + "?" + new URLSearchParams({ profileId: new URL(page.url()).searchParams.get("profileId")! }));
+      await page.goto(
+        new URL(page.url()).pathname + "?" + new URLSearchParams({ profileId: new URL(page.url()).searchParams.get("profileId")! }),
+      );
       await expect(page.getByRole("heading", { level: 1, name: "Ben" })).toBeVisible();
       await page.locator("details.kid-switch > summary").click();
       const kids = page.getByRole("navigation", { name: "Kids" });
@@ -85,7 +87,9 @@ test("edit kid: a picture is checked by its bytes, then shown", async ({ page })
   await openKid(page, "Leo");
   await page.getByRole("link", { name: "Edit kid" }).click();
   let dialog = page.getByRole("dialog", { name: "Edit kid" });
-  await dialog.getByLabel("Picture (optional, up to 3 MB)").setInputFiles({ name: "leo.png", mimeType: "image/png", buffer: Buffer.from("not really a picture") });
+  await dialog
+    .getByLabel("Picture (optional, up to 3 MB)")
+    .setInputFiles({ name: "leo.png", mimeType: "image/png", buffer: Buffer.from("not really a picture") });
   await dialog.getByRole("button", { name: "Save" }).click();
   dialog = page.getByRole("dialog", { name: "Edit kid" });
   await expect(dialog.getByText("The picture must be a PNG, JPEG, GIF or WebP image.")).toBeVisible();

@@ -20,7 +20,12 @@ export interface FamilyOptions {
  * enroll the simulator (run here) with the QR code's token, connect it and report its apps (and today's use).
  * Leaves the page on the dashboard's "Add a phone" popup.
  */
-export async function familyWithPhone(page: Page, baseURL: string, project: string, o: FamilyOptions): Promise<{ phone: SimulatedPhone; serialNumber: string }> {
+export async function familyWithPhone(
+  page: Page,
+  baseURL: string,
+  project: string,
+  o: FamilyOptions,
+): Promise<{ phone: SimulatedPhone; serialNumber: string }> {
   const kid = o.kid ?? { name: "Ivy", birthMonth: "May", birthYear: "2015" };
   await page.goto("/registration");
   await page.getByLabel("Parent name").fill("Sam Family");
@@ -37,7 +42,12 @@ export async function familyWithPhone(page: Page, baseURL: string, project: stri
   await dialog.getByRole("button", { name: "Show QR code" }).click();
   const token = new URL((await dialog.locator("code").textContent()) ?? "").searchParams.get("token")!;
   const serialNumber = `E2E-${o.tag.toUpperCase()}-${project}-${Date.now()}`;
-  const phone = new SimulatedPhone({ baseUrl: baseURL, serialNumber, reconnect: false, ...(o.ackDelayMs ? { ackDelayMs: o.ackDelayMs } : {}) });
+  const phone = new SimulatedPhone({
+    baseUrl: baseURL,
+    serialNumber,
+    reconnect: false,
+    ...(o.ackDelayMs ? { ackDelayMs: o.ackDelayMs } : {}),
+  });
   await phone.enroll(token);
   await phone.connect();
   const apps = o.apps.map((a) => (typeof a === "string" ? { packageName: a } : a));

@@ -85,7 +85,19 @@ test("the side menu lists every item and opens without JavaScript", async ({ pag
   await signIn(page);
   await page.locator("summary[aria-label='Open menu']").click();
   const menu = page.getByRole("navigation", { name: "Main menu" });
-  for (const item of ["Dashboard", "Apps", "Request", "Browser Logs", "Settings", "Reports", "Payment History", "Payment Methods", "Change Password", "Logout", "Need a help?"]) {
+  for (const item of [
+    "Dashboard",
+    "Apps",
+    "Request",
+    "Browser Logs",
+    "Settings",
+    "Reports",
+    "Payment History",
+    "Payment Methods",
+    "Change Password",
+    "Logout",
+    "Need a help?",
+  ]) {
     await expect(menu.getByRole("link", { name: item, exact: true })).toBeVisible();
   }
 });

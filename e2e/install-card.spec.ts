@@ -11,7 +11,10 @@ const SCRATCH = { pkg: "org.scratchjr.android", title: "ScratchJr" };
 const card = (page: Page) => page.getByTestId("dashboard-installs");
 const scratch = (page: Page) => card(page).getByTestId("dashboard-install").filter({ hasText: SCRATCH.title });
 
-test("the install card shows the phone's progress, then the app installed: live with JavaScript, on refresh without", async ({ page, baseURL }, info) => {
+test("the install card shows the phone's progress, then the app installed: live with JavaScript, on refresh without", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
   const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "installcard", apps: [KIDS_APP] });
   // The phone answers this install with a progress report (IN_PROGRESS) and waits; the test says when it is done.
@@ -25,9 +28,14 @@ test("the install card shows the phone's progress, then the app installed: live 
     await page.getByRole("searchbox", { name: "Search apps" }).fill("scratchjr");
     await page.getByRole("searchbox", { name: "Search apps" }).press("Enter");
     await page.getByRole("link", { name: `Install ${SCRATCH.title}`, exact: true }).click();
-    await page.getByRole("dialog", { name: `Install ${SCRATCH.title}` }).getByRole("button", { name: "Skip & Install" }).click();
+    await page
+      .getByRole("dialog", { name: `Install ${SCRATCH.title}` })
+      .getByRole("button", { name: "Skip & Install" })
+      .click();
     await expectToast(page, "success", `Installing ${SCRATCH.title}`);
-    await expect.poll(() => phone.received.some((c) => c.type === "INSTALL_APP" && c.payload.packageName === SCRATCH.pkg), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => phone.received.some((c) => c.type === "INSTALL_APP" && c.payload.packageName === SCRATCH.pkg), { timeout: 15_000 })
+      .toBe(true);
 
     // The dashboard, with its live connection open before the phone says anything more.
     const live = js ? page.waitForResponse((r) => new URL(r.url()).pathname === "/events") : null;

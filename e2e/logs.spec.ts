@@ -121,7 +121,12 @@ test("server logs: a parent gets 403; an operator lists today's file and opens i
   expect(file.headers()["content-type"]).toBe("text/plain; charset=utf-8");
   expect(await file.text()).toContain('"msg":"operator-only page refused"');
 
-  for (const bad of ["/kids/..%2F..%2Fetc%2Fpasswd", "/kids/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/kids/portal.sqlite", "/kids/..%5C.session-secret"]) {
+  for (const bad of [
+    "/kids/..%2F..%2Fetc%2Fpasswd",
+    "/kids/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "/kids/portal.sqlite",
+    "/kids/..%5C.session-secret",
+  ]) {
     expect((await page.request.get(bad)).status(), bad).toBe(404);
   }
 });

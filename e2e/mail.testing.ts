@@ -30,7 +30,13 @@ export interface ReceivedMail {
 type Part = { head: string; body: string };
 
 function header(head: string, name: string): string {
-  return head.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim() ?? "";
+  return (
+    head
+      .split("\r\n")
+      .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+      ?.slice(name.length + 1)
+      .trim() ?? ""
+  );
 }
 
 function splitPart(raw: string): Part {
@@ -40,7 +46,11 @@ function splitPart(raw: string): Part {
 
 function decodeBody(p: Part): Buffer {
   const enc = header(p.head, "Content-Transfer-Encoding").toLowerCase();
-  if (enc === "quoted-printable") return Buffer.from(p.body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1");
+  if (enc === "quoted-printable")
+    return Buffer.from(
+      p.body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    );
   if (enc === "base64") return Buffer.from(p.body.replace(/\s+/g, ""), "base64");
   return Buffer.from(p.body, "utf8");
 }
@@ -61,7 +71,10 @@ function decodeWords(s: string): string {
   return s.replace(/=\?utf-8\?([qb])\?([^?]*)\?=(?:\s+(?==\?))?/gi, (_m, kind: string, data: string) =>
     kind.toLowerCase() === "b"
       ? Buffer.from(data, "base64").toString("utf8")
-      : Buffer.from(data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
+      : Buffer.from(
+          data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+          "latin1",
+        ).toString("utf8"),
   );
 }
 
@@ -96,7 +109,8 @@ export class Mailbox {
         .filter((m) => m.to.some((t) => t.toLowerCase() === want) && m.subject.includes(subject))
         .at(-1);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to} (have: ${this.mails.map((m) => `${m.to}:${m.subject}`).join(", ")})`);
+      if (Date.now() > deadline)
+        throw new Error(`no mail "${subject}" to ${to} (have: ${this.mails.map((m) => `${m.to}:${m.subject}`).join(", ")})`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -149,7 +163,12 @@ export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>
           const chunks: Buffer[] = [];
           stream.on("data", (c: Buffer) => chunks.push(c));
           stream.on("end", () => {
-            mailbox.mails.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address)));
+            mailbox.mails.push(
+              parseMail(
+                Buffer.concat(chunks).toString("utf8"),
+                session.envelope.rcptTo.map((r) => r.address),
+              ),
+            );
             callback();
           });
         },
@@ -171,7 +190,10 @@ export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>
       // One signing key for every worker of a run: the app caches the provider's keys, as it should.
       const keyFile = path.join(os.tmpdir(), `kids-portal-e2e-oidc-key-${port}.json`);
       if (existsSync(keyFile)) await server.issuer.keys.add(JSON.parse(readFileSync(keyFile, "utf8")) as Record<string, unknown>);
-      else writeFileSync(keyFile, JSON.stringify((await server.issuer.keys.generate("RS256"), server.issuer.keys.toJSON(true)[0])), { mode: 0o600 });
+      else
+        writeFileSync(keyFile, JSON.stringify((await server.issuer.keys.generate("RS256"), server.issuer.keys.toJSON(true)[0])), {
+          mode: 0o600,
+        });
       await server.start(port, "127.0.0.1");
       const control: OidcControl = { server, url: `http://127.0.0.1:${port}`, email: null, appleIdToken: null };
       // The "Apple" consent page: a form that posts back cross-site, as Apple's response_mode=form_post does.
@@ -182,12 +204,15 @@ export const test = base.extend<object, { mailbox: Mailbox; oidc: OidcControl }>
           res.writeHead(500).end("no Apple id_token configured");
           return;
         }
-        make(q.get("nonce") ?? "").then((idToken) => {
-          res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Sign in with Apple</title>
+        make(q.get("nonce") ?? "").then(
+          (idToken) => {
+            res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Sign in with Apple</title>
 <form method="post" action="${escapeAttr(q.get("redirect_uri") ?? "")}"><input type="hidden" name="code" value="${escapeAttr(q.get("code") ?? "")}">
 <input type="hidden" name="id_token" value="${escapeAttr(idToken)}"><input type="hidden" name="state" value="${escapeAttr(q.get("state") ?? "")}">
 <button type="submit">Continue</button></form>`);
-        }, (err) => res.writeHead(500).end(String(err)));
+          },
+          (err) => res.writeHead(500).end(String(err)),
+        );
       });
       await new Promise<void>((resolve) => applePage.listen(port + 1, "127.0.0.1", () => resolve()));
       server.service.on("beforeAuthorizeRedirect", (redirect: { url: URL }, req: { url?: string }) => {

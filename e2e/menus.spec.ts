@@ -21,7 +21,10 @@ test("the side menu and the kid switcher close after a choice, on a click outsid
   await expect(menu).not.toHaveAttribute("open");
   await page.goto("/kids-device");
   await switcher.locator("summary").click();
-  await page.getByRole("navigation", { name: "Kids" }).getByRole("link", { name: /^Leo · / }).click();
+  await page
+    .getByRole("navigation", { name: "Kids" })
+    .getByRole("link", { name: /^Leo · / })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Leo" })).toBeVisible();
   await expect(page.locator(".kid-actions details.kid-switch")).not.toHaveAttribute("open");
   if (!js) return; // without JavaScript a <details> opens and closes with its own button only

@@ -18,7 +18,8 @@ export interface BuiltPage {
   status?: number;
 }
 
-const kid = (ids: DemoIds, who: "mia" | "leo" = "mia") => new URLSearchParams({ profileId: ids[who].profileId, serialNumber: ids[who].serialNumber }).toString();
+const kid = (ids: DemoIds, who: "mia" | "leo" = "mia") =>
+  new URLSearchParams({ profileId: ids[who].profileId, serialNumber: ids[who].serialNumber }).toString();
 const dash = (ids: DemoIds, extra: string, who: "mia" | "leo" = "mia") => `/kids-device?profileId=${ids[who].profileId}${extra}`;
 
 /**
@@ -55,8 +56,17 @@ export const BUILT_PAGES: BuiltPage[] = [
   // Kid settings.
   { name: "global settings", who: "parent", url: (ids) => `/global-settings?${kid(ids)}` },
   { name: "location settings", who: "parent", url: (ids) => `/location-settings?${kid(ids)}` },
-  { name: "device info", who: "parent", url: (ids) => `/device-info?${new URLSearchParams({ profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}` },
-  { name: "device info lock confirm", who: "parent", url: (ids) => `/device-info?${new URLSearchParams({ profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber, confirm: "lock" })}` },
+  {
+    name: "device info",
+    who: "parent",
+    url: (ids) => `/device-info?${new URLSearchParams({ profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}`,
+  },
+  {
+    name: "device info lock confirm",
+    who: "parent",
+    url: (ids) =>
+      `/device-info?${new URLSearchParams({ profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber, confirm: "lock" })}`,
+  },
   { name: "map", who: "parent", url: () => "/map?lat=51.5014&long=-0.1419&zoom=12" },
   // Account pages.
   { name: "change password", who: "parent", url: () => "/change-password" },
@@ -73,17 +83,29 @@ export const BUILT_PAGES: BuiltPage[] = [
   { name: "device logs", who: "parent", url: (ids) => `/device-logs?${kid(ids, "leo")}` },
   { name: "server logs", who: "operator", url: () => "/server-logs" },
   // Apps.
-  { name: "application info", who: "parent", url: (ids) => `/application?${new URLSearchParams({ package_name: ids.packageName, profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}` },
+  {
+    name: "application info",
+    who: "parent",
+    url: (ids) =>
+      `/application?${new URLSearchParams({ package_name: ids.packageName, profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}`,
+  },
   {
     name: "application usage",
     who: "parent",
-    url: (ids) => `/application?${new URLSearchParams({ package_name: ids.packageName, profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber, tab: "usage" })}`,
+    url: (ids) =>
+      `/application?${new URLSearchParams({ package_name: ids.packageName, profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber, tab: "usage" })}`,
   },
   {
     name: "application rating popup",
     who: "parent",
-    url: (ids) => `/application?${new URLSearchParams({ package_name: ids.packageName, profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber, modal: "rating" })}`,
+    url: (ids) =>
+      `/application?${new URLSearchParams({ package_name: ids.packageName, profile_id: ids.mia.profileId, serialNumber: ids.mia.serialNumber, modal: "rating" })}`,
   },
-  { name: "category", who: "parent", url: (ids) => `/category?${new URLSearchParams({ id: ids.categoryId, profileId: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}` },
+  {
+    name: "category",
+    who: "parent",
+    url: (ids) =>
+      `/category?${new URLSearchParams({ id: ids.categoryId, profileId: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}`,
+  },
   { name: "apps", who: "parent", url: (ids) => `/apps?${kid(ids)}` },
 ];

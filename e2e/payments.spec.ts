@@ -13,7 +13,9 @@ async function fillCard(page: Page, card: { name: string; number: string; month:
   await dialog.getByRole("button", { name: "Submit" }).click();
 }
 
-test("cards: add a demo card, clear messages for a wrong number and a past expiry, mark it default, delete the other", async ({ page }, info) => {
+test("cards: add a demo card, clear messages for a wrong number and a past expiry, mark it default, delete the other", async ({
+  page,
+}, info) => {
   const name = `E2E ${info.project.name}`;
   await signInDemo(page);
   await page.locator("summary[aria-label='Open menu']").click();

@@ -11,7 +11,11 @@ export function controlFile(e2ePort: number): string {
  * Makes a demo phone open a web address through the e2e server's control server. With expectBlocked it
  * first waits until the phone has applied a policy that blocks it. Resolves with what the phone did.
  */
-export async function visitOnPhone(serialNumber: string, url: string, opts: { expectBlocked?: boolean } = {}): Promise<{ blocked: boolean }> {
+export async function visitOnPhone(
+  serialNumber: string,
+  url: string,
+  opts: { expectBlocked?: boolean } = {},
+): Promise<{ blocked: boolean }> {
   const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
   const qs = new URLSearchParams({ serialNumber, url, ...(opts.expectBlocked ? { expectBlocked: "1" } : {}) });
   const res = await fetch(`http://127.0.0.1:${port}/visit?${qs}`, { method: "POST" });

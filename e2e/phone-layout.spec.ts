@@ -7,7 +7,10 @@ test.use({ viewport: { width: 390, height: 844 } });
 async function noSideways(page: Page, path: string) {
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   expect(scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(client);
 }
 

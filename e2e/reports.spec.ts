@@ -15,7 +15,9 @@ function lastClosedMonday(now = new Date()): Date {
   return new Date(today.getTime() - (weekday + 7) * 86_400_000);
 }
 
-test("reports: the side menu opens Reports, the month and year filters find the last week's report, the report shows its charts", async ({ page }) => {
+test("reports: the side menu opens Reports, the month and year filters find the last week's report, the report shows its charts", async ({
+  page,
+}) => {
   await signInDemo(page);
   await page.locator("summary[aria-label='Open menu']").click();
   await page.getByRole("link", { name: "Reports" }).click();
@@ -68,7 +70,9 @@ test("reports: the side menu opens Reports, the month and year filters find the 
   await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(1);
 });
 
-test("reports: a report id the parent may not read (unknown, or another family's: see app/routes/_app.report.test.ts) answers 404", async ({ page }) => {
+test("reports: a report id the parent may not read (unknown, or another family's: see app/routes/_app.report.test.ts) answers 404", async ({
+  page,
+}) => {
   await signInDemo(page);
   const res = await page.goto("/report?id=000000000000000000000000");
   expect(res!.status()).toBe(404);
@@ -76,7 +80,10 @@ test("reports: a report id the parent may not read (unknown, or another family's
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-test("reports: the report job's mail reaches the parent over SMTP with the charts as inline PNG images, and its link opens the report", async ({ page, mailbox }) => {
+test("reports: the report job's mail reaches the parent over SMTP with the charts as inline PNG images, and its link opens the report", async ({
+  page,
+  mailbox,
+}) => {
   await signInDemo(page);
   const { profileId } = await openKid(page, "Mia");
   const before = mailbox.mails.length;

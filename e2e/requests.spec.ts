@@ -13,7 +13,10 @@ const SCRATCH = "org.scratchjr.android";
 const ADA = { name: "Ada", birthMonth: "June", birthYear: "2014" };
 const phoneApp = (policy: unknown, pkg: string) => (policy as PolicyDocument | undefined)?.apps?.find((a) => a.packageName === pkg);
 
-test("extend: 30 more minutes today; the phone's limit rises, the standing limit does not; a disabled category shows its warning and link", async ({ page, baseURL }, info) => {
+test("extend: 30 more minutes today; the phone's limit rises, the standing limit does not; a disabled category shows its warning and link", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
   const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "req-extend", kid: ADA, apps: [DUOLINGO, CANDY] });
   try {
@@ -21,7 +24,9 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
     const requests = await openRequests(page);
     await expect(page.getByText("No data found.")).toBeVisible();
     const q = new URL(requests).searchParams;
-    await page.goto(`/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`);
+    await page.goto(
+      `/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`,
+    );
     const limit = page.getByRole("form", { name: "Daily limit" });
     await limit.getByRole("switch", { name: "Daily limit" }).click();
     for (let m = 15; m < 30; m += 15) await limit.getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
@@ -47,19 +52,31 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
     await expect(page.getByText("No data found.")).toBeVisible();
 
     // The phone hears it and its limit for today is 60; the standing limit stays 30 (here and on the phone).
-    expect(await phone.requests.waitForAnswer(asked, 10_000)).toMatchObject({ status: "Approved", dailyLimitMinutes: 30, limitTodayMinutes: 60 });
+    expect(await phone.requests.waitForAnswer(asked, 10_000)).toMatchObject({
+      status: "Approved",
+      dailyLimitMinutes: 30,
+      limitTodayMinutes: 60,
+    });
     expect(phone.requests.notifications.at(-1)?.title).toBe("Request approved");
     // Bonus time for the app (device-service/bonus.ts): the policy carries it for the kid's day only.
     await expect.poll(() => (phone.state.policy as PolicyDocument | undefined)?.bonus?.apps[DUOLINGO]).toBe(30);
-    const mine = decide({ policy: phone.state.policy as PolicyDocument, usageToday: {}, now: new Date() }).find((d) => d.packageName === DUOLINGO);
+    const mine = decide({ policy: phone.state.policy as PolicyDocument, usageToday: {}, now: new Date() }).find(
+      (d) => d.packageName === DUOLINGO,
+    );
     expect(mine?.minutesLeft).toBe(60);
     expect(phoneApp(phone.state.policy, DUOLINGO)?.dailyLimitMinutes).toBe(30);
-    await page.goto(`/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`);
+    await page.goto(
+      `/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`,
+    );
     await expect(page.getByRole("form", { name: "Daily limit" }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("30");
-    await eventually(page, js, async () => expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }));
+    await eventually(page, js, async () =>
+      expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }),
+    );
 
     // Candy Crush's category is disabled: extending it shows the warning and a link to the category instead of a toast.
-    await page.goto(`/category?${new URLSearchParams({ id: "GAME_CASUAL", profileId: q.get("profileId")!, serialNumber: q.get("serialNumber")! })}`);
+    await page.goto(
+      `/category?${new URLSearchParams({ id: "GAME_CASUAL", profileId: q.get("profileId")!, serialNumber: q.get("serialNumber")! })}`,
+    );
     await page.getByRole("switch", { name: "Enabled" }).click();
     await expectToast(page, "success");
     await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
@@ -67,7 +84,10 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
     await page.goto(requests);
     const candy = await waitForRequest(page, js, "Candy Crush");
     await candy.getByRole("link", { name: /^Extend Candy Crush/ }).click();
-    await page.getByRole("dialog", { name: /Extend Candy Crush/ }).getByRole("button", { name: "Approve" }).click();
+    await page
+      .getByRole("dialog", { name: /Extend Candy Crush/ })
+      .getByRole("button", { name: "Approve" })
+      .click();
     const warning = page.getByTestId("category-warning");
     await expect(warning).toBeVisible();
     await expect(page.getByTestId("toast")).toHaveCount(0);
@@ -97,7 +117,9 @@ test("install with a limit installs the app; uninstall removes it; a rejection r
     await expect(popup.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "true");
     await expect(popup.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("60");
     await popup.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
-    await expect(page.getByRole("dialog", { name: "Install ScratchJr" }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("45");
+    await expect(page.getByRole("dialog", { name: "Install ScratchJr" }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue(
+      "45",
+    );
     await page.getByRole("dialog", { name: "Install ScratchJr" }).getByRole("button", { name: "Save and Install" }).click();
     await expectToast(page, "success", "Installing ScratchJr on Ada's phone with a daily limit of 45 minutes");
     await expect.poll(() => phone.state.installed.has(SCRATCH)).toBe(true);
@@ -130,7 +152,9 @@ test("install with a limit installs the app; uninstall removes it; a rejection r
     await roblox.getByRole("button", { name: /^Reject Roblox/ }).click();
     await expectToast(page, "success", "Request rejected");
     await expect(page.getByText("No data found.")).toBeVisible();
-    await eventually(other, js, async () => expect(other.getByTestId("request").filter({ hasText: "Roblox" })).toHaveCount(0, { timeout: 1_000 }));
+    await eventually(other, js, async () =>
+      expect(other.getByTestId("request").filter({ hasText: "Roblox" })).toHaveCount(0, { timeout: 1_000 }),
+    );
     await otherDevice.close();
     expect(await phone.requests.waitForAnswer(no, 10_000)).toMatchObject({ status: "Rejected" });
     expect(phone.requests.notifications.at(-1)).toMatchObject({ title: "Request rejected" });

@@ -36,7 +36,12 @@ process.once("SIGINT", stop);
   // reports were back-filled at start-up (no mail), so this is the one way a journey sees a report mail.
   const mailReportAgain = async (profileId: string) => {
     const { db } = started.services;
-    const report = await db.selectFrom("reports").select(["id", "title"]).where("profile_id", "=", profileId).orderBy("period_start", "desc").executeTakeFirst();
+    const report = await db
+      .selectFrom("reports")
+      .select(["id", "title"])
+      .where("profile_id", "=", profileId)
+      .orderBy("period_start", "desc")
+      .executeTakeFirst();
     if (!report) throw new Error(`no report for kid ${profileId}`);
     await db.updateTable("reports").set({ mail_state: "pending", mail_claimed_at: null }).where("id", "=", report.id).execute();
     await started.services.deviceRuntime.deps.jobs!.enqueue("reports", {});
@@ -46,7 +51,9 @@ process.once("SIGINT", stop);
     void (async () => {
       const u = new URL(req.url ?? "/", "http://x");
       if (req.method === "POST" && u.pathname === "/report-mail") {
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(await mailReportAgain(u.searchParams.get("profileId") ?? "")));
+        res
+          .writeHead(200, { "Content-Type": "application/json" })
+          .end(JSON.stringify(await mailReportAgain(u.searchParams.get("profileId") ?? "")));
         return;
       }
       const q = u.searchParams;

@@ -15,7 +15,11 @@ const SCRATCH = { pkg: "org.scratchjr.android", title: "ScratchJr" };
 /** The family's phone has the kids app and a system app; returns it and the store's URL (from the side menu). */
 async function storeFamily(page: Page, baseURL: string, project: string): Promise<{ phone: SimulatedPhone; storeUrl: string }> {
   // The phone takes a moment to act on a command, so "installing" is seen before "installed".
-  const { phone, serialNumber } = await familyWithPhone(page, baseURL, project, { tag: "store", apps: [KIDS_APP, { packageName: CHROME, systemApp: true }], ackDelayMs: 1_500 });
+  const { phone, serialNumber } = await familyWithPhone(page, baseURL, project, {
+    tag: "store",
+    apps: [KIDS_APP, { packageName: CHROME, systemApp: true }],
+    ackDelayMs: 1_500,
+  });
   await page.goto("/kids-device");
   await page.getByLabel("Open menu").click();
   await page.getByRole("link", { name: "Play Store", exact: true }).click();
@@ -23,7 +27,8 @@ async function storeFamily(page: Page, baseURL: string, project: string): Promis
   return { phone, storeUrl: new URL(page.url()).pathname + new URL(page.url()).search };
 }
 
-const item = (page: Page, title: string) => page.getByTestId("store-item").filter({ has: page.getByRole("link", { name: title, exact: true }) });
+const item = (page: Page, title: string) =>
+  page.getByTestId("store-item").filter({ has: page.getByRole("link", { name: title, exact: true }) });
 
 /** Opens the install popup of an app in the search results and installs it (30-minute limit, or Skip & Install). */
 async function install(page: Page, title: string, limit: number | "skip") {
@@ -35,10 +40,18 @@ async function install(page: Page, title: string, limit: number | "skip") {
     await popup.getByRole("button", { name: "Skip & Install" }).click();
   } else {
     for (let m = 60; m > limit; m -= 15) {
-      await page.getByRole("dialog", { name: `Install ${title}` }).getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
-      await expect(page.getByRole("dialog", { name: `Install ${title}` }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue(String(m - 15));
+      await page
+        .getByRole("dialog", { name: `Install ${title}` })
+        .getByRole("button", { name: "Decrease minutes a day by 15 minutes" })
+        .click();
+      await expect(page.getByRole("dialog", { name: `Install ${title}` }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue(
+        String(m - 15),
+      );
     }
-    await page.getByRole("dialog", { name: `Install ${title}` }).getByRole("button", { name: "Save and Install" }).click();
+    await page
+      .getByRole("dialog", { name: `Install ${title}` })
+      .getByRole("button", { name: "Save and Install" })
+      .click();
   }
   await expectToast(page, "success", `Installing ${title}`);
 }
@@ -49,7 +62,10 @@ async function search(page: Page, text: string) {
   await expect(page.getByTestId("result-label")).toContainText(`Show result for '${text}'`);
 }
 
-test("search by text and category; install with a limit and with Skip & Install; uninstall; the kids app and a system app refused", async ({ page, baseURL }, info) => {
+test("search by text and category; install with a limit and with Skip & Install; uninstall; the kids app and a system app refused", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
   const { phone, storeUrl } = await storeFamily(page, baseURL!, info.project.name);
   try {
@@ -106,7 +122,10 @@ test("search by text and category; install with a limit and with Skip & Install;
   }
 });
 
-test("a NETWORK_ERROR install is explained and completes after the phone reconnects; an UNKNOWN failure is retried by the job", async ({ page, baseURL }, info) => {
+test("a NETWORK_ERROR install is explained and completes after the phone reconnects; an UNKNOWN failure is retried by the job", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
   const { phone, storeUrl } = await storeFamily(page, baseURL!, info.project.name);
   try {
@@ -119,17 +138,28 @@ test("a NETWORK_ERROR install is explained and completes after the phone reconne
     await eventually(page, js, async () => expect(item(page, CLASSROOM.title)).toHaveAttribute("data-state", "failed", { timeout: 1_000 }));
     await item(page, CLASSROOM.title).getByRole("link", { name: "Why?" }).click();
     const why = page.getByRole("dialog", { name: "The phone lost its connection" });
-    await expect(why.getByTestId("failure-explanation")).toContainText("The install resumes automatically as soon as the phone is back online.");
+    await expect(why.getByTestId("failure-explanation")).toContainText(
+      "The install resumes automatically as soon as the phone is back online.",
+    );
     await why.getByRole("link", { name: "OK" }).click();
     // The phone drops off and comes back: the install resumes and lands.
     await phone.close();
     await phone.connect();
-    await eventually(page, js, async () => expect(item(page, CLASSROOM.title)).toHaveAttribute("data-state", "installed", { timeout: 1_000 }));
+    await eventually(page, js, async () =>
+      expect(item(page, CLASSROOM.title)).toHaveAttribute("data-state", "installed", { timeout: 1_000 }),
+    );
 
     await search(page, "scratchjr");
     await install(page, SCRATCH.title, "skip");
-    await eventually(page, js, async () => expect(item(page, SCRATCH.title).getByTestId("retry-line")).toContainText("Attempt 1 of 5", { timeout: 1_000 }));
-    await eventually(page, js, async () => expect(item(page, SCRATCH.title)).toHaveAttribute("data-state", "installed", { timeout: 1_000 }), 30_000);
+    await eventually(page, js, async () =>
+      expect(item(page, SCRATCH.title).getByTestId("retry-line")).toContainText("Attempt 1 of 5", { timeout: 1_000 }),
+    );
+    await eventually(
+      page,
+      js,
+      async () => expect(item(page, SCRATCH.title)).toHaveAttribute("data-state", "installed", { timeout: 1_000 }),
+      30_000,
+    );
     expect(phone.received.filter((c) => c.type === "INSTALL_APP" && c.payload.packageName === SCRATCH.pkg)).toHaveLength(2);
   } finally {
     await phone.close();

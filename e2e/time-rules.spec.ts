@@ -23,9 +23,16 @@ test.use({ timezoneId: "UTC" });
 
 const policyOf = (phone: SimulatedPhone) => phone.state.policy as PolicyDocument | undefined;
 
-test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonus minutes; Saturday's own limit", async ({ page, baseURL }, info) => {
+test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonus minutes; Saturday's own limit", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
-  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "time", apps: [KIDS_APP, KHAN.pkg], usedToday: { [KHAN.pkg]: 10 } });
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, {
+    tag: "time",
+    apps: [KIDS_APP, KHAN.pkg],
+    usedToday: { [KHAN.pkg]: 10 },
+  });
   try {
     // A Bedtime window that contains the current time (the family's zone is UTC).
     const now = wallClock(new Date(), "UTC").minuteOfDay;
@@ -69,20 +76,33 @@ test("Bedtime now blocks on the phone and the dashboard says until when; 30 bonu
     const byDay = page.getByRole("form", { name: "Global daily limit by day" });
     await byDay.getByRole("button", { name: "Increase saturday by 15 minutes" }).click();
     await byDay.getByRole("button", { name: "Increase saturday by 15 minutes" }).click();
-    await expect(page.getByRole("form", { name: "Global daily limit by day" }).getByRole("spinbutton", { name: "Saturday" })).toHaveValue("30");
+    await expect(page.getByRole("form", { name: "Global daily limit by day" }).getByRole("spinbutton", { name: "Saturday" })).toHaveValue(
+      "30",
+    );
     await page.getByRole("form", { name: "Global daily limit by day" }).getByRole("button", { name: "Save limits by day" }).click();
     await expectToast(page, "success", "Limits by day are saved.");
-    await expect(page.getByRole("form", { name: "Global daily limit by day" }).getByRole("spinbutton", { name: "Saturday" })).toHaveValue("30");
-    await expect(page.getByRole("form", { name: "Global daily limit by day" }).getByRole("spinbutton", { name: "Monday" })).toHaveValue("0");
+    await expect(page.getByRole("form", { name: "Global daily limit by day" }).getByRole("spinbutton", { name: "Saturday" })).toHaveValue(
+      "30",
+    );
+    await expect(page.getByRole("form", { name: "Global daily limit by day" }).getByRole("spinbutton", { name: "Monday" })).toHaveValue(
+      "0",
+    );
     await expect.poll(() => policyOf(phone)?.limits.globalByWeekday ?? null).toEqual([null, null, null, null, null, 30, null]);
   } finally {
     await phone.close();
   }
 });
 
-test("a session limit set on /application reaches the phone, which puts the app on a break; the portal says until about when", async ({ page, baseURL }, info) => {
+test("a session limit set on /application reaches the phone, which puts the app on a break; the portal says until about when", async ({
+  page,
+  baseURL,
+}, info) => {
   const js = info.project.name === "js";
-  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "session", apps: [KIDS_APP, KHAN.pkg], usedToday: { [KHAN.pkg]: 10 } });
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, {
+    tag: "session",
+    apps: [KIDS_APP, KHAN.pkg],
+    usedToday: { [KHAN.pkg]: 10 },
+  });
   try {
     await page.goto("/kids-device");
     const khan = page.getByTestId("apps-list").getByRole("listitem").filter({ hasText: KHAN.title });
@@ -107,7 +127,9 @@ test("a session limit set on /application reaches the phone, which puts the app 
     await expect(form().getByTestId("session-state")).toHaveText("On: at most 15m in a row, then a 15m break.");
 
     // The phone gets it, and 20 minutes in a row put Khan Academy on a break.
-    await expect.poll(() => policyOf(phone)?.apps.find((a) => a.packageName === KHAN.pkg)?.session ?? null).toEqual({ minutes: 15, breakMinutes: 15 });
+    await expect
+      .poll(() => policyOf(phone)?.apps.find((a) => a.packageName === KHAN.pkg)?.session ?? null)
+      .toEqual({ minutes: 15, breakMinutes: 15 });
     await expect.poll(() => (phone.state.enforcedVersion ?? 0) >= (phone.state.policyVersion ?? Infinity)).toBe(true);
     await phone.enforcer.useApp(KHAN.pkg, 20);
     expect(phone.state.disabled.has(KHAN.pkg)).toBe(true);
@@ -138,7 +160,12 @@ test.describe("the browser's time zone", () => {
     await card.getByLabel("Family time zone").selectOption("America/Los_Angeles");
     await card.getByRole("button", { name: "Save time zone" }).click();
     await expectToast(page, "success", "Your time zone is America/Los_Angeles.");
-    await expect(page.getByRole("region", { name: "Time zone" }).getByTestId("time-zone-state")).toContainText("Saved: America/Los Angeles.");
-    if (js) await expect(page.getByRole("region", { name: "Time zone" }).getByRole("button", { name: "Use this browser's time zone" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Time zone" }).getByTestId("time-zone-state")).toContainText(
+      "Saved: America/Los Angeles.",
+    );
+    if (js)
+      await expect(
+        page.getByRole("region", { name: "Time zone" }).getByRole("button", { name: "Use this browser's time zone" }),
+      ).toBeVisible();
   });
 });

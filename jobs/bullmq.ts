@@ -1,6 +1,16 @@
 import { Queue, Worker, type ConnectionOptions, type JobsOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
-import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, QUEUES, type EnqueueOptions, type JobRunner, type Payload, type Processors, type QueueName } from "../core/job-queues";
+import {
+  JOB_ATTEMPTS,
+  JOB_BACKOFF_MS,
+  QUEUE_NAMES,
+  QUEUES,
+  type EnqueueOptions,
+  type JobRunner,
+  type Payload,
+  type Processors,
+  type QueueName,
+} from "../core/job-queues";
 
 export interface BullRunnerOptions {
   redisUrl: string;
@@ -23,7 +33,12 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
   const log = opts.log ?? (() => {});
   const prefix = opts.prefix ?? "kids-portal";
   const base: RedisOptions = { lazyConnect: false };
-  const producerConnection = new Redis(opts.redisUrl, { ...base, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `${prefix}:producer` });
+  const producerConnection = new Redis(opts.redisUrl, {
+    ...base,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectionName: `${prefix}:producer`,
+  });
   producerConnection.on("error", (e) => log("warn", "bullmq producer redis error", { error: e.message }));
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
@@ -94,7 +109,9 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
           { connection: workerConnection as unknown as ConnectionOptions, prefix, concurrency: opts.concurrency ?? 5 },
         );
         w.on("error", (e) => log("error", "bullmq worker error", { queue: name, error: e.message }));
-        w.on("failed", (job, e) => log("warn", "job failed", { queue: name, jobId: job?.id, attempts: job?.attemptsMade, error: e.message }));
+        w.on("failed", (job, e) =>
+          log("warn", "job failed", { queue: name, jobId: job?.id, attempts: job?.attemptsMade, error: e.message }),
+        );
         workers.push(w);
       }
       await Promise.all(workers.map((w) => w.waitUntilReady()));
@@ -103,7 +120,14 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
       return Promise.all(
         QUEUE_NAMES.map(async (name) => {
           const c = await queues.get(name)!.getJobCounts("waiting", "delayed", "active", "completed", "failed");
-          return { name, waiting: c.waiting ?? 0, delayed: c.delayed ?? 0, active: c.active ?? 0, completed: c.completed ?? 0, failed: c.failed ?? 0 };
+          return {
+            name,
+            waiting: c.waiting ?? 0,
+            delayed: c.delayed ?? 0,
+            active: c.active ?? 0,
+            completed: c.completed ?? 0,
+            failed: c.failed ?? 0,
+          };
         }),
       );
     },

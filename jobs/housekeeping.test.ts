@@ -30,8 +30,24 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
     await t.db
       .insertInto("enrollment_tokens")
       .values([
-        { token_hash: "expired", profile_id: device.profile_id, parent_id: parent.id, created_at: ago(3), expires_at: ago(2), used_at: null, device_id: null },
-        { token_hash: "live", profile_id: device.profile_id, parent_id: parent.id, created_at: ago(0), expires_at: nowIso(new Date(now.getTime() + 600_000)), used_at: null, device_id: null },
+        {
+          token_hash: "expired",
+          profile_id: device.profile_id,
+          parent_id: parent.id,
+          created_at: ago(3),
+          expires_at: ago(2),
+          used_at: null,
+          device_id: null,
+        },
+        {
+          token_hash: "live",
+          profile_id: device.profile_id,
+          parent_id: parent.id,
+          created_at: ago(0),
+          expires_at: nowIso(new Date(now.getTime() + 600_000)),
+          used_at: null,
+          device_id: null,
+        },
       ])
       .execute();
     const session = (id: string, expires: string, revoked: string | null) => ({
@@ -46,7 +62,12 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
     });
     await t.db
       .insertInto("sessions")
-      .values([session(newId(), ago(31), null), session(newId(), ago(-5), ago(31)), session("keep", ago(-5), null), session("recently-ended", ago(2), null)])
+      .values([
+        session(newId(), ago(31), null),
+        session(newId(), ago(-5), ago(31)),
+        session("keep", ago(-5), null),
+        session("recently-ended", ago(2), null),
+      ])
       .execute();
 
     const counts = await pruneExpiredState(t.db, now);

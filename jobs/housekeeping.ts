@@ -15,7 +15,10 @@ export const ENDED_SESSION_RETENTION_DAYS = 30;
 export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise<Record<string, number>> {
   const days = (n: number) => nowIso(new Date(now.getTime() - n * 86_400_000));
   const counts: Record<string, number> = {};
-  const receipts = await db.deleteFrom("device_message_receipts").where("received_at", "<", days(RECEIPT_RETENTION_DAYS)).executeTakeFirst();
+  const receipts = await db
+    .deleteFrom("device_message_receipts")
+    .where("received_at", "<", days(RECEIPT_RETENTION_DAYS))
+    .executeTakeFirst();
   counts.receipts = Number(receipts.numDeletedRows);
   const tokens = await db
     .deleteFrom("enrollment_tokens")
@@ -24,7 +27,9 @@ export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise
   counts.enrollmentTokens = Number(tokens.numDeletedRows);
   const sessions = await db
     .deleteFrom("sessions")
-    .where((eb) => eb.or([eb("expires_at", "<", days(ENDED_SESSION_RETENTION_DAYS)), eb("revoked_at", "<", days(ENDED_SESSION_RETENTION_DAYS))]))
+    .where((eb) =>
+      eb.or([eb("expires_at", "<", days(ENDED_SESSION_RETENTION_DAYS)), eb("revoked_at", "<", days(ENDED_SESSION_RETENTION_DAYS))]),
+    )
     .executeTakeFirst();
   counts.sessions = Number(sessions.numDeletedRows);
   await pruneAccountState(db, now);

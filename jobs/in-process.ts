@@ -1,17 +1,32 @@
-import { JOB_ATTEMPTS, JOB_BACKOFF_MS, QUEUE_NAMES, QUEUES, type EnqueueOptions, type JobRunner, type Payload, type Processors, type QueueCounts, type QueueName } from "../core/job-queues";
+import {
+  JOB_ATTEMPTS,
+  JOB_BACKOFF_MS,
+  QUEUE_NAMES,
+  QUEUES,
+  type EnqueueOptions,
+  type JobRunner,
+  type Payload,
+  type Processors,
+  type QueueCounts,
+  type QueueName,
+} from "../core/job-queues";
 
 /**
  * The default runner: timers in this process. Same contract as BullMQ's (validated payloads, delays,
  * dedup by job id, retries with exponential backoff); what it loses on a crash is re-derived from the
  * database at start-up (see jobs/recover.ts).
  */
-export function createInProcessRunner(log: (level: "warn" | "error", msg: string, extra?: Record<string, unknown>) => void = () => {}): JobRunner {
+export function createInProcessRunner(
+  log: (level: "warn" | "error", msg: string, extra?: Record<string, unknown>) => void = () => {},
+): JobRunner {
   let processors: Processors | undefined;
   let closed = false;
   const timers = new Set<NodeJS.Timeout>();
   const repeats = new Map<string, NodeJS.Timeout>();
   const pendingIds = new Set<string>();
-  const stats = new Map<QueueName, QueueCounts>(QUEUE_NAMES.map((name) => [name, { name, waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0 }]));
+  const stats = new Map<QueueName, QueueCounts>(
+    QUEUE_NAMES.map((name) => [name, { name, waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0 }]),
+  );
   const held: { name: QueueName; payload: unknown; opts: EnqueueOptions }[] = [];
 
   function schedule(name: QueueName, payload: unknown, delayMs: number, attempt: number, jobId?: string) {

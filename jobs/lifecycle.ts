@@ -26,7 +26,8 @@ export async function startJobSide(deps: DeviceServiceDeps, runner: JobRunner, o
     deps.log("warn", "job recovery incomplete", { error: message(err) });
   }
   // Housekeeping (receipts, spent tokens, ended sessions, rate-limit windows).
-  const prune = () => void pruneExpiredState(deps.db).catch((err: unknown) => deps.log("warn", "housekeeping failed", { error: message(err) }));
+  const prune = () =>
+    void pruneExpiredState(deps.db).catch((err: unknown) => deps.log("warn", "housekeeping failed", { error: message(err) }));
   prune();
   const housekeeping = setInterval(prune, 3_600_000);
   housekeeping.unref();

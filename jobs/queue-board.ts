@@ -17,7 +17,11 @@ export function mountQueueBoard(app: Express, o: { db: DB; jobs: JobRunner; sess
     // fleet's way back after kill -9 of all, issue 22).
     let board: Promise<RequestHandler> | null = null;
     const loadBoard = async (): Promise<RequestHandler> => {
-      const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([import("@bull-board/api"), import("@bull-board/api/bullMQAdapter"), import("@bull-board/express")]);
+      const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+        import("@bull-board/api"),
+        import("@bull-board/api/bullMQAdapter"),
+        import("@bull-board/express"),
+      ]);
       const serverAdapter = new ExpressAdapter();
       serverAdapter.setBasePath("/admin/queues");
       createBullBoard({ queues: (jobs as BullRunner).queues.map((q) => new BullMQAdapter(q)), serverAdapter });
@@ -28,7 +32,10 @@ export function mountQueueBoard(app: Express, o: { db: DB; jobs: JobRunner; sess
       "/admin/queues",
       guard,
       (_req, res, next) => {
-        res.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
+        res.setHeader(
+          "Content-Security-Policy",
+          "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+        );
         next();
       },
       (req, res, next) => {

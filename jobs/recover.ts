@@ -14,11 +14,19 @@ export const REPORTS_SCHEDULE = { id: "reports-hourly", everyMs: 3_600_000 } as 
  * builds the missing reports of the last closed periods, and mails those still owed). Job ids and schedule ids
  * deduplicate, so every process may run this.
  */
-export async function recoverJobs(deps: DeviceServiceDeps, now: Date = new Date()): Promise<{ expired: number; expiries: number; installs: number; reenabled: number }> {
+export async function recoverJobs(
+  deps: DeviceServiceDeps,
+  now: Date = new Date(),
+): Promise<{ expired: number; expiries: number; installs: number; reenabled: number }> {
   const expired = await expireOverdue(deps.db);
   let expiries = 0;
   if (deps.jobs) {
-    const open = await deps.db.selectFrom("device_commands").select(["id", "expires_at"]).where("status", "in", OPEN_STATUSES).where("expires_at", "is not", null).execute();
+    const open = await deps.db
+      .selectFrom("device_commands")
+      .select(["id", "expires_at"])
+      .where("status", "in", OPEN_STATUSES)
+      .where("expires_at", "is not", null)
+      .execute();
     // One sweep per second of expiries, as issueCommand schedules them (scheduleExpiry asks once per second).
     const seconds = new Set(open.map((c) => Math.ceil(Date.parse(c.expires_at!) / EXPIRY_SWEEP_MS)));
     for (const second of seconds) await scheduleExpiry(deps, second * EXPIRY_SWEEP_MS);

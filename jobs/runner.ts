@@ -6,5 +6,7 @@ type Log = (level: "warn" | "error", msg: string, extra?: Record<string, unknown
 
 /** BullMQ when REDIS_URL is set, otherwise the in-process runner: one interface either way. */
 export function createRunner(opts: { redisUrl?: string; prefix?: string; log?: Log }): JobRunner {
-  return opts.redisUrl ? createBullRunner({ redisUrl: opts.redisUrl, prefix: opts.prefix, log: opts.log }) : createInProcessRunner(opts.log);
+  return opts.redisUrl
+    ? createBullRunner({ redisUrl: opts.redisUrl, prefix: opts.prefix, log: opts.log })
+    : createInProcessRunner(opts.log);
 }

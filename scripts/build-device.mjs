@@ -22,7 +22,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
  * optional binding), packages that find files beside their code at run time (Bull Board's pages, BullMQ's
  * package.json), and what only the charts chunk uses (react, nivo: loaded on first use anyway).
  */
-export const EXTERNAL = ["better-sqlite3", "@resvg/resvg-js", "@node-rs/argon2", "msgpackr-extract", "pg-native", "@bull-board/*", "bullmq", "react", "react-dom", "react-dom/*", "@nivo/*"];
+export const EXTERNAL = [
+  "better-sqlite3",
+  "@resvg/resvg-js",
+  "@node-rs/argon2",
+  "msgpackr-extract",
+  "pg-native",
+  "@bull-board/*",
+  "bullmq",
+  "react",
+  "react-dom",
+  "react-dom/*",
+  "@nivo/*",
+];
 
 /** Bundled CommonJS packages call require(), and some read __dirname: an ES module has neither. */
 const BANNER = [

@@ -21,7 +21,19 @@ describe("the device service bundle", () => {
     // PORT=0: the system picks a free port and the service prints it (a random pick in 20,000–40,000 once met a
     // port already in use: that range overlaps the ephemeral ports other tests' connections take).
     const proc = spawn(process.execPath, [file], {
-      env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bundle-")), DATABASE_URL: "", REDIS_URL: "", DEVICE_PROCESSES: "1", SESSION_SECRET: "bundle-test-secret-bundle-test-secret-0123", PUBLIC_URL: "http://localhost", LOG_LEVEL: "error" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bundle-")),
+        DATABASE_URL: "",
+        REDIS_URL: "",
+        DEVICE_PROCESSES: "1",
+        SESSION_SECRET: "bundle-test-secret-bundle-test-secret-0123",
+        PUBLIC_URL: "http://localhost",
+        LOG_LEVEL: "error",
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
@@ -43,7 +55,10 @@ describe("the device service bundle", () => {
       const enroll = await fetch(`http://127.0.0.1:${port}/device-api/enroll`, {
         method: "POST",
         headers: { "Content-Type": "application/json; charset=utf-8" },
-        body: JSON.stringify({ token: "no-such-code", hardware: { serialNumber: "BUNDLE-1", brand: "Pixel", model: "7", osVersion: "14", appVersion: "3.8.1" } }),
+        body: JSON.stringify({
+          token: "no-such-code",
+          hardware: { serialNumber: "BUNDLE-1", brand: "Pixel", model: "7", osVersion: "14", appVersion: "3.8.1" },
+        }),
       });
       expect([400, 401]).toContain(enroll.status);
       expect(((await enroll.json()) as { respones_msg: string }).respones_msg).toMatch(/\S/);

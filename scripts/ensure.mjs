@@ -39,7 +39,14 @@ export function ensureDependencies() {
 /** build/ missing or older than any source it is built from. */
 export function buildIsStale() {
   const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
-  const sources = Math.max(newest("app"), newest("core"), newest("db"), newest("device-service"), statSync("remix.config.js").mtimeMs, statSync("package-lock.json").mtimeMs);
+  const sources = Math.max(
+    newest("app"),
+    newest("core"),
+    newest("db"),
+    newest("device-service"),
+    statSync("remix.config.js").mtimeMs,
+    statSync("package-lock.json").mtimeMs,
+  );
   return built < sources;
 }
 

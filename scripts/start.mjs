@@ -72,5 +72,7 @@ if (checks && buildIsStale()) {
 }
 // Links in mail and sign-in callbacks are built from PUBLIC_URL only: default it to the address the server prints.
 const PUBLIC_URL = `http://localhost:${process.env.PORT || 3000}`;
-const code = await run(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", "server/web.ts"], { env: { NODE_ENV: "production", PUBLIC_URL, ...process.env } });
+const code = await run(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", "server/web.ts"], {
+  env: { NODE_ENV: "production", PUBLIC_URL, ...process.env },
+});
 process.exit(code);

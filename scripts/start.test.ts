@@ -54,7 +54,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function launch(command: string, args: string[]): Promise<{ child: ChildProcess; url: Promise<string>; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
+async function launch(
+  command: string,
+  args: string[],
+): Promise<{ child: ChildProcess; url: Promise<string>; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
   expect(dependenciesAreStale(), "node_modules is older than package-lock.json: run npm ci first").toBe(false);
   expect(buildIsStale(), "the build is missing or stale: run `npx remix build` first").toBe(false);
   const port = await freePort();
@@ -75,7 +78,9 @@ async function launch(command: string, args: string[]): Promise<{ child: ChildPr
     stdio: ["ignore", "pipe", "pipe"],
   });
   leftovers.add(child.pid!);
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const url = new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -126,20 +131,24 @@ async function gone(pids: number[]): Promise<number[]> {
 }
 
 describe("npm start (scripts/start.mjs)", () => {
-  it.each(["SIGTERM", "SIGINT"] as const)("passes %s on to the server, waits for its graceful shutdown and exits with its code", async (signal) => {
-    const { child, url, exit } = await launch(process.execPath, ["scripts/start.mjs"]);
-    const base = await url;
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    const family = descendants(child.pid!);
-    expect(family.length).toBeGreaterThan(0);
-    for (const p of family) leftovers.add(p);
-    expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server/web.ts"])]);
-    child.kill(signal);
-    // The server shuts down gracefully and exits 0; the start script exits with that code.
-    expect(await exit).toEqual({ code: 0, signal: null });
-    expect(await refused(base)).toBe(true);
-    expect(await gone(family)).toEqual([]);
-  }, 40_000);
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "passes %s on to the server, waits for its graceful shutdown and exits with its code",
+    async (signal) => {
+      const { child, url, exit } = await launch(process.execPath, ["scripts/start.mjs"]);
+      const base = await url;
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const family = descendants(child.pid!);
+      expect(family.length).toBeGreaterThan(0);
+      for (const p of family) leftovers.add(p);
+      expect(serverCommandLines(family)).toEqual([expect.arrayContaining([...WEB_PROCESS_FLAGS, "server/web.ts"])]);
+      child.kill(signal);
+      // The server shuts down gracefully and exits 0; the start script exits with that code.
+      expect(await exit).toEqual({ code: 0, signal: null });
+      expect(await refused(base)).toBe(true);
+      expect(await gone(family)).toEqual([]);
+    },
+    40_000,
+  );
 
   it("`npm run serve` runs the same server (the web process's V8 flags included) without the checks", async () => {
     const { child, url, exit } = await launch("npm", ["run", "serve", "--silent"]);

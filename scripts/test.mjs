@@ -25,7 +25,11 @@ function ensureChromium() {
   if (existsSync(SHELL)) return SHELL;
   if (isRootWithApt()) {
     console.log("Installing Debian's chromium-headless-shell for the end-to-end tests…");
-    const r = spawnSync("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell"], { stdio: "inherit" });
+    const r = spawnSync(
+      "sh",
+      ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell"],
+      { stdio: "inherit" },
+    );
     if (r.status === 0 && existsSync(SHELL)) return SHELL;
     if (existsSync(FULL)) return FULL;
     console.log("No chromium-headless-shell package here: installing Debian's chromium…");
@@ -33,7 +37,9 @@ function ensureChromium() {
     return FULL;
   }
   if (existsSync(FULL)) return FULL;
-  console.error(`\n✖ The end-to-end tests need Debian's Chromium (${SHELL} or ${FULL}). Install it with:\n    sudo apt-get install chromium-headless-shell\n  or set CHROMIUM_PATH.`);
+  console.error(
+    `\n✖ The end-to-end tests need Debian's Chromium (${SHELL} or ${FULL}). Install it with:\n    sudo apt-get install chromium-headless-shell\n  or set CHROMIUM_PATH.`,
+  );
   process.exit(1);
 }
 
@@ -64,8 +70,14 @@ ensureJava();
 const env = { ...process.env, NODE_ENV: "test" };
 env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
 env.TEST_REDIS_URL ??= "redis://127.0.0.1:6379";
-service("PostgreSQL", `node -e "const c=new (require('pg').Client)('${env.TEST_DATABASE_URL}');c.connect().then(()=>c.end()).catch(()=>process.exit(1))"`);
-service("Redis", `node -e "const R=require('ioredis');const r=new R('${env.TEST_REDIS_URL}',{lazyConnect:true,maxRetriesPerRequest:1});r.connect().then(()=>r.ping()).then(()=>{r.disconnect()}).catch(()=>process.exit(1))"`);
+service(
+  "PostgreSQL",
+  `node -e "const c=new (require('pg').Client)('${env.TEST_DATABASE_URL}');c.connect().then(()=>c.end()).catch(()=>process.exit(1))"`,
+);
+service(
+  "Redis",
+  `node -e "const R=require('ioredis');const r=new R('${env.TEST_REDIS_URL}',{lazyConnect:true,maxRetriesPerRequest:1});r.connect().then(()=>r.ping()).then(()=>{r.disconnect()}).catch(()=>process.exit(1))"`,
+);
 
 const only = process.argv[2];
 if (!only || only === "static") {

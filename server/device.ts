@@ -24,13 +24,18 @@ export interface DeviceServer {
   close(): Promise<void>;
 }
 
-export async function startDeviceServer(o: { port?: number; host?: string; services?: Omit<ServiceOptions, "kind" | "env"> } = {}): Promise<DeviceServer> {
+export async function startDeviceServer(
+  o: { port?: number; host?: string; services?: Omit<ServiceOptions, "kind" | "env"> } = {},
+): Promise<DeviceServer> {
   const e = env();
   const services = await createServices({ ...o.services, kind: "device", env: e });
   forwardAsyncErrors();
   const app = express();
   app.disable("x-powered-by");
-  app.get("/healthz", healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count(), accepting: listening.admission?.accepting() ?? true })));
+  app.get(
+    "/healthz",
+    healthz(services.db, () => ({ sockets: services.deviceRuntime.gateway.count(), accepting: listening.admission?.accepting() ?? true })),
+  );
   // The listener is made after the routes; /healthz reads it when asked.
   const listening: { admission?: Admission } = {};
   const upgrades = new Map<string, UpgradeHandler>();
@@ -41,7 +46,11 @@ export async function startDeviceServer(o: { port?: number; host?: string; servi
     accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
-  mountQueueBoard(app, { db: services.db, jobs: services.jobs, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } });
+  mountQueueBoard(app, {
+    db: services.db,
+    jobs: services.jobs,
+    sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
+  });
   app.use(outageErrors(services.log));
   const server = createServer(app);
   server.on("upgrade", (req, socket, head) => {
@@ -90,8 +99,18 @@ async function migrateOnce(): Promise<void> {
 async function main(): Promise<void> {
   const e = env();
   if (e.DEVICE_PROCESSES > 1 && cluster.isPrimary) {
-    const c = await runDeviceCluster({ processes: e.DEVICE_PROCESSES, scheduling: e.DEVICE_CLUSTER_SCHEDULING, log: (m) => console.log(m), prepare: migrateOnce });
-    console.log(`device service listening on http://127.0.0.1:${e.PORT} (${e.DEVICE_PROCESSES} processes: ${c.workers().map((w) => w.process.pid).join(", ")})`);
+    const c = await runDeviceCluster({
+      processes: e.DEVICE_PROCESSES,
+      scheduling: e.DEVICE_CLUSTER_SCHEDULING,
+      log: (m) => console.log(m),
+      prepare: migrateOnce,
+    });
+    console.log(
+      `device service listening on http://127.0.0.1:${e.PORT} (${e.DEVICE_PROCESSES} processes: ${c
+        .workers()
+        .map((w) => w.process.pid)
+        .join(", ")})`,
+    );
     const stop = () => void c.stop().then(() => process.exit(0));
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);

@@ -72,7 +72,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     logs.push({ level, msg, extra });
   };
   if (o.seed !== false) await seedDemo(tdb.db);
-  const bus = o.redisUrl ? createRedisBus(o.redisUrl, (m) => log("error", m), { name: o.busName, onSubscribed: o.onBusSubscribed }) : createLocalBus();
+  const bus = o.redisUrl
+    ? createRedisBus(o.redisUrl, (m) => log("error", m), { name: o.busName, onSubscribed: o.onBusSubscribed })
+    : createLocalBus();
   const jobs = createRunner({ redisUrl: o.redisUrl, prefix: o.redisUrl ? `test-${randomBytes(4).toString("hex")}` : undefined, log });
   const runtime = await createDeviceRuntime({
     db: tdb.db,
@@ -124,17 +126,69 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   const opRow = parents.find((p) => p.role === "operator");
 
   // Another family: its own parent, kid and phone.
-  let other = (await db.selectFrom("parents").select(["id", "email", "role"]).where("email", "=", "other@kids-portal.test").executeTakeFirst()) as ParentIdentity | undefined;
+  let other = (await db
+    .selectFrom("parents")
+    .select(["id", "email", "role"])
+    .where("email", "=", "other@kids-portal.test")
+    .executeTakeFirst()) as ParentIdentity | undefined;
   let otherKid = { profileId: "", serialNumber: "OTHER-KID-0003" };
   if (!other && o.seed !== false) {
     const ts = nowIso();
     other = { id: newId(), email: "other@kids-portal.test", role: "parent" };
-    await db.insertInto("parents").values({ id: other.id, email: other.email, name: "Other Parent", password_hash: null, role: "parent", email_verified_at: ts, created_at: ts, updated_at: ts }).execute();
+    await db
+      .insertInto("parents")
+      .values({
+        id: other.id,
+        email: other.email,
+        name: "Other Parent",
+        password_hash: null,
+        role: "parent",
+        email_verified_at: ts,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     const profileId = newId();
-    await db.insertInto("kid_profiles").values({ id: profileId, parent_id: other.id, name: "Zoe", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts }).execute();
+    await db
+      .insertInto("kid_profiles")
+      .values({
+        id: profileId,
+        parent_id: other.id,
+        name: "Zoe",
+        birth_month: 1,
+        birth_year: 2015,
+        picture_mime: null,
+        picture: null,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     await db
       .insertInto("devices")
-      .values({ id: newId(), profile_id: profileId, serial_number: otherKid.serialNumber, app_version: null, brand: null, model: null, hardware: null, baseband_version: null, manufacturer: null, android_version: null, language_code: null, imei: null, wifi_mac: null, network_operator: null, phone_number: null, total_ram: null, total_storage: null, last_activation_at: null, credential_hash: null, fcm_token: null, created_at: ts, updated_at: ts })
+      .values({
+        id: newId(),
+        profile_id: profileId,
+        serial_number: otherKid.serialNumber,
+        app_version: null,
+        brand: null,
+        model: null,
+        hardware: null,
+        baseband_version: null,
+        manufacturer: null,
+        android_version: null,
+        language_code: null,
+        imei: null,
+        wifi_mac: null,
+        network_operator: null,
+        phone_number: null,
+        total_ram: null,
+        total_storage: null,
+        last_activation_at: null,
+        credential_hash: null,
+        fcm_token: null,
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     otherKid = { profileId, serialNumber: otherKid.serialNumber };
   } else if (other) {

@@ -64,7 +64,8 @@ export function createServices(o: ServiceOptions<"worker">): Promise<WorkerServi
  */
 export async function createServices(o: ServiceOptions): Promise<Services | WorkerServices> {
   const env = o.env;
-  if (o.kind === "worker" && !env.REDIS_URL) throw new Error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
+  if (o.kind === "worker" && !env.REDIS_URL)
+    throw new Error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
   const logFiles = createLogFileSink({ dir: serverLogDir(env.DATA_DIR), processName: `${o.kind}-${process.pid}` });
   const log = createLogger(env.LOG_LEVEL, { sink: logFiles });
   const db = createDb({
@@ -78,7 +79,9 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   const sqlite = sqliteHandleOf(db);
   const checkpointer = sqlite && env.sqlitePath !== ":memory:" ? startCheckpointer(sqlite, { log: (m) => log("warn", m) }) : null;
   await o.prepare?.(db);
-  const bus = env.REDIS_URL ? createRedisBus(env.REDIS_URL, (m) => log("error", m), { hears: o.kind === "device" ? "device" : "all" }) : createLocalBus();
+  const bus = env.REDIS_URL
+    ? createRedisBus(env.REDIS_URL, (m) => log("error", m), { hears: o.kind === "device" ? "device" : "all" })
+    : createLocalBus();
   const jobs = createRunner({ redisUrl: env.REDIS_URL || undefined, prefix: o.queuePrefix, log });
   const settings = {
     db,
@@ -90,7 +93,10 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     catalogIconBase: env.CATALOG_ICON_BASE_URL,
     fcm: { projectId: env.FCM_PROJECT_ID, clientEmail: env.FCM_CLIENT_EMAIL, privateKey: env.FCM_PRIVATE_KEY },
     // Report mails go through the one mail adapter (SMTP_URL, else the dev mailbox in the database's outbox).
-    reports: { mailer: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail), secret: env.SESSION_SECRET },
+    reports: {
+      mailer: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
+      secret: env.SESSION_SECRET,
+    },
   };
   const closeBase = async () => {
     await bus.close();
@@ -134,7 +140,9 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     deps,
     deviceRuntime,
     // In-process by default; over HTTP to a separately deployed device service when DEVICE_SERVICE_URL is set.
-    device: env.DEVICE_SERVICE_URL ? createRemoteDevice(env.DEVICE_SERVICE_URL, env.DEVICE_SERVICE_KEY) : (parent) => createDeviceCaller({ ...deps, parent }),
+    device: env.DEVICE_SERVICE_URL
+      ? createRemoteDevice(env.DEVICE_SERVICE_URL, env.DEVICE_SERVICE_KEY)
+      : (parent) => createDeviceCaller({ ...deps, parent }),
     async close() {
       await deviceRuntime.close();
       await closeBase();

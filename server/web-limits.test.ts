@@ -41,10 +41,18 @@ interface Answer {
  * Streams `total` bytes of form data to `path` from one reused 64 KB chunk (the client holds no copy), with
  * or without a declared Content-Length. Resolves with the answer; stops sending as soon as it arrives.
  */
-function streamPost(pathname: string, total: number, o: { declare: boolean; type?: string; headers?: Record<string, string> }): Promise<Answer> {
+function streamPost(
+  pathname: string,
+  total: number,
+  o: { declare: boolean; type?: string; headers?: Record<string, string> },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(64 * 1024, "a");
-    const headers: Record<string, string> = { "Content-Type": o.type ?? "application/x-www-form-urlencoded", Accept: "text/html", ...o.headers };
+    const headers: Record<string, string> = {
+      "Content-Type": o.type ?? "application/x-www-form-urlencoded",
+      Accept: "text/html",
+      ...o.headers,
+    };
     if (o.declare) headers["Content-Length"] = String(total);
     const req = http.request({ host: "127.0.0.1", port, path: pathname, method: "POST", headers });
     let answered = false;
@@ -97,14 +105,22 @@ describe("request bodies are bounded before they are buffered", () => {
   it("a form post just under 1 MB still reaches the page; the picture form takes 3 MB but not 4 MB", async () => {
     const under = await streamPost("/login", 1000 * 1024, { declare: true });
     expect(under.status).toBe(400); // the login form's own answer (not a valid email), not a refusal of its size
-    const picture = await streamPost("/kids-device.data", 3 * 1024 * 1024 + 100 * 1024, { declare: true, type: "multipart/form-data; boundary=x", headers: { Accept: "*/*" } });
+    const picture = await streamPost("/kids-device.data", 3 * 1024 * 1024 + 100 * 1024, {
+      declare: true,
+      type: "multipart/form-data; boundary=x",
+      headers: { Accept: "*/*" },
+    });
     expect(picture.status).not.toBe(413);
     const tooBig = await streamPost("/kids-device", 4 * 1024 * 1024, { declare: false, type: "multipart/form-data; boundary=x" });
     expect(tooBig.status).toBe(413);
   });
 
   it("/trpc refuses a body over 1 MB with 413 and JSON", async () => {
-    const answer = await streamPost("/trpc/kids.setSleepMode", 2 * 1024 * 1024, { declare: true, type: "application/json", headers: { Accept: "application/json" } });
+    const answer = await streamPost("/trpc/kids.setSleepMode", 2 * 1024 * 1024, {
+      declare: true,
+      type: "application/json",
+      headers: { Accept: "application/json" },
+    });
     expect(answer.status).toBe(413);
     expect(answer.type).toContain("application/json");
     expect(JSON.parse(answer.body).error.message).toBe("The request is too large (at most 1 MB).");
@@ -121,7 +137,7 @@ describe("unreadable requests get a 400 with a message, never a 500", () => {
   it.each([
     ["text/plain", "email=a"],
     ["application/json", JSON.stringify({ email: "demo@kids-portal.test" })],
-    ["multipart/form-data; boundary=zzz", "--zzz\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nx\r\n--zzz-"],
+    ["multipart/form-data; boundary=zzz", '--zzz\r\nContent-Disposition: form-data; name="email"\r\n\r\nx\r\n--zzz-'],
     ["multipart/form-data", "no boundary at all"],
   ])("POST /login with %s", async (type, body) => {
     const res = await post("/login", body, { "Content-Type": type, Accept: "text/html" });
@@ -130,7 +146,10 @@ describe("unreadable requests get a 400 with a message, never a 500", () => {
   });
 
   it("a post with Origin: null", async () => {
-    const res = await post("/login", "email=demo%40kids-portal.test&password=x", { "Content-Type": "application/x-www-form-urlencoded", Origin: "null" });
+    const res = await post("/login", "email=demo%40kids-portal.test&password=x", {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: "null",
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("not accepted");
   });
@@ -149,7 +168,11 @@ describe("unreadable requests get a 400 with a message, never a 500", () => {
 
 describe("abuse limits", () => {
   it("a tRPC batch of at most 10 calls; an 11th is refused with a clear message", async () => {
-    const batch = (n: number) => fetch(`${base}/trpc/${Array.from({ length: n }, () => "device.commands").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { serialNumber: "DEMO-MIA-0001", limit: 1 }]))))}`, { headers: { Authorization: `Bearer ${token}` } });
+    const batch = (n: number) =>
+      fetch(
+        `${base}/trpc/${Array.from({ length: n }, () => "device.commands").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { serialNumber: "DEMO-MIA-0001", limit: 1 }]))))}`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      );
     const ten = await batch(10);
     expect(ten.status).toBe(200);
     expect((await ten.json()).length).toBe(10);
@@ -206,7 +229,10 @@ describe("abuse limits", () => {
       "X-Forwarded-For": "203.0.113.77",
     });
     expect(res.status).toBe(302);
-    const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const page = await (await fetch(`${base}/account`, { headers: { Cookie: cookie } })).text();
     expect(page).not.toContain("203.0.113.77");
     expect(page).toMatch(/127\.0\.0\.1/);

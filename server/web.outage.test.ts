@@ -98,7 +98,9 @@ async function terminateBackends(): Promise<number> {
   admin.on("error", () => {});
   await admin.connect();
   try {
-    const r = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [new URL(t.url).pathname.slice(1)]);
+    const r = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
+      new URL(t.url).pathname.slice(1),
+    ]);
     return r.rowCount ?? 0;
   } finally {
     await admin.end();
@@ -111,7 +113,8 @@ const kidsAppLogin = () =>
     headers: { "Content-Type": "application/json", "x-api-key": KIDS_APP_KEY },
     body: JSON.stringify({ email: "nobody@example.com", password: "wrong-password" }),
   });
-const withToken = (p: string, init: RequestInit = {}) => fetch(`${base}${p}`, { ...init, redirect: "manual", headers: { Authorization: `Bearer ${bearer}`, ...init.headers } });
+const withToken = (p: string, init: RequestInit = {}) =>
+  fetch(`${base}${p}`, { ...init, redirect: "manual", headers: { Authorization: `Bearer ${bearer}`, ...init.headers } });
 
 beforeAll(async () => {
   t = await createTestDb("postgres");
@@ -198,7 +201,11 @@ describe("the server on PostgreSQL", () => {
     expect(data.status).toBe(503);
     expect(await data.text()).toContain(DATABASE_UNAVAILABLE_MESSAGE);
     // A form post (an action) gets the same page.
-    const post = await withToken("/account", { method: "POST", headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=x" });
+    const post = await withToken("/account", {
+      method: "POST",
+      headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "intent=x",
+    });
     expect(post.status).toBe(503);
     expect(await post.text()).toContain(DATABASE_UNAVAILABLE_MESSAGE);
 
@@ -229,7 +236,12 @@ describe("the device service during an outage", () => {
     url.port = "1"; // nothing listens there
     const db: DB = createDb({ url: url.toString(), onError: () => {} });
     try {
-      const device = createDeviceCaller({ db, bus: createLocalBus(), log: () => {}, parent: { id: "p", email: "p@example.com", role: "parent" } });
+      const device = createDeviceCaller({
+        db,
+        bus: createLocalBus(),
+        log: () => {},
+        parent: { id: "p", email: "p@example.com", role: "parent" },
+      });
       const err = await device.kids.setSleepMode({ profileId: "k", sleepMode: true }).then(
         () => null,
         (e: unknown) => e,

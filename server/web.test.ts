@@ -91,7 +91,9 @@ describe("server", () => {
     const { port } = new URL(base);
     const closed = await new Promise<string>((resolve) => {
       const socket = net.connect(Number(port), "127.0.0.1", () => {
-        socket.write("GET /not-a-socket HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+        socket.write(
+          "GET /not-a-socket HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        );
       });
       let data = "";
       socket.on("data", (d) => (data += d.toString()));
@@ -124,7 +126,9 @@ describe("process", () => {
     });
     const started = Date.now();
     child.kill("SIGTERM");
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     expect(exit, out).toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(out).toContain("shutting down");

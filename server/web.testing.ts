@@ -35,6 +35,11 @@ export async function startTestServer(name: string, env: Record<string, string> 
     return { res, html: await res.text() };
   };
   const post = (url: string, fields: Record<string, string>, cookie: string) =>
-    fetch(`${base}${url}`, { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: cookie, Origin: base }, redirect: "manual" });
+    fetch(`${base}${url}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { Cookie: cookie, Origin: base },
+      redirect: "manual",
+    });
   return { started, base, db, signIn, get, post };
 }

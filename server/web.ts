@@ -45,7 +45,8 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     // job itself over the seeded usage (back-filled, so no mail), and the start-up run finds them there.
     prepare: async (db) => {
       seed.login = e.SEED_DEMO ? await seedIfEmpty(db) : null;
-      if (seed.login) await buildDueReports({ db }, { since: new Date(Date.now() - DEMO_USAGE_DAYS * 86_400_000).toISOString().slice(0, 10) });
+      if (seed.login)
+        await buildDueReports({ db }, { since: new Date(Date.now() - DEMO_USAGE_DAYS * 86_400_000).toISOString().slice(0, 10) });
     },
   });
 
@@ -70,7 +71,15 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   // Rendered dashboards and Global Settings pages reused while nothing on them changed (PAGE_CACHE_MB=0 turns it
   // off). Before the static files (no file answers these paths), so a repeat view does not look for one on disk first.
   const pageCache = new PageCache(e.PAGE_CACHE_MB * 1024 * 1024);
-  app.get(PAGE_CACHE_PATHS, pageCacheRoute({ db: services.db, cache: pageCache, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS }, compress }));
+  app.get(
+    PAGE_CACHE_PATHS,
+    pageCacheRoute({
+      db: services.db,
+      cache: pageCache,
+      sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
+      compress,
+    }),
+  );
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
   app.use(sameOriginPosts());
@@ -88,7 +97,11 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     accounts: { env: e },
     serviceKey: e.DEVICE_SERVICE_KEY,
   });
-  mountQueueBoard(app, { db: services.db, jobs: services.jobs, sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS } });
+  mountQueueBoard(app, {
+    db: services.db,
+    jobs: services.jobs,
+    sessionPolicy: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteDays: e.SESSION_ABSOLUTE_DAYS },
+  });
 
   app.all(
     "*",
@@ -140,7 +153,11 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   }
 
   if (!options.quiet) {
-    services.log("info", "server started", { url: e.PUBLIC_URL ?? url, database: e.databaseKind, queue: e.REDIS_URL ? "bullmq" : "in-process" });
+    services.log("info", "server started", {
+      url: e.PUBLIC_URL ?? url,
+      database: e.databaseKind,
+      queue: e.REDIS_URL ? "bullmq" : "in-process",
+    });
     console.log(`\n  Kids Portal is running at ${e.PUBLIC_URL ?? url}\n`);
     if (seed.login) console.log(`  Demo family seeded. Sign in with ${seed.login.email} / ${seed.login.password}\n`);
     else if (e.SEED_DEMO) console.log(`  Demo login (if you have not changed it): demo@kids-portal.test / demo-parent-2026\n`);

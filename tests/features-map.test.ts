@@ -70,16 +70,31 @@ describe("the features map (docs/features.md) against the spec (docs/spec/)", ()
     expect(specs.map((s) => s.file)).toEqual(["1-accounts-dashboard-devices.md", "2-apps-store-requests-reports-payments.md"]);
     for (const s of routesOf) expect(s.routes.length, `routes found in ${s.file}: ${s.routes.join(" ")}`).toBeGreaterThanOrEqual(12);
     expect(allRoutes.length, allRoutes.join(" ")).toBeGreaterThanOrEqual(25);
-    for (const r of ["/", "/login", "/password/set", "/kids-device", "/report", "/reports", "/server-logs", "/kids/{file}", "/users/apple-callback"])
+    for (const r of [
+      "/",
+      "/login",
+      "/password/set",
+      "/kids-device",
+      "/report",
+      "/reports",
+      "/server-logs",
+      "/kids/{file}",
+      "/users/apple-callback",
+    ])
       expect(allRoutes).toContain(r);
     // Calls of the old API (after a method) and prose slashes are not routes.
     for (const r of ["/users/login", "/users/detail", "/Unblock", "/100"]) expect(allRoutes).not.toContain(r);
-    expect(specRoutes("Public: /login (also the parent of /). Week: This Week / Previous Week. POST /users/login; x/y")).toEqual(["/", "/login"]);
+    expect(specRoutes("Public: /login (also the parent of /). Week: This Week / Previous Week. POST /users/login; x/y")).toEqual([
+      "/",
+      "/login",
+    ]);
   });
 
   it("names every spec route", () => {
     const missing = allRoutes.filter((r) => !map.includes(`\`${r}\``));
-    expect(missing, `spec routes missing from ${MAP_FILE} (write each backticked, e.g. \`/kids-device\`): ${missing.join(", ")}`).toEqual([]);
+    expect(missing, `spec routes missing from ${MAP_FILE} (write each backticked, e.g. \`/kids-device\`): ${missing.join(", ")}`).toEqual(
+      [],
+    );
   });
 
   it("names, in a row of each spec route, the route module that serves it", () => {
@@ -119,10 +134,15 @@ describe("the features map (docs/features.md) against the spec (docs/spec/)", ()
 
   it("lists in its tables legend only tables of the schema file they are listed under", () => {
     const legend = [...map.matchAll(LEGEND_LINE)];
-    expect(legend.length, "the legend lists every db/schema*.ts file").toBe(readdirSync(path.join(ROOT, "db")).filter((f) => /^schema[\w-]*\.ts$/.test(f)).length);
+    expect(legend.length, "the legend lists every db/schema*.ts file").toBe(
+      readdirSync(path.join(ROOT, "db")).filter((f) => /^schema[\w-]*\.ts$/.test(f)).length,
+    );
     const unknown = legend.flatMap(([, file, list]) => {
       const schema = readFileSync(path.join(ROOT, file), "utf8");
-      return [...list.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((t) => !new RegExp(`^\\s+${t}: \\w+Table;`, "m").test(schema)).map((t) => `${t} (${file})`);
+      return [...list.matchAll(/`([a-z_]+)`/g)]
+        .map((m) => m[1])
+        .filter((t) => !new RegExp(`^\\s+${t}: \\w+Table;`, "m").test(schema))
+        .map((t) => `${t} (${file})`);
     });
     expect(unknown, `tables the legend names that its schema file lacks: ${unknown.join(", ")}`).toEqual([]);
   });

@@ -28,7 +28,9 @@ function files(dir: string): string[] {
 /** Every module specifier of a file: static imports, re-exports and dynamic import(). */
 function specifiers(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm))
+  for (const m of text.matchAll(
+    /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm,
+  ))
     out.push(m[1] ?? m[2] ?? m[3]);
   return out;
 }
@@ -63,13 +65,25 @@ describe("layering", () => {
     const all = imports();
     expect(all.length).toBeGreaterThan(500);
     expect(all.some((i) => i.file === "server/web.ts")).toBe(true);
-    expect(specifiers(`import { a } from "./x";\nexport { b } from "../y";\nconst c = await import("#db/z");\nimport type {\n  D,\n} from "~/w";`)).toEqual(["./x", "../y", "#db/z", "~/w"]);
+    expect(
+      specifiers(
+        `import { a } from "./x";\nexport { b } from "../y";\nconst c = await import("#db/z");\nimport type {\n  D,\n} from "~/w";`,
+      ),
+    ).toEqual(["./x", "../y", "#db/z", "~/w"]);
     expect(target("app/routes/x.tsx", "../../db/index")).toEqual({ layer: "db", via: "relative" });
     expect(target("db/queries/x.ts", "../../app/utils/y")).toEqual({ layer: "app", via: "relative" });
   });
 
   it("core/ holds what every process shares", () => {
-    for (const f of ["core/env.server.ts", "core/log.ts", "core/password.server.ts", "core/ids.server.ts", "core/format.ts", "core/values.ts", "core/session-cookie.server.ts"])
+    for (const f of [
+      "core/env.server.ts",
+      "core/log.ts",
+      "core/password.server.ts",
+      "core/ids.server.ts",
+      "core/format.ts",
+      "core/values.ts",
+      "core/session-cookie.server.ts",
+    ])
       expect(existsSync(path.join(ROOT, f)), f).toBe(true);
     // Module names without ".ts": the move script rewrites mentions of whole file names.
     for (const m of ["app/utils/env.server", "app/utils/log.server", "app/utils/password.server", "db/queries/ids", "app/utils/format"])
@@ -98,8 +112,15 @@ describe("layering", () => {
   });
 
   it("tsconfig paths and vitest's aliases name the same rooms", async () => {
-    const tsconfig = JSON.parse(readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")) as { compilerOptions: { paths: Record<string, string[]> } };
-    const fromTs = Object.fromEntries(Object.entries(tsconfig.compilerOptions.paths).map(([k, [v]]) => [k.replace(/\/\*$/, ""), v.replace(/^\.\//, "").replace(/\/\*$/, "")]));
+    const tsconfig = JSON.parse(readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")) as {
+      compilerOptions: { paths: Record<string, string[]> };
+    };
+    const fromTs = Object.fromEntries(
+      Object.entries(tsconfig.compilerOptions.paths).map(([k, [v]]) => [
+        k.replace(/\/\*$/, ""),
+        v.replace(/^\.\//, "").replace(/\/\*$/, ""),
+      ]),
+    );
     expect(fromTs).toEqual(Object.fromEntries(Object.entries(ALIASES).map(([a, l]) => [a, l])));
     const vitest = (await import("../vitest.config")).default as { resolve: { alias: Record<string, string> } };
     expect(Object.fromEntries(Object.entries(vitest.resolve.alias).map(([k, v]) => [k, path.relative(ROOT, v)]))).toEqual(fromTs);

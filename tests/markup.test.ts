@@ -37,7 +37,12 @@ beforeAll(async () => {
       .where("kid_profiles.name", "=", name)
       .executeTakeFirstOrThrow();
   const mia = await kid("Mia");
-  const app = await db.selectFrom("profile_apps").select(["package_name", "play_store_category"]).where("profile_id", "=", mia.profileId).where("play_store_category", "!=", "Others").executeTakeFirstOrThrow();
+  const app = await db
+    .selectFrom("profile_apps")
+    .select(["package_name", "play_store_category"])
+    .where("profile_id", "=", mia.profileId)
+    .where("play_store_category", "!=", "Others")
+    .executeTakeFirstOrThrow();
   ids = { mia, leo: await kid("Leo"), packageName: app.package_name, categoryId: app.play_store_category };
 });
 afterAll(async () => {
@@ -50,18 +55,28 @@ describe("valid markup", () => {
     const names = new Map<string, string>();
     const wrongStatus: string[] = [];
     for (const p of BUILT_PAGES) {
-      const res = await fetch(`${base}${p.url(ids)}`, { headers: p.who === "signed-out" ? {} : { Cookie: cookies[p.who]! }, redirect: "manual" });
+      const res = await fetch(`${base}${p.url(ids)}`, {
+        headers: p.who === "signed-out" ? {} : { Cookie: cookies[p.who]! },
+        redirect: "manual",
+      });
       if (res.status !== (p.status ?? 200)) wrongStatus.push(`${p.name}: answered ${res.status}`);
       const file = path.join(dir, `${names.size}.html`);
       writeFileSync(file, await res.text());
       names.set(path.basename(file), p.name);
     }
     const files = [...names.keys()].map((f) => path.join(dir, f));
-    const { stderr } = await promisify(execFile)("java", ["-jar", VNU_JAR, "--format", "json", "--exit-zero-always", ...files], { maxBuffer: 32 * 1024 * 1024 });
-    const report = JSON.parse(stderr) as { messages: { type: string; url?: string; message: string; extract?: string; lastLine?: number }[] };
+    const { stderr } = await promisify(execFile)("java", ["-jar", VNU_JAR, "--format", "json", "--exit-zero-always", ...files], {
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    const report = JSON.parse(stderr) as {
+      messages: { type: string; url?: string; message: string; extract?: string; lastLine?: number }[];
+    };
     const errors = report.messages
       .filter((m) => m.type === "error" || m.type === "non-document-error")
-      .map((m) => `${names.get(path.basename(m.url ?? "")) ?? m.url}: line ${m.lastLine ?? "?"}: ${m.message}${m.extract ? ` «${m.extract.replace(/\s+/g, " ").trim()}»` : ""}`);
+      .map(
+        (m) =>
+          `${names.get(path.basename(m.url ?? "")) ?? m.url}: line ${m.lastLine ?? "?"}: ${m.message}${m.extract ? ` «${m.extract.replace(/\s+/g, " ").trim()}»` : ""}`,
+      );
     expect([...wrongStatus, ...errors]).toEqual([]);
   }, 120_000);
 });

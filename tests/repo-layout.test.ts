@@ -29,7 +29,11 @@ describe("repository layout", () => {
     const rootFiles = tracked().filter((f) => !f.includes("/"));
     expect(rootFiles.length).toBeGreaterThan(5); // the check sees the root
     expect(rootFiles.filter((f) => !ROOT_FILES.some((re) => re.test(f)))).toEqual([]);
-    const folders = new Set(tracked().filter((f) => f.includes("/") && !f.startsWith(".")).map((f) => f.split("/")[0]));
+    const folders = new Set(
+      tracked()
+        .filter((f) => f.includes("/") && !f.startsWith("."))
+        .map((f) => f.split("/")[0]),
+    );
     expect([...folders].filter((d) => !FOLDERS.includes(d))).toEqual([]);
   });
 
@@ -41,7 +45,15 @@ describe("repository layout", () => {
   });
 
   it("the helper-name check refuses the old styles", () => {
-    for (const f of ["db/testing.ts", "e2e/helpers/auth.ts", "app/authz-fixture.ts", "app/route-harness.ts", "app/payments/testing/stripe-double.ts"]) expect(HELPER_NAMES.test(f), f).toBe(true);
-    for (const f of ["server/harness.testing.ts", "db/index.testing.ts", "device-service/routers/online.ts"]) expect(HELPER_NAMES.test(f) && !/\.testing\.tsx?$/.test(f), f).toBe(false);
+    for (const f of [
+      "db/testing.ts",
+      "e2e/helpers/auth.ts",
+      "app/authz-fixture.ts",
+      "app/route-harness.ts",
+      "app/payments/testing/stripe-double.ts",
+    ])
+      expect(HELPER_NAMES.test(f), f).toBe(true);
+    for (const f of ["server/harness.testing.ts", "db/index.testing.ts", "device-service/routers/online.ts"])
+      expect(HELPER_NAMES.test(f) && !/\.testing\.tsx?$/.test(f), f).toBe(false);
   });
 });

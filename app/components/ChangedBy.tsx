@@ -3,7 +3,17 @@
  * way on every page. `by` comes from `changedByLabel` (app/rules/delegation.ts); nothing is shown without it.
  * `inline` sits inside a sentence of its own paragraph ("Saved: 1 hr. Changed by you.").
  */
-export function ChangedBy({ by, testId, verb = "Changed", inline = false }: { by: string | null | undefined; testId: string; verb?: string; inline?: boolean }) {
+export function ChangedBy({
+  by,
+  testId,
+  verb = "Changed",
+  inline = false,
+}: {
+  by: string | null | undefined;
+  testId: string;
+  verb?: string;
+  inline?: boolean;
+}) {
   if (!by) return null;
   return inline ? (
     <span className="changed-by" data-testid={testId}>

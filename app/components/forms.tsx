@@ -1,7 +1,19 @@
 import { useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { useHydrated } from "~/utils/hooks";
 
-export function Field({ label, id, errors, children, hint }: { label: string; id: string; errors?: string[] | null; hint?: ReactNode; children: ReactNode }) {
+export function Field({
+  label,
+  id,
+  errors,
+  children,
+  hint,
+}: {
+  label: string;
+  id: string;
+  errors?: string[] | null;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -24,9 +36,20 @@ export function PasswordInput(props: InputHTMLAttributes<HTMLInputElement> & { i
   return (
     <Field label={label} id={input.id} errors={errors}>
       <div className="password-wrap">
-        <input {...input} type={shown ? "text" : "password"} aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? `${input.id}-error` : undefined} />
+        <input
+          {...input}
+          type={shown ? "text" : "password"}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? `${input.id}-error` : undefined}
+        />
         {hydrated ? (
-          <button type="button" className="password-toggle" aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`} aria-pressed={shown} onClick={() => setShown((s) => !s)}>
+          <button
+            type="button"
+            className="password-toggle"
+            aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            aria-pressed={shown}
+            onClick={() => setShown((s) => !s)}
+          >
             {shown ? "Hide" : "Show"}
           </button>
         ) : null}
@@ -36,7 +59,12 @@ export function PasswordInput(props: InputHTMLAttributes<HTMLInputElement> & { i
 }
 
 /** A submit button that is disabled with a spinner while its form is being sent. */
-export function SubmitButton({ busy, children, className = "btn btn-primary", ...rest }: { busy: boolean; children: ReactNode; className?: string } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
+export function SubmitButton({
+  busy,
+  children,
+  className = "btn btn-primary",
+  ...rest
+}: { busy: boolean; children: ReactNode; className?: string } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <button type="submit" className={className} disabled={busy || rest.disabled} aria-busy={busy} {...rest}>
       {busy ? <span className="spinner" aria-hidden="true" /> : null}

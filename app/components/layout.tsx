@@ -85,7 +85,17 @@ export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?
  * A popup: `?modal=…` in the URL, so it works without JavaScript; with it, a real dialog (focus in, Tab kept
  * inside, Escape and a click on the backdrop close it, focus back to its opener; app/utils/dialog.ts).
  */
-export function Modal({ title, closeHref, children, labelId = "modal-title" }: { title: string; closeHref: string; children: React.ReactNode; labelId?: string }) {
+export function Modal({
+  title,
+  closeHref,
+  children,
+  labelId = "modal-title",
+}: {
+  title: string;
+  closeHref: string;
+  children: React.ReactNode;
+  labelId?: string;
+}) {
   const ref = useRef<HTMLElement>(null);
   const navigate = useNavigate();
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });

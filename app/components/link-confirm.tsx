@@ -15,7 +15,8 @@ export function LinkConfirmPage({ confirm }: { confirm: { email: string; signedI
     <>
       <h1>{verifying ? "Verify your email and sign in" : "Sign in with this link"}</h1>
       <p>
-        This link {verifying ? "verifies the email address of and signs in to" : "signs in to"} the Kids Portal account of <strong>{email}</strong>.
+        This link {verifying ? "verifies the email address of and signs in to" : "signs in to"} the Kids Portal account of{" "}
+        <strong>{email}</strong>.
       </p>
       {other ? (
         <div className="banner banner-warning" role="alert">

@@ -34,7 +34,11 @@ export function Toaster({ toast, pageKey }: { toast: ToastData | null; pageKey?:
   return (
     <>
       {hydrated ? null : <input type="checkbox" id="toast-dismiss" className="toast-dismiss" />}
-      <div className={`toast toast-${visible.type}${visible.type === "error" ? "" : " toast-fades"}`} role={visible.type === "error" ? "alert" : "status"} data-testid="toast">
+      <div
+        className={`toast toast-${visible.type}${visible.type === "error" ? "" : " toast-fades"}`}
+        role={visible.type === "error" ? "alert" : "status"}
+        data-testid="toast"
+      >
         <span>{visible.message}</span>
         {hydrated ? (
           <button type="button" className="toast-close" aria-label="Dismiss message" onClick={() => setVisible(null)}>

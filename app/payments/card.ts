@@ -20,7 +20,12 @@ const BRANDS: BrandRule[] = [
   { brand: "diners", prefix: /^(30[0-5]|3095|36|3[89])/, lengths: [14, 15, 16, 17, 18, 19], cvc: [3, 4] },
   { brand: "visa", prefix: /^4/, lengths: [13, 16, 19], cvc: [3, 4] },
   { brand: "mastercard", prefix: /^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/, lengths: [16], cvc: [3, 4] },
-  { brand: "discover", prefix: /^(6011|65|64[4-9]|622(12[6-9]|1[3-9]\d|[2-8]\d\d|9[01]\d|92[0-5]))/, lengths: [16, 17, 18, 19], cvc: [3, 4] },
+  {
+    brand: "discover",
+    prefix: /^(6011|65|64[4-9]|622(12[6-9]|1[3-9]\d|[2-8]\d\d|9[01]\d|92[0-5]))/,
+    lengths: [16, 17, 18, 19],
+    cvc: [3, 4],
+  },
   { brand: "unionpay", prefix: /^62/, lengths: [16, 17, 18, 19], cvc: [3, 4] },
 ];
 
@@ -97,15 +102,20 @@ export interface CheckedCard {
 }
 
 /** Every problem with a card, or its kept parts (brand, last4, expiry). The number and CVC are not returned. */
-export function checkCard(input: { number: string; exp_month: number; exp_year: number; cvc: string }, now: Date = new Date()): { ok: true; card: CheckedCard } | { ok: false; problems: CardProblem[] } {
+export function checkCard(
+  input: { number: string; exp_month: number; exp_year: number; cvc: string },
+  now: Date = new Date(),
+): { ok: true; card: CheckedCard } | { ok: false; problems: CardProblem[] } {
   const problems: CardProblem[] = [];
   const digits = digitsOnly(input.number);
   const rule = BRANDS.find((b) => b.prefix.test(digits));
   if (!digits) problems.push({ field: "number", message: CARD_MESSAGES.numberRequired });
   else if (!/^\d+$/.test(digits)) problems.push({ field: "number", message: CARD_MESSAGES.numberInvalid });
-  else if (!rule) problems.push({ field: "number", message: digits.length < 12 ? CARD_MESSAGES.numberIncomplete : CARD_MESSAGES.brandUnknown });
+  else if (!rule)
+    problems.push({ field: "number", message: digits.length < 12 ? CARD_MESSAGES.numberIncomplete : CARD_MESSAGES.brandUnknown });
   else if (digits.length < Math.min(...rule.lengths)) problems.push({ field: "number", message: CARD_MESSAGES.numberIncomplete });
-  else if (!rule.lengths.includes(digits.length) || !luhnValid(digits)) problems.push({ field: "number", message: CARD_MESSAGES.numberInvalid });
+  else if (!rule.lengths.includes(digits.length) || !luhnValid(digits))
+    problems.push({ field: "number", message: CARD_MESSAGES.numberInvalid });
 
   const month = input.exp_month;
   const year = normalizeYear(input.exp_year);
@@ -117,8 +127,10 @@ export function checkCard(input: { number: string; exp_month: number; exp_year: 
 
   const cvc = input.cvc.trim();
   if (!/^\d+$/.test(cvc)) problems.push({ field: "cvc", message: CARD_MESSAGES.cvcInvalid });
-  else if (rule && !rule.cvc.includes(cvc.length) && cvc.length < Math.min(...rule.cvc)) problems.push({ field: "cvc", message: CARD_MESSAGES.cvcIncomplete });
-  else if (cvc.length < 3 || cvc.length > 4 || (rule && !rule.cvc.includes(cvc.length))) problems.push({ field: "cvc", message: CARD_MESSAGES.cvcInvalid });
+  else if (rule && !rule.cvc.includes(cvc.length) && cvc.length < Math.min(...rule.cvc))
+    problems.push({ field: "cvc", message: CARD_MESSAGES.cvcIncomplete });
+  else if (cvc.length < 3 || cvc.length > 4 || (rule && !rule.cvc.includes(cvc.length)))
+    problems.push({ field: "cvc", message: CARD_MESSAGES.cvcInvalid });
 
   if (problems.length || !rule) return { ok: false, problems };
   return { ok: true, card: { brand: rule.brand, last4: digits.slice(-4), exp_month: month, exp_year: year } };
@@ -126,10 +138,22 @@ export function checkCard(input: { number: string; exp_month: number; exp_year: 
 
 /** The card form (spec: card_name, number, exp_month, exp_year, cvc). Bounded strings; the card checks run after. */
 export const CardFormSchema = z.object({
-  card_name: z.string({ required_error: CARD_MESSAGES.nameRequired }).trim().min(1, CARD_MESSAGES.nameRequired).max(100, "The name on the card is at most 100 characters."),
+  card_name: z
+    .string({ required_error: CARD_MESSAGES.nameRequired })
+    .trim()
+    .min(1, CARD_MESSAGES.nameRequired)
+    .max(100, "The name on the card is at most 100 characters."),
   number: z.string({ required_error: CARD_MESSAGES.numberRequired }).max(40, CARD_MESSAGES.numberInvalid),
-  exp_month: z.coerce.number({ required_error: CARD_MESSAGES.monthInvalid, invalid_type_error: CARD_MESSAGES.monthInvalid }).int(CARD_MESSAGES.monthInvalid).min(1, CARD_MESSAGES.monthInvalid).max(12, CARD_MESSAGES.monthInvalid),
-  exp_year: z.coerce.number({ required_error: CARD_MESSAGES.yearInvalid, invalid_type_error: CARD_MESSAGES.yearInvalid }).int(CARD_MESSAGES.yearInvalid).min(0, CARD_MESSAGES.yearInvalid).max(2100, CARD_MESSAGES.yearInvalid),
+  exp_month: z.coerce
+    .number({ required_error: CARD_MESSAGES.monthInvalid, invalid_type_error: CARD_MESSAGES.monthInvalid })
+    .int(CARD_MESSAGES.monthInvalid)
+    .min(1, CARD_MESSAGES.monthInvalid)
+    .max(12, CARD_MESSAGES.monthInvalid),
+  exp_year: z.coerce
+    .number({ required_error: CARD_MESSAGES.yearInvalid, invalid_type_error: CARD_MESSAGES.yearInvalid })
+    .int(CARD_MESSAGES.yearInvalid)
+    .min(0, CARD_MESSAGES.yearInvalid)
+    .max(2100, CARD_MESSAGES.yearInvalid),
   cvc: z.string({ required_error: CARD_MESSAGES.cvcInvalid }).max(8, CARD_MESSAGES.cvcInvalid),
 });
 export type CardForm = z.infer<typeof CardFormSchema>;

@@ -23,7 +23,9 @@ describe("payments configuration", () => {
   });
 
   it("Stripe mode needs its three keys, with a message naming the missing ones", () => {
-    expect(() => parseEnv({ ...base, PAYMENTS_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: required with PAYMENTS_PROVIDER=stripe/);
+    expect(() => parseEnv({ ...base, PAYMENTS_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: required with PAYMENTS_PROVIDER=stripe/,
+    );
     expect(() => parseEnv({ ...base, PAYMENTS_PROVIDER: "paypal" })).toThrow(/PAYMENTS_PROVIDER/);
     const env = parseEnv({ ...base, PAYMENTS_PROVIDER: "stripe", ...stripeKeys });
     expect(paymentsFor({ env, db: {} as never, log: () => {} }).kind).toBe("stripe");
@@ -35,7 +37,11 @@ describe("payments configuration", () => {
     expect(card).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/js\.stripe\.com;/);
     expect(card).toContain("frame-src https://js.stripe.com https://hooks.stripe.com");
     expect(card).toContain("connect-src 'self' https://api.stripe.com");
-    for (const csp of [cspFor(stripe, "/payment-history"), cspFor(stripe, "/kids-device"), cspFor(parseEnv({ ...base }), "/payment-methods")]) {
+    for (const csp of [
+      cspFor(stripe, "/payment-history"),
+      cspFor(stripe, "/kids-device"),
+      cspFor(parseEnv({ ...base }), "/payment-methods"),
+    ]) {
       expect(csp).not.toContain("stripe.com");
       expect(csp).toContain("connect-src 'self';");
     }

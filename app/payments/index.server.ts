@@ -17,7 +17,12 @@ export function paymentsFor(services: Pick<AppServices, "env" | "db" | "log">): 
         ? createStripePayments({
             db: services.db,
             log: services.log,
-            config: { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE || undefined },
+            config: {
+              secretKey: e.STRIPE_SECRET_KEY,
+              publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiBase: e.STRIPE_API_BASE || undefined,
+            },
           })
         : createLocalPayments({ db: services.db });
     providers.set(services, p);

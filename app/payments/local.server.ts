@@ -1,5 +1,11 @@
 import type { DB } from "#db/index";
-import { addPaymentMethod, deletePaymentMethod, listPaymentMethods, setDefaultPaymentMethod, type PaymentMethodRow } from "#db/queries/payments";
+import {
+  addPaymentMethod,
+  deletePaymentMethod,
+  listPaymentMethods,
+  setDefaultPaymentMethod,
+  type PaymentMethodRow,
+} from "#db/queries/payments";
 import { checkCard, DEMO_DECLINES, digitsOnly } from "./card";
 import { CARD_NOT_FOUND, DEFAULT_CARD_KEPT, type CardFieldErrors, type CardView, type LocalPayments } from "./provider.server";
 
@@ -46,7 +52,9 @@ export function createLocalPayments({ db, now = () => new Date() }: { db: DB; no
       return { ok: true, card: cardView(row) };
     },
     async setDefault(parent, id) {
-      return (await setDefaultPaymentMethod(db, parent.id, id)) ? { ok: true, value: undefined } : { ok: false, message: CARD_NOT_FOUND, notFound: true };
+      return (await setDefaultPaymentMethod(db, parent.id, id))
+        ? { ok: true, value: undefined }
+        : { ok: false, message: CARD_NOT_FOUND, notFound: true };
     },
     async remove(parent, id) {
       const r = await deletePaymentMethod(db, parent.id, id);

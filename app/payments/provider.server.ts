@@ -54,7 +54,10 @@ export type CardFieldErrors = Partial<Record<"card_name" | "number" | "exp_month
 export interface LocalPayments extends CommonPayments {
   kind: "local";
   /** Checks the number (never keeps, logs or returns it) and keeps brand, last4, expiry and billing details. */
-  addCard(parent: PayingParent, input: LocalCardInput): Promise<{ ok: true; card: CardView } | { ok: false; fieldErrors: CardFieldErrors; message?: string }>;
+  addCard(
+    parent: PayingParent,
+    input: LocalCardInput,
+  ): Promise<{ ok: true; card: CardView } | { ok: false; fieldErrors: CardFieldErrors; message?: string }>;
 }
 
 export interface StripePayments extends CommonPayments {

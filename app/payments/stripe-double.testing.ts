@@ -49,7 +49,16 @@ export const DOUBLE_SECRET_KEY = "sk_test_double";
 export async function startStripeDouble(): Promise<StripeDouble> {
   let seq = 0;
   const id = (prefix: string) => `${prefix}_${++seq}${Math.random().toString(36).slice(2, 8)}`;
-  const d: Omit<StripeDouble, "url" | "close"> = { calls: [], customers: new Map(), pms: new Map(), setupIntents: new Map(), sessions: new Map(), invoices: [], subscriptions: [], failNext: new Map() };
+  const d: Omit<StripeDouble, "url" | "close"> = {
+    calls: [],
+    customers: new Map(),
+    pms: new Map(),
+    setupIntents: new Map(),
+    sessions: new Map(),
+    invoices: [],
+    subscriptions: [],
+    failNext: new Map(),
+  };
 
   const pmJson = (pm: DoublePm) => ({
     id: pm.id,
@@ -57,7 +66,19 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     type: "card",
     customer: pm.customer,
     card: { brand: pm.brand, last4: pm.last4, exp_month: pm.exp_month, exp_year: pm.exp_year },
-    billing_details: { name: pm.name ?? null, email: pm.email ?? null, phone: null, address: { line1: pm.line1 ?? null, line2: null, city: pm.city ?? null, postal_code: pm.postal_code ?? null, country: pm.country ?? null, state: null } },
+    billing_details: {
+      name: pm.name ?? null,
+      email: pm.email ?? null,
+      phone: null,
+      address: {
+        line1: pm.line1 ?? null,
+        line2: null,
+        city: pm.city ?? null,
+        postal_code: pm.postal_code ?? null,
+        country: pm.country ?? null,
+        state: null,
+      },
+    },
   });
   const customerJson = (c: { id: string; email: string; name: string; metadata: Record<string, string>; default_pm: string | null }) => ({
     id: c.id,
@@ -73,7 +94,8 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     const u = new URL(req.url ?? "/", "http://x");
     const key = `${req.method} ${u.pathname}`;
     d.calls.push(key);
-    if (req.headers.authorization !== `Bearer ${DOUBLE_SECRET_KEY}`) return [401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } }];
+    if (req.headers.authorization !== `Bearer ${DOUBLE_SECRET_KEY}`)
+      return [401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } }];
     const forced = d.failNext.get(key);
     if (forced) {
       d.failNext.delete(key);
@@ -120,23 +142,66 @@ export async function startStripeDouble(): Promise<StripeDouble> {
       case "POST setup_intents": {
         const si = { id: id("seti"), customer: body.customer!, status: "requires_payment_method", payment_method: null };
         d.setupIntents.set(si.id, si);
-        return [200, { id: si.id, object: "setup_intent", customer: si.customer, status: si.status, client_secret: `${si.id}_secret_x`, payment_method: null, usage: body.usage }];
+        return [
+          200,
+          {
+            id: si.id,
+            object: "setup_intent",
+            customer: si.customer,
+            status: si.status,
+            client_secret: `${si.id}_secret_x`,
+            payment_method: null,
+            usage: body.usage,
+          },
+        ];
       }
       case "GET setup_intents/:id": {
         const si = d.setupIntents.get(seg[2]!);
         if (!si) return missing;
-        return [200, { id: si.id, object: "setup_intent", customer: si.customer, status: si.status, payment_method: si.payment_method, last_setup_error: si.error ? { message: si.error, type: "card_error" } : null }];
+        return [
+          200,
+          {
+            id: si.id,
+            object: "setup_intent",
+            customer: si.customer,
+            status: si.status,
+            payment_method: si.payment_method,
+            last_setup_error: si.error ? { message: si.error, type: "card_error" } : null,
+          },
+        ];
       }
       case "POST checkout/sessions": {
         const si = { id: id("seti"), customer: body.customer!, status: "requires_payment_method", payment_method: null };
         d.setupIntents.set(si.id, si);
         const s = { id: id("cs_test"), customer: body.customer!, setup_intent: si.id, params: body };
         d.sessions.set(s.id, s);
-        return [200, { id: s.id, object: "checkout.session", mode: body.mode, customer: s.customer, setup_intent: si.id, url: `https://checkout.stripe.test/c/${s.id}` }];
+        return [
+          200,
+          {
+            id: s.id,
+            object: "checkout.session",
+            mode: body.mode,
+            customer: s.customer,
+            setup_intent: si.id,
+            url: `https://checkout.stripe.test/c/${s.id}`,
+          },
+        ];
       }
       case "GET checkout/sessions/:id": {
         const s = d.sessions.get(seg[2]!);
-        return s ? [200, { id: s.id, object: "checkout.session", mode: "setup", customer: s.customer, setup_intent: s.setup_intent, status: "complete" }] : missing;
+        return s
+          ? [
+              200,
+              {
+                id: s.id,
+                object: "checkout.session",
+                mode: "setup",
+                customer: s.customer,
+                setup_intent: s.setup_intent,
+                status: "complete",
+              },
+            ]
+          : missing;
       }
       case "GET invoices":
         return [200, list(d.invoices.filter((i) => i.customer === q.get("customer")))];
@@ -152,7 +217,10 @@ export async function startStripeDouble(): Promise<StripeDouble> {
       ([status, json]) => {
         res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req") }).end(JSON.stringify(json));
       },
-      (err: unknown) => res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { type: "api_error", message: String(err) } })),
+      (err: unknown) =>
+        res
+          .writeHead(500, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ error: { type: "api_error", message: String(err) } })),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,8 +1,24 @@
 import Stripe from "stripe";
 import type { DB } from "#db/index";
-import { claimStripeEvent, getStripeCustomerId, parentOfStripeCustomer, releaseStripeEvent, saveStripeCustomerId, upsertPayment, type PaymentInput } from "#db/queries/payments";
+import {
+  claimStripeEvent,
+  getStripeCustomerId,
+  parentOfStripeCustomer,
+  releaseStripeEvent,
+  saveStripeCustomerId,
+  upsertPayment,
+  type PaymentInput,
+} from "#db/queries/payments";
 import type { Logger } from "#core/log";
-import { CARD_NOT_FOUND, DEFAULT_CARD_KEPT, PAYMENTS_UNAVAILABLE, type CardView, type Outcome, type PayingParent, type StripePayments } from "./provider.server";
+import {
+  CARD_NOT_FOUND,
+  DEFAULT_CARD_KEPT,
+  PAYMENTS_UNAVAILABLE,
+  type CardView,
+  type Outcome,
+  type PayingParent,
+  type StripePayments,
+} from "./provider.server";
 
 export interface StripeConfig {
   secretKey: string;
@@ -73,20 +89,30 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
   /** A Stripe failure as a plain message: a card error is Stripe's own sentence, anything else a general one. */
   function fail<T>(what: string, err: unknown): Outcome<T> {
     if (err instanceof Stripe.errors.StripeCardError) return { ok: false, message: err.message };
-    log("error", `stripe: ${what} failed`, { error: err instanceof Error ? err.message : String(err), type: (err as { type?: string })?.type });
+    log("error", `stripe: ${what} failed`, {
+      error: err instanceof Error ? err.message : String(err),
+      type: (err as { type?: string })?.type,
+    });
     return { ok: false, message: PAYMENTS_UNAVAILABLE };
   }
 
   async function customerFor(parent: PayingParent): Promise<string> {
     const known = await getStripeCustomerId(db, parent.id);
     if (known) return known;
-    const c = await stripe.customers.create({ email: parent.email, name: parent.name, metadata: { parent_id: parent.id } }, { idempotencyKey: `kp-customer-${parent.id}` });
+    const c = await stripe.customers.create(
+      { email: parent.email, name: parent.name, metadata: { parent_id: parent.id } },
+      { idempotencyKey: `kp-customer-${parent.id}` },
+    );
     return saveStripeCustomerId(db, parent.id, c.id);
   }
 
   async function cards(customerId: string): Promise<CardView[]> {
-    const [customer, methods] = await Promise.all([stripe.customers.retrieve(customerId), stripe.paymentMethods.list({ customer: customerId, type: "card", limit: 100 })]);
-    const def = "deleted" in customer && customer.deleted ? null : idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method);
+    const [customer, methods] = await Promise.all([
+      stripe.customers.retrieve(customerId),
+      stripe.paymentMethods.list({ customer: customerId, type: "card", limit: 100 }),
+    ]);
+    const def =
+      "deleted" in customer && customer.deleted ? null : idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method);
     return methods.data.map((pm) => ({
       id: pm.id,
       brand: pm.card?.brand ?? "card",
@@ -107,7 +133,10 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
   }
 
   async function syncCustomer(parentId: string, customerId: string): Promise<number> {
-    const [subs, invoices] = await Promise.all([stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }), stripe.invoices.list({ customer: customerId, limit: 100 })]);
+    const [subs, invoices] = await Promise.all([
+      stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }),
+      stripe.invoices.list({ customer: customerId, limit: 100 }),
+    ]);
     const byId = new Map(subs.data.map((s) => [s.id, s]));
     let n = 0;
     for (const inv of invoices.data) {
@@ -153,7 +182,12 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
     async createSetupIntent(parent) {
       try {
         const customer = await customerFor(parent);
-        const si = await stripe.setupIntents.create({ customer, usage: "off_session", payment_method_types: ["card"], metadata: { parent_id: parent.id } });
+        const si = await stripe.setupIntents.create({
+          customer,
+          usage: "off_session",
+          payment_method_types: ["card"],
+          metadata: { parent_id: parent.id },
+        });
         if (!si.client_secret) return { ok: false, message: PAYMENTS_UNAVAILABLE };
         return { ok: true, value: { clientSecret: si.client_secret } };
       } catch (err) {
@@ -224,7 +258,11 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
         return { status: 200, message: "Processed." };
       } catch (err) {
         await releaseStripeEvent(db, event.id);
-        log("error", "stripe webhook processing failed", { event: event.id, type: event.type, error: err instanceof Error ? err.message : String(err) });
+        log("error", "stripe webhook processing failed", {
+          event: event.id,
+          type: event.type,
+          error: err instanceof Error ? err.message : String(err),
+        });
         return { status: 500, message: "Processing failed; Stripe will retry." };
       }
     },

@@ -50,23 +50,49 @@ export async function action(args: ActionFunctionArgs) {
       });
     }
     case "revoke-session": {
-      if (v.sessionId === hashToken(token)) return redirectWithToast("/account", { type: "error", message: "Use Log out to end this session." });
+      if (v.sessionId === hashToken(token))
+        return redirectWithToast("/account", { type: "error", message: "Use Log out to end this session." });
       const done = await revokeSessionById(db, parent.id, v.sessionId);
-      return redirectWithToast("/account", { type: done ? "success" : "error", message: done ? "That session has been signed out." : "That session was already signed out." });
+      return redirectWithToast("/account", {
+        type: done ? "success" : "error",
+        message: done ? "That session has been signed out." : "That session was already signed out.",
+      });
     }
     case "sign-out-everywhere": {
       const n = await revokeAllSessions(db, parent.id);
       args.context.services.log("info", "signed out everywhere", { parent: parent.id, sessions: n });
       const to = parent.hide_google ? "/login?hideGBtn=true" : "/login";
-      return redirectWithToast(to, { type: "success", message: "You have been signed out on every device." }, { headers: { "Set-Cookie": await sessionCookie().serialize("", { maxAge: 0 }) } });
+      return redirectWithToast(
+        to,
+        { type: "success", message: "You have been signed out on every device." },
+        { headers: { "Set-Cookie": await sessionCookie().serialize("", { maxAge: 0 }) } },
+      );
     }
   }
 }
 
 function describeAgent(ua: string | null): string {
   if (!ua) return "Unknown device";
-  const browser = /Edg\//.test(ua) ? "Edge" : /Chrome\//.test(ua) ? "Chrome" : /Firefox\//.test(ua) ? "Firefox" : /Safari\//.test(ua) ? "Safari" : "Browser";
-  const os = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Windows/.test(ua) ? "Windows" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Chrome\//.test(ua)
+      ? "Chrome"
+      : /Firefox\//.test(ua)
+        ? "Firefox"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "Browser";
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+      ? "iOS"
+      : /Windows/.test(ua)
+        ? "Windows"
+        : /Mac OS X/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
   return os ? `${browser} on ${os}` : browser;
 }
 
@@ -87,7 +113,8 @@ export default function Account() {
       <div className="card stack">
         <h2>Two-step verification</h2>
         <p>
-          {twoStep ? "On" : "Off"}: {twoStep ? `when you sign in, we email a 4-digit code to ${email}.` : "sign-in needs only your password."}
+          {twoStep ? "On" : "Off"}:{" "}
+          {twoStep ? `when you sign in, we email a 4-digit code to ${email}.` : "sign-in needs only your password."}
         </p>
         <Form method="post">
           <input type="hidden" name="intent" value="two-step" />

@@ -27,7 +27,16 @@ import { useLiveRefresh } from "~/utils/live";
 import { resolvePeriod } from "~/rules/periods";
 import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
-import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, sessionDraft, sessionIntent, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
+import {
+  bonusDraft,
+  bonusIntent,
+  bonusToday,
+  savedWeekdays,
+  sessionDraft,
+  sessionIntent,
+  weekdayDraft,
+  weekdaysIntent,
+} from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
 import { appTitle } from "#core/store";
 
@@ -43,7 +52,12 @@ const STORE_FILTERS = ["playstoreText", "filterCategory", "ageFilter", "expertRa
 
 function ids(request: Request) {
   const url = new URL(request.url);
-  return { url, profileId: url.searchParams.get("profile_id"), serialNumber: url.searchParams.get("serialNumber"), packageName: url.searchParams.get("package_name") ?? "" };
+  return {
+    url,
+    profileId: url.searchParams.get("profile_id"),
+    serialNumber: url.searchParams.get("serialNumber"),
+    packageName: url.searchParams.get("package_name") ?? "",
+  };
 }
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -78,7 +92,14 @@ export async function loader(args: LoaderFunctionArgs) {
   if (period && charted) {
     const [chart, ack] = charted;
     const chartTitle = `${title} screen time, ${period.filter === "day" ? `${period.label === "Today" ? "today" : period.label}, by hour` : `${period.label}, by day`}`;
-    usage = { period, total: chart.total, chart: chart.chart, chartTitle, chartSvg: chartForPage(args.context, chart.chart, chartTitle), ack };
+    usage = {
+      period,
+      total: chart.total,
+      chart: chart.chart,
+      chartTitle,
+      chartSvg: chartForPage(args.context, chart.chart, chartTitle),
+      ack,
+    };
   }
   const [kidRatings, parentRatings] = ratings ?? [null, null];
   return json({
@@ -102,7 +123,12 @@ export async function loader(args: LoaderFunctionArgs) {
     changedBy: { by: changedByLabel(actor, parent.id), verb: detail.appExist ? "Changed" : "Uninstalled" },
     maxAttempts: args.context.services.env.INSTALL_RETRY_MAX_ATTEMPTS,
     // Without JavaScript the page refreshes itself while the app is on its way to the phone.
-    noJsRefreshSeconds: install && (install.installState === "installing" || (install.retry && ["pending", "waiting_online", "waiting_storage", "sent"].includes(install.retry.status))) ? INSTALLING_REFRESH_SECONDS : 0,
+    noJsRefreshSeconds:
+      install &&
+      (install.installState === "installing" ||
+        (install.retry && ["pending", "waiting_online", "waiting_storage", "sent"].includes(install.retry.status)))
+        ? INSTALLING_REFRESH_SECONDS
+        : 0,
     showRating: q("showRating") === "true",
     backHref: `/play-store?${back}`,
     now: new Date().toISOString(),
@@ -125,20 +151,40 @@ export async function action(args: ActionFunctionArgs) {
   switch (intent.data) {
     case "limit":
       return limitIntent(args.request, form, "app", detail.dailyLimitTime, (v, back) =>
-        callDevice(args.context, parent, back, (d) => d.apps.setLimit({ serialNumber: sn, packageName, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes })),
+        callDevice(args.context, parent, back, (d) =>
+          d.apps.setLimit({ serialNumber: sn, packageName, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes }),
+        ),
       );
     case "weekdays":
-      return weekdaysIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName }, form);
+      return weekdaysIntent(
+        { request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName },
+        form,
+      );
     case "bonus":
-      return bonusIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName }, form);
+      return bonusIntent(
+        { request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName },
+        form,
+      );
     case "session":
-      return sessionIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName }, form);
+      return sessionIntent(
+        { request: args.request, context: args.context, parent, profileId: profileId!, scope: "app", target: packageName },
+        form,
+      );
     case "enabled":
-      return callDevice(args.context, parent, here, (d) => d.apps.setEnabled({ serialNumber: sn, packageName, enabled: form.get("enabled") === "on" }));
+      return callDevice(args.context, parent, here, (d) =>
+        d.apps.setEnabled({ serialNumber: sn, packageName, enabled: form.get("enabled") === "on" }),
+      );
     case "rating": {
       const parsed = ratingSchema.safeParse(Object.fromEntries(form));
       if (!parsed.success) return redirectWithToast(here, { type: "error", message: "Please choose 0 to 5 stars for each question." });
-      return callDevice(args.context, parent, here, (d) => d.apps.rate({ profileId: profileId!, packageName, ...parsed.data }), "Thank you.", hrefWith(args.request, { modal: null, showRating: null, tab: null }));
+      return callDevice(
+        args.context,
+        parent,
+        here,
+        (d) => d.apps.rate({ profileId: profileId!, packageName, ...parsed.data }),
+        "Thank you.",
+        hrefWith(args.request, { modal: null, showRating: null, tab: null }),
+      );
     }
   }
 }
@@ -152,7 +198,10 @@ export default function Application() {
   // With JavaScript, showRating=true opens the popup 2.5 s after load; without it, the page's link opens it.
   useEffect(() => {
     if (!data.showRating || data.modal) return;
-    const t = setTimeout(() => navigate(to({ modal: "rating", showRating: null }), { replace: true, preventScrollReset: true }), RATING_DELAY_MS);
+    const t = setTimeout(
+      () => navigate(to({ modal: "rating", showRating: null }), { replace: true, preventScrollReset: true }),
+      RATING_DELAY_MS,
+    );
     return () => clearTimeout(t);
   }, [data.showRating, data.modal, navigate, to]);
   const failed = actionData && "error" in actionData ? actionData : null;
@@ -190,9 +239,25 @@ export default function Application() {
           </Link>
         </nav>
       </div>
-      {data.install ? <InstallStatus state={data.install.installState} reason={data.install.failureReason} retry={data.install.retry} maxAttempts={data.maxAttempts} whyHref={to({ modal: "failure" })} /> : null}
+      {data.install ? (
+        <InstallStatus
+          state={data.install.installState}
+          reason={data.install.failureReason}
+          retry={data.install.retry}
+          maxAttempts={data.maxAttempts}
+          whyHref={to({ modal: "failure" })}
+        />
+      ) : null}
       {data.tab === "info" ? <AppInfo data={data} /> : <AppUsage data={data} error={error} failed={failed} />}
-      {data.modal === "failure" && data.install?.failureReason ? <FailureModal appTitle={data.title} reason={data.install.failureReason} retry={data.install.retry} maxAttempts={data.maxAttempts} closeHref={to({ modal: null })} /> : null}
+      {data.modal === "failure" && data.install?.failureReason ? (
+        <FailureModal
+          appTitle={data.title}
+          reason={data.install.failureReason}
+          retry={data.install.retry}
+          maxAttempts={data.maxAttempts}
+          closeHref={to({ modal: null })}
+        />
+      ) : null}
       {data.modal === "rating" ? <RatingModal title={data.title} closeHref={to({ modal: null, showRating: null })} /> : null}
     </div>
   );

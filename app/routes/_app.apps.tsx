@@ -23,7 +23,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const category = (url.searchParams.get("category") ?? "").slice(0, 64);
   const db = args.context.services.db;
   const [apps, all] = await Promise.all([listKidApps(db, device.id, { q, category: category || undefined }), listKidApps(db, device.id)]);
-  const categories = [...new Map(all.map((a) => [a.category, a.categoryName])).entries()].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+  const categories = [...new Map(all.map((a) => [a.category, a.categoryName])).entries()]
+    .map(([id, name]) => ({ id, name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
   return json({
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,
@@ -69,7 +71,11 @@ export default function Apps() {
         {data.apps.length ? (
           <ul className="usage-list" data-testid="kid-apps">
             {data.apps.map((a) => (
-              <AppRow key={a.packageName} app={a} href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.kid.id, serialNumber: data.serialNumber })}`}>
+              <AppRow
+                key={a.packageName}
+                app={a}
+                href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.kid.id, serialNumber: data.serialNumber })}`}
+              >
                 {a.categoryName} · today {formatMinutes(a.usedToday)}
                 {a.enableDailyLimit && a.dailyLimit > 0 ? ` of ${formatMinutes(a.dailyLimit)}` : " · no limit"}
               </AppRow>

@@ -37,9 +37,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const { parent, device, kid } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
   const view = viewState(url);
-  const { list } = await args.context.services
-    .device({ id: parent.id, email: parent.email, role: parent.role })
-    .browser.list({ serialNumber: device.serial_number, currentDate: view.day, urlText: view.urlText || undefined, filterByStatus: view.status ?? undefined });
+  const { list } = await args.context.services.device({ id: parent.id, email: parent.email, role: parent.role }).browser.list({
+    serialNumber: device.serial_number,
+    currentDate: view.day,
+    urlText: view.urlText || undefined,
+    filterByStatus: view.status ?? undefined,
+  });
   const today = todayUtc();
   const at = (day: string) => hrefWith(args.request, { currentDate: day === today ? null : day, confirm: null });
   return json({
@@ -74,7 +77,9 @@ export async function action(args: ActionFunctionArgs) {
   if (intent.data === "toggle") {
     const id = recordId.safeParse(form.get("id"));
     if (!id.success) return redirectWithToast(back, { type: "error", message: id.error.issues[0]!.message });
-    return callDevice(args.context, parent, back, (d) => d.browser.updateStatus({ serialNumber, id: id.data, isBlocked: form.get("isBlocked") === "true" }));
+    return callDevice(args.context, parent, back, (d) =>
+      d.browser.updateStatus({ serialNumber, id: id.data, isBlocked: form.get("isBlocked") === "true" }),
+    );
   }
   return callDevice(args.context, parent, back, (d) => d.browser.unblockAll({ serialNumber }));
 }
@@ -156,14 +161,21 @@ export default function BrowserLogs() {
                     )}
                   </div>
                   <div className="times">
-                    Created: <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> · Updated: <time dateTime={r.updated_at}>{formatDateTime(r.updated_at)}</time>
+                    Created: <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> · Updated:{" "}
+                    <time dateTime={r.updated_at}>{formatDateTime(r.updated_at)}</time>
                   </div>
                 </div>
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="intent" value="toggle" />
                   <input type="hidden" name="id" value={r.id} />
                   <input type="hidden" name="isBlocked" value={r.isBlocked ? "false" : "true"} />
-                  <button type="submit" className="lock-btn" aria-pressed={r.isBlocked} aria-label={`${r.isBlocked ? "Unblock" : "Block"} ${r.url}`} title={r.isBlocked ? "Blocked: press to unblock" : "Allowed: press to block"}>
+                  <button
+                    type="submit"
+                    className="lock-btn"
+                    aria-pressed={r.isBlocked}
+                    aria-label={`${r.isBlocked ? "Unblock" : "Block"} ${r.url}`}
+                    title={r.isBlocked ? "Blocked: press to unblock" : "Allowed: press to block"}
+                  >
                     <span aria-hidden="true">{r.isBlocked ? "🔒" : "🔓"}</span>
                   </button>
                 </Form>

@@ -20,7 +20,16 @@ import dashboardStyles from "../styles/dashboard.css?url";
 import { formatMinutes, limitProgress } from "~/rules/minutes";
 import { useLiveRefresh } from "~/utils/live";
 import { resolvePeriod } from "~/rules/periods";
-import { bonusDraft, bonusIntent, bonusToday, savedWeekdays, sessionDraft, sessionIntent, weekdayDraft, weekdaysIntent } from "~/components/time-rules/forms.server";
+import {
+  bonusDraft,
+  bonusIntent,
+  bonusToday,
+  savedWeekdays,
+  sessionDraft,
+  sessionIntent,
+  weekdayDraft,
+  weekdaysIntent,
+} from "~/components/time-rules/forms.server";
 import { BonusTime, SessionLimit, WeekdayLimits } from "~/components/time-rules/TimeControls";
 
 export const links: LinksFunction = () => [
@@ -31,7 +40,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 function ids(request: Request) {
   const url = new URL(request.url);
-  return { url, profileId: url.searchParams.get("profileId"), serialNumber: url.searchParams.get("serialNumber"), id: url.searchParams.get("id") ?? "" };
+  return {
+    url,
+    profileId: url.searchParams.get("profileId"),
+    serialNumber: url.searchParams.get("serialNumber"),
+    id: url.searchParams.get("id") ?? "",
+  };
 }
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -59,7 +73,10 @@ export async function loader(args: LoaderFunctionArgs) {
     category: {
       ...category,
       chart: category.chart,
-      apps: category.apps.map((a) => ({ ...a, progress: limitProgress(a.timeInMinute, a.enableDailyLimit ? a.dailyLimit * period.days : 0) })),
+      apps: category.apps.map((a) => ({
+        ...a,
+        progress: limitProgress(a.timeInMinute, a.enableDailyLimit ? a.dailyLimit * period.days : 0),
+      })),
     },
     chartTitle,
     chartSvg: chartForPage(args.context, category.chart, chartTitle),
@@ -83,7 +100,8 @@ export async function action(args: ActionFunctionArgs) {
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });
   const sn = device.serial_number;
   // Spec 2 §2: after a save from the requests page, back to it.
-  const done = (back: string) => (url.searchParams.get("appRequestPage") === "true" ? `/requests?${new URLSearchParams({ profileId: kid.id, serialNumber: sn })}` : back);
+  const done = (back: string) =>
+    url.searchParams.get("appRequestPage") === "true" ? `/requests?${new URLSearchParams({ profileId: kid.id, serialNumber: sn })}` : back;
   const time = { request: args.request, context: args.context, parent, profileId: kid.id, scope: "category" as const, target: id };
   if (intent.data === "weekdays") return weekdaysIntent(time, form);
   if (intent.data === "bonus") return bonusIntent(time, form);
@@ -95,7 +113,14 @@ export async function action(args: ActionFunctionArgs) {
       args.context,
       parent,
       here,
-      (d) => d.categories.update({ serialNumber: sn, category: id, enableDailyLimit: current.enableDailyLimit, dailyLimitTime: current.dailyLimitTime, isCategoryEnabled: on }),
+      (d) =>
+        d.categories.update({
+          serialNumber: sn,
+          category: id,
+          enableDailyLimit: current.enableDailyLimit,
+          dailyLimitTime: current.dailyLimitTime,
+          isCategoryEnabled: on,
+        }),
       "Saved.",
       done(here),
     );
@@ -105,7 +130,14 @@ export async function action(args: ActionFunctionArgs) {
       args.context,
       parent,
       back,
-      (d) => d.categories.update({ serialNumber: sn, category: id, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes, isCategoryEnabled: current.isCategoryEnabled }),
+      (d) =>
+        d.categories.update({
+          serialNumber: sn,
+          category: id,
+          enableDailyLimit: v.enabled,
+          dailyLimitTime: v.minutes,
+          isCategoryEnabled: current.isCategoryEnabled,
+        }),
       "Saved.",
       done(back),
     ),
@@ -131,15 +163,45 @@ export default function Category() {
           {c.enableDailyLimit && c.dailyLimitTime > 0 ? ` of ${formatMinutes(c.dailyLimitTime)}` : ""}
         </p>
         {c.enableDailyLimit && c.dailyLimitTime > 0 ? (
-          <span className={`progress${progress.over ? " over" : ""}`} role="progressbar" aria-label="Category limit used" aria-valuenow={progress.percent} aria-valuemin={0} aria-valuemax={100} data-over={progress.over}>
+          <span
+            className={`progress${progress.over ? " over" : ""}`}
+            role="progressbar"
+            aria-label="Category limit used"
+            aria-valuenow={progress.percent}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            data-over={progress.over}
+          >
             <span style={{ width: `${progress.percent}%` }} />
           </span>
         ) : null}
-        <LimitForm draft={data.draft} stored={c.dailyLimitTime} error={failed?.intent === "limit" ? failed.error : null} label="Category daily limit" />
-        {c.enableDailyLimit ? <WeekdayLimits draft={data.weekdays} error={failed?.intent === "weekdays" && "day" in failed ? { message: failed.error, day: failed.day } : null} what="Category daily limit" /> : null}
+        <LimitForm
+          draft={data.draft}
+          stored={c.dailyLimitTime}
+          error={failed?.intent === "limit" ? failed.error : null}
+          label="Category daily limit"
+        />
+        {c.enableDailyLimit ? (
+          <WeekdayLimits
+            draft={data.weekdays}
+            error={failed?.intent === "weekdays" && "day" in failed ? { message: failed.error, day: failed.day } : null}
+            what="Category daily limit"
+          />
+        ) : null}
         <DeliveryBadge state={data.ack} kidName={data.kid.name} />
-        {c.enableDailyLimit ? <BonusTime draft={data.bonus.draft} givenToday={data.bonus.given} error={failed?.intent === "bonus" ? failed.error : null} what={c.name} /> : null}
-        <SessionLimit draft={data.session} error={failed?.intent === "session" && "field" in failed ? { message: failed.error, field: failed.field } : null} what={c.name} />
+        {c.enableDailyLimit ? (
+          <BonusTime
+            draft={data.bonus.draft}
+            givenToday={data.bonus.given}
+            error={failed?.intent === "bonus" ? failed.error : null}
+            what={c.name}
+          />
+        ) : null}
+        <SessionLimit
+          draft={data.session}
+          error={failed?.intent === "session" && "field" in failed ? { message: failed.error, field: failed.field } : null}
+          what={c.name}
+        />
       </section>
       <section className="card" aria-labelledby="usage-title">
         <h2 id="usage-title">Usage</h2>

@@ -38,8 +38,10 @@ export async function action(args: ActionFunctionArgs) {
       }
       const problem = passwordProblem(v.new_password);
       if (problem) ctx.addIssue({ code: "custom", path: ["new_password"], message: problem });
-      else if (v.new_password === v.old_password) ctx.addIssue({ code: "custom", path: ["new_password"], message: "The new password must be different from the current one." });
-      if (v.new_password !== v.confirm_password) ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "New password and confirm password do not match." });
+      else if (v.new_password === v.old_password)
+        ctx.addIssue({ code: "custom", path: ["new_password"], message: "The new password must be different from the current one." });
+      if (v.new_password !== v.confirm_password)
+        ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "New password and confirm password do not match." });
     }),
   });
   if (submission.status !== "success") {
@@ -66,9 +68,27 @@ export default function ChangePassword() {
       </Link>
       <h1>Change Password</h1>
       <Form method="post" {...getFormProps(form)} className="stack">
-        <PasswordInput {...getInputProps(fields.old_password, { type: "password" })} id={fields.old_password.id} label="Current password" errors={fields.old_password.errors} autoComplete="current-password" />
-        <PasswordInput {...getInputProps(fields.new_password, { type: "password" })} id={fields.new_password.id} label="New password" errors={fields.new_password.errors} autoComplete="new-password" />
-        <PasswordInput {...getInputProps(fields.confirm_password, { type: "password" })} id={fields.confirm_password.id} label="Confirm password" errors={fields.confirm_password.errors} autoComplete="new-password" />
+        <PasswordInput
+          {...getInputProps(fields.old_password, { type: "password" })}
+          id={fields.old_password.id}
+          label="Current password"
+          errors={fields.old_password.errors}
+          autoComplete="current-password"
+        />
+        <PasswordInput
+          {...getInputProps(fields.new_password, { type: "password" })}
+          id={fields.new_password.id}
+          label="New password"
+          errors={fields.new_password.errors}
+          autoComplete="new-password"
+        />
+        <PasswordInput
+          {...getInputProps(fields.confirm_password, { type: "password" })}
+          id={fields.confirm_password.id}
+          label="Confirm password"
+          errors={fields.confirm_password.errors}
+          autoComplete="new-password"
+        />
         <SubmitButton busy={busy}>Change Password</SubmitButton>
       </Form>
       <p className="muted">

@@ -43,15 +43,21 @@ describe("device controls", () => {
     });
   const call = async (fn: unknown, url: string, form?: Record<string, string>, headers?: Record<string, string>) => {
     try {
-      return (await (fn as (a: object) => Promise<Response>)({ request: req(url, form, headers), context: { ...context }, params: {} })) as Response;
+      return (await (fn as (a: object) => Promise<Response>)({
+        request: req(url, form, headers),
+        context: { ...context },
+        params: {},
+      })) as Response;
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
       throw thrown;
     }
   };
   const json = async <T>(res: Response) => (await res.json()) as T;
-  const toastOf = async (res: Response) => (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
-  const commands = (deviceId: string, type: string) => h.tdb.db.selectFrom("device_commands").select(["id", "status"]).where("device_id", "=", deviceId).where("type", "=", type).execute();
+  const toastOf = async (res: Response) =>
+    (await readToast(new Request("http://localhost/", { headers: { Cookie: (res.headers.get("Set-Cookie") ?? "").split(";")[0] } }))).toast;
+  const commands = (deviceId: string, type: string) =>
+    h.tdb.db.selectFrom("device_commands").select(["id", "status"]).where("device_id", "=", deviceId).where("type", "=", type).execute();
 
   it("Lock and Reboot ask first: the buttons open ?confirm=…, an unconfirmed post is asked about and sends nothing", async () => {
     const page = `/device-info?profile_id=${mia.profileId}&serialNumber=${MIA}`;
@@ -92,7 +98,10 @@ describe("device controls", () => {
     expect(await commands(leo.deviceId, "REBOOT")).toHaveLength(0);
     expect(await commands(leo.deviceId, "SYNC")).toHaveLength(0);
     // The same post with the right kid goes through.
-    const locked = await call(deviceInfo.action, `/device-info?profile_id=${leo.profileId}&serialNumber=${LEO}`, { intent: "lock", confirmed: "yes" });
+    const locked = await call(deviceInfo.action, `/device-info?profile_id=${leo.profileId}&serialNumber=${LEO}`, {
+      intent: "lock",
+      confirmed: "yes",
+    });
     expect(await toastOf(locked)).toMatchObject({ type: "success", message: expect.stringMatching(/^Lock command sent to Leo's phone\./) });
     expect(await commands(leo.deviceId, "LOCK")).toHaveLength(before + 1);
   });
@@ -137,13 +146,18 @@ describe("device controls", () => {
 
   it("Allow Full Settings follows the page's one pattern (switch, then Save) and the toast says what the dashboard then shows", async () => {
     const page = `/global-settings?profileId=${mia.profileId}&serialNumber=${MIA}`;
-    const allowed = async () => (await h.tdb.db.selectFrom("devices").select("allow_full_device_access").where("id", "=", mia.deviceId).executeTakeFirstOrThrow()).allow_full_device_access;
+    const allowed = async () =>
+      (await h.tdb.db.selectFrom("devices").select("allow_full_device_access").where("id", "=", mia.deviceId).executeTakeFirstOrThrow())
+        .allow_full_device_access;
     // Without JavaScript the switch keeps a draft in the URL; nothing is saved yet.
     const draft = await call(globalSettings.action, page, { intent: "full-access", "fullAccess:on": "Allow Full Settings" });
     expect(draft.headers.get("Location")).toBe(`${page}&fullAccess=on#full-access`);
     expect(await toastOf(draft)).toEqual({ type: "info", message: "Not saved yet: press Save." });
     expect(await allowed()).toBe(0);
-    expect((await json<{ fullAccess: boolean; savedFullAccess: boolean }>(await call(globalSettings.loader, `${page}&fullAccess=on`))).fullAccess).toBe(true);
+    expect(
+      (await json<{ fullAccess: boolean; savedFullAccess: boolean }>(await call(globalSettings.loader, `${page}&fullAccess=on`)))
+        .fullAccess,
+    ).toBe(true);
 
     const saved = await call(globalSettings.action, `${page}&fullAccess=on`, { intent: "full-access", allowFullAccess: "on" });
     expect(saved.headers.get("Location")).toBe(`${page}#full-access`);
@@ -156,8 +170,16 @@ describe("device controls", () => {
 
   it("the location interval and the global limit refuse a non-multiple of 15 the same way: the spec's message under the field, the value reset to 0, nothing saved", async () => {
     const kidQs = `profileId=${leo.profileId}&serialNumber=${LEO}`;
-    const before = await h.tdb.db.selectFrom("location_settings").select(["enable_location_tracking", "location_tracking_interval"]).where("device_id", "=", leo.deviceId).executeTakeFirst();
-    const location = await call(locationSettings.action, `/location-settings?${kidQs}`, { intent: "save", enableLocationTracking: "on", interval: "20" });
+    const before = await h.tdb.db
+      .selectFrom("location_settings")
+      .select(["enable_location_tracking", "location_tracking_interval"])
+      .where("device_id", "=", leo.deviceId)
+      .executeTakeFirst();
+    const location = await call(locationSettings.action, `/location-settings?${kidQs}`, {
+      intent: "save",
+      enableLocationTracking: "on",
+      interval: "20",
+    });
     const limit = await call(globalSettings.action, `/global-settings?${kidQs}`, { intent: "limit", minutes: "20" });
     expect(location.status).toBe(400);
     expect(limit.status).toBe(400);
@@ -165,7 +187,11 @@ describe("device controls", () => {
     const refusedLimit = await json<{ error: string; minutes: number }>(limit);
     expect(refusedLocation).toMatchObject({ error: "Please enter time multiple of 15.", minutes: 0 });
     expect(refusedLimit).toMatchObject({ error: "Please enter time multiple of 15.", minutes: 0 });
-    const after = await h.tdb.db.selectFrom("location_settings").select(["enable_location_tracking", "location_tracking_interval"]).where("device_id", "=", leo.deviceId).executeTakeFirst();
+    const after = await h.tdb.db
+      .selectFrom("location_settings")
+      .select(["enable_location_tracking", "location_tracking_interval"])
+      .where("device_id", "=", leo.deviceId)
+      .executeTakeFirst();
     expect(after).toEqual(before);
   });
 });

@@ -62,9 +62,21 @@ export async function action(args: ActionFunctionArgs) {
     });
   switch (intent.data) {
     case "lock":
-      return callDevice(args.context, parent, back, (d) => send(() => d.device.issueCommand({ ...ids.data, type: "LOCK" })), "Lock sent to the phone.");
+      return callDevice(
+        args.context,
+        parent,
+        back,
+        (d) => send(() => d.device.issueCommand({ ...ids.data, type: "LOCK" })),
+        "Lock sent to the phone.",
+      );
     case "reboot":
-      return callDevice(args.context, parent, back, (d) => send(() => d.device.issueCommand({ ...ids.data, type: "REBOOT" })), "Reboot sent to the phone.");
+      return callDevice(
+        args.context,
+        parent,
+        back,
+        (d) => send(() => d.device.issueCommand({ ...ids.data, type: "REBOOT" })),
+        "Reboot sent to the phone.",
+      );
     case "sync":
       return callDevice(args.context, parent, back, (d) => send(() => d.device.sync(ids.data)), "Sync requested.");
   }
@@ -130,8 +142,18 @@ export default function DeviceInfo() {
 }
 
 const CONFIRM_TEXT = {
-  lock: { title: "Lock Device", question: (kid: string) => `Lock ${kid}'s phone now?`, detail: "The screen locks at once; it opens again with the phone's PIN.", button: "Lock Device" },
-  reboot: { title: "Reboot Device", question: (kid: string) => `Restart ${kid}'s phone now?`, detail: "Anything unsaved on the phone is lost; it is back in about a minute.", button: "Reboot Device" },
+  lock: {
+    title: "Lock Device",
+    question: (kid: string) => `Lock ${kid}'s phone now?`,
+    detail: "The screen locks at once; it opens again with the phone's PIN.",
+    button: "Lock Device",
+  },
+  reboot: {
+    title: "Reboot Device",
+    question: (kid: string) => `Restart ${kid}'s phone now?`,
+    detail: "Anything unsaved on the phone is lost; it is back in about a minute.",
+    button: "Reboot Device",
+  },
 } as const;
 
 /** "Are you sure?" for Lock and Reboot: Cancel goes back, the button sends the command. */

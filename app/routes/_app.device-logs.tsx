@@ -30,7 +30,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const { parent, device, kid } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
   const day = dayParam(url.searchParams.get("currentDate"));
-  const { logs, commands } = await args.context.services.device({ id: parent.id, email: parent.email, role: parent.role }).logs.list({ serialNumber: device.serial_number, currentDate: day });
+  const { logs, commands } = await args.context.services
+    .device({ id: parent.id, email: parent.email, role: parent.role })
+    .logs.list({ serialNumber: device.serial_number, currentDate: day });
   const today = todayUtc();
   const at = (d: string) => hrefWith(args.request, { currentDate: d === today ? null : d });
   return json({
@@ -64,20 +66,34 @@ export async function action(args: ActionFunctionArgs) {
   const back = hrefWith(args.request, { currentDate: null });
   const serialNumber = device.serial_number;
   if (intent.data === "fetch") return callDevice(args.context, parent, back, (d) => d.device.fetchLogs({ serialNumber }));
-  const input = Send.safeParse({ action: form.get("action"), title: form.get("title") ?? "", message: form.get("message") ?? "", packageName: form.get("packageName") ?? "" });
+  const input = Send.safeParse({
+    action: form.get("action"),
+    title: form.get("title") ?? "",
+    message: form.get("message") ?? "",
+    packageName: form.get("packageName") ?? "",
+  });
   if (!input.success) return redirectWithToast(back, { type: "error", message: `${SEND_FAILED} ${input.error.issues[0]!.message}` });
   try {
-    const r = await args.context.services.device({ id: parent.id, email: parent.email, role: parent.role }).device.sendFcmCommand({ serialNumber, ...input.data });
+    const r = await args.context.services
+      .device({ id: parent.id, email: parent.email, role: parent.role })
+      .device.sendFcmCommand({ serialNumber, ...input.data });
     return redirectWithToast(back, { type: "success", message: r.respones_msg });
   } catch (err) {
     // Spec 2 §8: 'Failed to send command.', with the reason in plain words when there is one.
-    if (err instanceof TRPCError && err.code !== "INTERNAL_SERVER_ERROR") return redirectWithToast(back, { type: "error", message: `${SEND_FAILED} ${publicMessage(err)}` });
+    if (err instanceof TRPCError && err.code !== "INTERNAL_SERVER_ERROR")
+      return redirectWithToast(back, { type: "error", message: `${SEND_FAILED} ${publicMessage(err)}` });
     args.context.services.log("error", "send command failed", { error: err instanceof Error ? err.message : String(err) });
     return redirectWithToast(back, { type: "error", message: SEND_FAILED });
   }
 }
 
-const STATUS_LABEL: Record<string, string> = { queued: "Queued", sent: "Sent", acknowledged: "Acknowledged", failed: "Failed", expired: "Expired" };
+const STATUS_LABEL: Record<string, string> = {
+  queued: "Queued",
+  sent: "Sent",
+  acknowledged: "Acknowledged",
+  failed: "Failed",
+  expired: "Expired",
+};
 
 export default function DeviceLogs() {
   const data = useLoaderData<typeof loader>();
@@ -180,7 +196,9 @@ export default function DeviceLogs() {
             {data.commands.map((c) => (
               <li key={c.id} className="card">
                 <strong>{c.action}</strong> <span className={`badge status-${c.status}`}>{STATUS_LABEL[c.status] ?? c.status}</span>
-                {(c.title || c.message || c.packageName) && <p className="small">{[c.title, c.message, c.packageName].filter(Boolean).join(" · ")}</p>}
+                {(c.title || c.message || c.packageName) && (
+                  <p className="small">{[c.title, c.message, c.packageName].filter(Boolean).join(" · ")}</p>
+                )}
                 <p className="muted small">
                   Sent <time dateTime={c.created_at}>{formatDateTime(c.created_at)}</time>
                   {c.sentBy ? ` by ${c.sentBy}` : ""}

@@ -51,7 +51,14 @@ export async function loader(args: LoaderFunctionArgs) {
     const site = args.request.headers.get("Sec-Fetch-Site");
     const here = hrefWith(args.request, { isPlaying: null });
     if (isPlaying(ring) || (site !== null && site !== "same-origin" && site !== "none")) return redirect(here);
-    return callDevice(args.context, parent, here, (d) => d.device.sendFcmCommand({ serialNumber: device.serial_number, action: "Ring a Phone" }), undefined, `${here}#ring`);
+    return callDevice(
+      args.context,
+      parent,
+      here,
+      (d) => d.device.sendFcmCommand({ serialNumber: device.serial_number, action: "Ring a Phone" }),
+      undefined,
+      `${here}#ring`,
+    );
   }
   const draft = url.searchParams.get("limit");
   const fullDraft = url.searchParams.get("fullAccess");
@@ -90,39 +97,67 @@ export async function action(args: ActionFunctionArgs) {
       const step = form.get("step");
       const toggle = readSwitch(form);
       // Without JavaScript the stepper and the switch change a draft kept in the URL; Save stores it.
-      if (step === "+15" || step === "-15") return redirectWithToast(hrefWith(args.request, { limit: String(stepMinutes(form.get("minutes"), step === "+15" ? 1 : -1)) }), { type: "info", message: "Not saved yet: press Save." });
-      if (toggle === "on" || toggle === "off") return redirectWithToast(hrefWith(args.request, { limit: String(limitAfterToggle(toggle === "on")) }), { type: "info", message: "Not saved yet: press Save." });
+      if (step === "+15" || step === "-15")
+        return redirectWithToast(hrefWith(args.request, { limit: String(stepMinutes(form.get("minutes"), step === "+15" ? 1 : -1)) }), {
+          type: "info",
+          message: "Not saved yet: press Save.",
+        });
+      if (toggle === "on" || toggle === "off")
+        return redirectWithToast(hrefWith(args.request, { limit: String(limitAfterToggle(toggle === "on")) }), {
+          type: "info",
+          message: "Not saved yet: press Save.",
+        });
       const checked = checkDailyLimit(form.get("minutes"));
       if (!checked.ok) return json({ intent: "limit" as const, error: checked.message, minutes: 0 }, { status: 400 });
-      return callDevice(args.context, parent, hrefWith(args.request, { limit: null }), (d) => d.settings.setGlobalDailyLimit({ serialNumber: device.serial_number, minutes: checked.minutes }));
+      return callDevice(args.context, parent, hrefWith(args.request, { limit: null }), (d) =>
+        d.settings.setGlobalDailyLimit({ serialNumber: device.serial_number, minutes: checked.minutes }),
+      );
     }
     case "weekdays":
-      return weekdaysIntent({ request: args.request, context: args.context, parent, profileId: profileId!, scope: "phone", target: "" }, form);
+      return weekdaysIntent(
+        { request: args.request, context: args.context, parent, profileId: profileId!, scope: "phone", target: "" },
+        form,
+      );
     case "full-access": {
       // Like the daily limit: the switch changes a draft (in the URL without JavaScript), Save stores it.
       const toggle = readSwitch(form, "fullAccess");
-      if (toggle) return redirectWithToast(`${hrefWith(args.request, { fullAccess: toggle })}#full-access`, { type: "info", message: "Not saved yet: press Save." });
+      if (toggle)
+        return redirectWithToast(`${hrefWith(args.request, { fullAccess: toggle })}#full-access`, {
+          type: "info",
+          message: "Not saved yet: press Save.",
+        });
       const allowFullAccess = form.get("allowFullAccess") === "on";
       const back = `${hrefWith(args.request, { fullAccess: null })}#full-access`;
       return callDevice(args.context, parent, back, (d) =>
-        d.kids.setProtection({ profileId: profileId!, serialNumber: device.serial_number, kidsAppProtectionStatus: Boolean(device.protection_enabled), allowFullAccess }),
+        d.kids.setProtection({
+          profileId: profileId!,
+          serialNumber: device.serial_number,
+          kidsAppProtectionStatus: Boolean(device.protection_enabled),
+          allowFullAccess,
+        }),
       );
     }
     case "ring": {
       // The button shows the phone's state from the command and its acknowledgement (rules/ring.ts), not the URL.
       const play = form.get("ring") === "play";
       const back = `${hrefWith(args.request, { isPlaying: null })}#ring`;
-      return callDevice(args.context, parent, back, (d) => d.device.sendFcmCommand({ serialNumber: device.serial_number, action: play ? "Ring a Phone" : "Stop Sound" }));
+      return callDevice(args.context, parent, back, (d) =>
+        d.device.sendFcmCommand({ serialNumber: device.serial_number, action: play ? "Ring a Phone" : "Stop Sound" }),
+      );
     }
     case "report": {
       const type = z.enum(REPORT_TYPES).safeParse(form.get("kidsReportType"));
       if (!type.success) return redirectWithToast(here, { type: "error", message: "Please choose Off, Weekly or Monthly." });
       const zone = form.get("timeZone");
-      if (zone !== null && !(typeof zone === "string" && isTimeZone(zone))) return redirectWithToast(here, { type: "error", message: "Please choose a time zone from the list." });
+      if (zone !== null && !(typeof zone === "string" && isTimeZone(zone)))
+        return redirectWithToast(here, { type: "error", message: "Please choose a time zone from the list." });
       await setReportType(args.context.services.db, parent.id, type.data);
       // The family's one time zone: reports close weeks in it, and every phone gets its time rules in it.
       if (typeof zone === "string" && zone !== (await findParentTimeZone(args.context.services.db, parent.id))) {
-        return callDevice(args.context, parent, here, async (d) => ({ ...(await d.time.setTimeZone({ timeZone: zone })), respones_msg: `Report frequency saved. Your time zone is ${zone}.` }));
+        return callDevice(args.context, parent, here, async (d) => ({
+          ...(await d.time.setTimeZone({ timeZone: zone })),
+          respones_msg: `Report frequency saved. Your time zone is ${zone}.`,
+        }));
       }
       return redirectWithToast(here, { type: "success", message: "Report frequency saved." });
     }
@@ -133,7 +168,8 @@ export default function GlobalSettings() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const refused = actionData && "error" in actionData && actionData.intent === "limit" ? actionData : null;
-  const weekdayError = actionData && "error" in actionData && actionData.intent === "weekdays" ? { message: actionData.error, day: actionData.day } : null;
+  const weekdayError =
+    actionData && "error" in actionData && actionData.intent === "weekdays" ? { message: actionData.error, day: actionData.day } : null;
   const [minutes, setMinutes] = useState(refused ? 0 : data.limit);
   const [seen, setSeen] = useState({ limit: data.limit, refused });
   if (seen.limit !== data.limit || seen.refused !== refused) {
@@ -159,14 +195,22 @@ export default function GlobalSettings() {
       <section className="card settings-section" aria-labelledby="limit-title">
         <h2 id="limit-title">Global daily limit</h2>
         <p className="muted small">
-          The most screen time {data.kid.name} gets each day across all apps. Saved: {data.savedLimit > 0 ? formatMinutes(data.savedLimit) : "no limit"}.
+          The most screen time {data.kid.name} gets each day across all apps. Saved:{" "}
+          {data.savedLimit > 0 ? formatMinutes(data.savedLimit) : "no limit"}.
           <ChangedBy by={data.limitBy} testId="limit-changed-by" inline />
         </p>
         <Form method="post" preventScrollReset className="settings-section" noValidate>
           <DefaultSubmit name="intent" value="limit" />
           <input type="hidden" name="intent" value="limit" />
           <Switch checked={enabled} label="Daily limit" onToggle={(next) => setMinutes(limitAfterToggle(next))} />
-          <MinutesStepper id="minutes" name="minutes" label="Minutes a day" value={minutes} onChange={setMinutes} describedBy={refused ? "minutes-error" : undefined} />
+          <MinutesStepper
+            id="minutes"
+            name="minutes"
+            label="Minutes a day"
+            value={minutes}
+            onChange={setMinutes}
+            describedBy={refused ? "minutes-error" : undefined}
+          />
           {refused ? (
             <p className="field-error" id="minutes-error" role="alert">
               {refused.error}
@@ -183,9 +227,14 @@ export default function GlobalSettings() {
 
       <section className="card settings-section" aria-labelledby="schedules-title">
         <h2 id="schedules-title">Schedules</h2>
-        <p className="muted small">Bedtime, school time and other times when {data.kid.name}&apos;s phone or some apps are blocked, and apps that are always allowed.</p>
+        <p className="muted small">
+          Bedtime, school time and other times when {data.kid.name}&apos;s phone or some apps are blocked, and apps that are always allowed.
+        </p>
         <p>
-          <Link to={`/schedules?${new URLSearchParams({ profileId: data.kid.id, serialNumber: data.serialNumber })}`} className="btn btn-outline">
+          <Link
+            to={`/schedules?${new URLSearchParams({ profileId: data.kid.id, serialNumber: data.serialNumber })}`}
+            className="btn btn-outline"
+          >
             Schedules
           </Link>
         </p>
@@ -194,7 +243,8 @@ export default function GlobalSettings() {
       <section className="card settings-section" id="full-access" aria-labelledby="full-title">
         <h2 id="full-title">Allow Full Settings</h2>
         <p className="banner banner-warning">
-          When this is on, {data.kid.name} can open every phone setting and bypass the protections you set, including app limits and sleep mode.
+          When this is on, {data.kid.name} can open every phone setting and bypass the protections you set, including app limits and sleep
+          mode.
         </p>
         <p className="muted small" data-testid="full-access-saved">
           Saved: {data.savedFullAccess ? "full device access is allowed (protections are off)" : "not allowed (protections apply)"}.

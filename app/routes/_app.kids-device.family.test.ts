@@ -12,10 +12,19 @@ let leo: { profileId: string; deviceId: string };
 
 const get = (url: string) => h.get(url, cookie);
 const post = (url: string, fields: Record<string, string>) => h.post(url, fields, cookie);
-const text = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
 
 async function kidByName(name: string) {
-  return started.services.db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id as deviceId", "devices.profile_id as profileId"]).where("kid_profiles.name", "=", name).executeTakeFirstOrThrow();
+  return started.services.db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .select(["devices.id as deviceId", "devices.profile_id as profileId"])
+    .where("kid_profiles.name", "=", name)
+    .executeTakeFirstOrThrow();
 }
 
 beforeAll(async () => {
@@ -26,7 +35,11 @@ beforeAll(async () => {
   mia = await kidByName("Mia");
   leo = await kidByName("Leo");
   await db.updateTable("device_status").set({ online: 1 }).where("device_id", "=", mia.deviceId).execute();
-  await db.updateTable("device_status").set({ online: 0, updated_at: "2026-11-20T09:05:00.000Z" }).where("device_id", "=", leo.deviceId).execute();
+  await db
+    .updateTable("device_status")
+    .set({ online: 0, updated_at: "2026-11-20T09:05:00.000Z" })
+    .where("device_id", "=", leo.deviceId)
+    .execute();
 });
 afterAll(async () => {
   await started?.close();
@@ -46,7 +59,12 @@ describe("more kids, more phones, any time", () => {
     expect(popup.res.status).toBe(200);
     expect(text(popup.html)).toContain("Add a kid");
     expect(popup.html).toMatch(/role="dialog"[^>]*>[\s\S]*name="kidName"/);
-    const res = await post(`/kids-device?profileId=${mia.profileId}&modal=add-kid`, { intent: "add-kid", kidName: "Sam", birthMonth: "4", birthYear: "2016" });
+    const res = await post(`/kids-device?profileId=${mia.profileId}&modal=add-kid`, {
+      intent: "add-kid",
+      kidName: "Sam",
+      birthMonth: "4",
+      birthYear: "2016",
+    });
     expect(res.status).toBe(302);
     const sam = await started.services.db.selectFrom("kid_profiles").select("id").where("name", "=", "Sam").executeTakeFirstOrThrow();
     expect(res.headers.get("location")).toBe(`/kids-device?profileId=${sam.id}&modal=enroll`);
@@ -59,10 +77,17 @@ describe("more kids, more phones, any time", () => {
     expect(text(popup.html)).toContain(
       "Mia's phone (DEMO-MIA-0001) will be removed from your account: it stops receiving your settings and commands, and anything still waiting for it is cancelled. Mia's history (screen time, locations, notifications) stays.",
     );
-    const res = await post(`/kids-device?profileId=${mia.profileId}&modal=replace-phone`, { intent: "replace-phone", profileId: mia.profileId });
+    const res = await post(`/kids-device?profileId=${mia.profileId}&modal=replace-phone`, {
+      intent: "replace-phone",
+      profileId: mia.profileId,
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/kids-device?profileId=${mia.profileId}&modal=enroll`);
-    const row = await started.services.db.selectFrom("devices").select(["unenrolled_at", "credential_hash"]).where("id", "=", mia.deviceId).executeTakeFirstOrThrow();
+    const row = await started.services.db
+      .selectFrom("devices")
+      .select(["unenrolled_at", "credential_hash"])
+      .where("id", "=", mia.deviceId)
+      .executeTakeFirstOrThrow();
     expect(row.unenrolled_at).not.toBeNull();
     const after = await get(`/kids-device?profileId=${mia.profileId}&modal=enroll`);
     expect(text(after.html)).toContain("No devices have been added yet.");
@@ -77,6 +102,8 @@ describe("more kids, more phones, any time", () => {
     const res = await post(`/kids-device?profileId=${leo.profileId}&modal=remove-kid`, { intent: "remove-kid", profileId: leo.profileId });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/kids-device");
-    expect(await started.services.db.selectFrom("kid_profiles").select("id").where("id", "=", leo.profileId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await started.services.db.selectFrom("kid_profiles").select("id").where("id", "=", leo.profileId).executeTakeFirst(),
+    ).toBeUndefined();
   });
 });

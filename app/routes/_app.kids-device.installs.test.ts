@@ -48,7 +48,19 @@ describe("dashboard install state", () => {
     const id = newId();
     await db
       .insertInto("profile_apps")
-      .values({ id, profile_id: mia.profileId, device_id: mia.deviceId, package_name: "org.krita", is_installed: 0, install_state: "installing", install_type: "FORCE_INSTALLED", installation_failure_reason: null, created_at: ts, updated_at: ts, updated_by: null })
+      .values({
+        id,
+        profile_id: mia.profileId,
+        device_id: mia.deviceId,
+        package_name: "org.krita",
+        is_installed: 0,
+        install_state: "installing",
+        install_type: "FORCE_INSTALLED",
+        installation_failure_reason: null,
+        created_at: ts,
+        updated_at: ts,
+        updated_by: null,
+      })
       .execute();
     const installing = await get(url);
     expect(installing.cache).toBe("miss");
@@ -57,7 +69,11 @@ describe("dashboard install state", () => {
     expect(c1).toContain('data-state="installing"');
     expect(head(installing.html)).toContain(REFRESH);
 
-    await db.updateTable("profile_apps").set({ install_state: "failed", installation_failure_reason: "NETWORK_ERROR_UNRELIABLE_CONNECTION", updated_at: ts }).where("id", "=", id).execute();
+    await db
+      .updateTable("profile_apps")
+      .set({ install_state: "failed", installation_failure_reason: "NETWORK_ERROR_UNRELIABLE_CONNECTION", updated_at: ts })
+      .where("id", "=", id)
+      .execute();
     const failed = await get(url);
     expect(failed.cache).toBe("miss");
     const c2 = card(failed.html);
@@ -70,7 +86,11 @@ describe("dashboard install state", () => {
     expect(popup.res.status).toBe(200);
     expect(popup.html).toContain("resumes automatically as soon as the phone is back online");
 
-    await db.updateTable("profile_apps").set({ install_state: "installed", is_installed: 1, installation_failure_reason: null, updated_at: ts }).where("id", "=", id).execute();
+    await db
+      .updateTable("profile_apps")
+      .set({ install_state: "installed", is_installed: 1, installation_failure_reason: null, updated_at: ts })
+      .where("id", "=", id)
+      .execute();
     const done = await get(url);
     expect(done.cache).toBe("miss");
     expect(card(done.html)).toBe("");

@@ -18,7 +18,12 @@ beforeAll(async () => {
   ({ started, base } = h);
   const db = started.services.db;
   cookie = (await h.signIn("demo@kids-portal.test")).cookie;
-  mia = await db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id as deviceId", "devices.profile_id as profileId"]).where("kid_profiles.name", "=", "Mia").executeTakeFirstOrThrow();
+  mia = await db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .select(["devices.id as deviceId", "devices.profile_id as profileId"])
+    .where("kid_profiles.name", "=", "Mia")
+    .executeTakeFirstOrThrow();
 });
 afterAll(async () => {
   await started?.close();
@@ -29,7 +34,11 @@ describe("honest without JavaScript", () => {
     const before = await get(`/kids-device?profileId=${mia.profileId}`);
     expect(before.html).not.toContain(REFRESH);
 
-    const res = await post(`/kids-device?profileId=${mia.profileId}&modal=sleep`, { intent: "sleep", profileId: mia.profileId, sleepMode: "on" });
+    const res = await post(`/kids-device?profileId=${mia.profileId}&modal=sleep`, {
+      intent: "sleep",
+      profileId: mia.profileId,
+      sleepMode: "on",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/kids-device?profileId=${mia.profileId}#controls`);
 
@@ -38,14 +47,19 @@ describe("honest without JavaScript", () => {
     expect(head).toContain(REFRESH);
     expect(waiting.html).toContain('id="controls"');
 
-    await started.services.db.updateTable("device_policies").set({ acknowledged_at: new Date().toISOString() }).where("device_id", "=", mia.deviceId).execute();
+    await started.services.db
+      .updateTable("device_policies")
+      .set({ acknowledged_at: new Date().toISOString() })
+      .where("device_id", "=", mia.deviceId)
+      .execute();
     const confirmed = await get(`/kids-device?profileId=${mia.profileId}`);
     expect(confirmed.html).not.toContain(REFRESH);
   });
 
   it("Show More and Show Less come back at their list", async () => {
     const { html } = await get(`/kids-device?profileId=${mia.profileId}&filter=week&week=previous`);
-    const more = /href="([^"]*)"[^>]*aria-label="Show More apps"/.exec(html)?.[1] ?? /aria-label="Show More apps"[^>]*href="([^"]*)"/.exec(html)?.[1];
+    const more =
+      /href="([^"]*)"[^>]*aria-label="Show More apps"/.exec(html)?.[1] ?? /aria-label="Show More apps"[^>]*href="([^"]*)"/.exec(html)?.[1];
     expect(more).toMatch(/#apps$/);
     expect(html).toContain('id="apps"');
   });
@@ -71,7 +85,7 @@ describe("honest without JavaScript", () => {
     expect(html).not.toContain('role="img"');
   });
 
-  it("\"Need a help?\" opens /contact signed out too: support email, phone, London, UK, how it works, the subscription expander", async () => {
+  it('"Need a help?" opens /contact signed out too: support email, phone, London, UK, how it works, the subscription expander', async () => {
     const res = await fetch(`${base}/contact`, { redirect: "manual" });
     expect(res.status).toBe(200);
     const html = await res.text();

@@ -40,8 +40,20 @@ import { changedByLabel } from "~/rules/delegation";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardStyles }];
 export const meta: MetaFunction = () => [{ title: "Kids Devices · Kids Portal" }];
 
-
-const MODALS = ["sleep", "protection", "recommendation", "edit", "permissions", "notifications", "enroll", "switch", "add-kid", "replace-phone", "remove-kid", "bonus"] as const;
+const MODALS = [
+  "sleep",
+  "protection",
+  "recommendation",
+  "edit",
+  "permissions",
+  "notifications",
+  "enroll",
+  "switch",
+  "add-kid",
+  "replace-phone",
+  "remove-kid",
+  "bonus",
+] as const;
 export type DashboardModal = (typeof MODALS)[number];
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -90,7 +102,14 @@ export async function loader(args: LoaderFunctionArgs) {
     modal === "notifications" ? listNotifications(db, profile.id, notificationPages * NOTIFICATIONS_PAGE) : null,
     sleepModeChangedBy(db, profile.id),
     listDashboardInstalls(db, device.id, { iconBase: args.context.services.env.CATALOG_ICON_BASE_URL }),
-    tab === "usage" ? explainDevice(db, device.id, now, policies.then((p) => p.latest)) : null,
+    tab === "usage"
+      ? explainDevice(
+          db,
+          device.id,
+          now,
+          policies.then((p) => p.latest),
+        )
+      : null,
     bonusToday(db, profile.id, "phone", "", now, overview.timeZone),
   ]);
   // The page cache keeps this page only until the phone's next time-driven change (a schedule starting or
@@ -105,7 +124,10 @@ export async function loader(args: LoaderFunctionArgs) {
     parent: parentView,
     // Without JavaScript the page reloads itself while the phone has not confirmed (root.tsx) or an app is
     // installing, then stops. Not while a popup is open: a reload would drop what the parent is typing.
-    noJsRefreshSeconds: modal || (ack.sleepModeAcknowledged && ack.protectionAcknowledged && !installs.some((i) => i.state === "installing")) ? null : NO_JS_REFRESH_SECONDS,
+    noJsRefreshSeconds:
+      modal || (ack.sleepModeAcknowledged && ack.protectionAcknowledged && !installs.some((i) => i.state === "installing"))
+        ? null
+        : NO_JS_REFRESH_SECONDS,
     // …back at the controls while they wait for the phone (the parent changed them there); installs alone keep the top.
     noJsRefreshAt: ack.sleepModeAcknowledged && ack.protectionAcknowledged ? null : "controls",
     kids,
@@ -153,7 +175,18 @@ export async function loader(args: LoaderFunctionArgs) {
   });
 }
 
-const intentSchema = z.enum(["sleep", "protection", "map-display", "edit-kid", "rating-shown", "enroll", "add-kid", "replace-phone", "remove-kid", "bonus"]);
+const intentSchema = z.enum([
+  "sleep",
+  "protection",
+  "map-display",
+  "edit-kid",
+  "rating-shown",
+  "enroll",
+  "add-kid",
+  "replace-phone",
+  "remove-kid",
+  "bonus",
+]);
 
 export async function action(args: ActionFunctionArgs) {
   const { parent } = await requireParent(args);
@@ -179,7 +212,8 @@ export async function action(args: ActionFunctionArgs) {
     case "protection": {
       if (!device) throw new Response("Kid not found.", { status: 404 });
       const status = formData.get("protection");
-      if (status !== "locked" && status !== "unlocked") return redirectWithToast(hrefWith(request, {}), { type: "error", message: "Please choose locked or unlocked." });
+      if (status !== "locked" && status !== "unlocked")
+        return redirectWithToast(hrefWith(request, {}), { type: "error", message: "Please choose locked or unlocked." });
       return callDevice(context, parent, `${back}#controls`, (d) =>
         d.kids.setProtection({ profileId, serialNumber: device.serialNumber, kidsAppProtectionStatus: status === "locked" }),
       );
@@ -187,12 +221,21 @@ export async function action(args: ActionFunctionArgs) {
     case "map-display": {
       if (!device) throw new Response("Kid not found.", { status: 404 });
       const enableLocationMapDisplay = formData.get("enableLocationMapDisplay") === "on";
-      return callDevice(context, parent, `${back}#location`, (d) => d.device.updateDevice({ serialNumber: device.serialNumber, enableLocationMapDisplay }));
+      return callDevice(context, parent, `${back}#location`, (d) =>
+        d.device.updateDevice({ serialNumber: device.serialNumber, enableLocationMapDisplay }),
+      );
     }
     case "replace-phone": {
       if (!device) throw new Response("Kid not found.", { status: 404 });
       const next = `/kids-device?${new URLSearchParams({ profileId, modal: "enroll" })}`;
-      return callDevice(context, parent, back, (d) => d.enrollment.replacePhone({ profileId, serialNumber: device.serialNumber }), undefined, next);
+      return callDevice(
+        context,
+        parent,
+        back,
+        (d) => d.enrollment.replacePhone({ profileId, serialNumber: device.serialNumber }),
+        undefined,
+        next,
+      );
     }
     case "remove-kid": {
       return callDevice(context, parent, back, (d) => d.kids.remove({ profileId }), undefined, "/kids-device");
@@ -207,7 +250,9 @@ export async function action(args: ActionFunctionArgs) {
     }
     case "enroll": {
       try {
-        const created = await context.services.device({ id: parent.id, email: parent.email, role: parent.role }).enrollment.createToken({ profileId });
+        const created = await context.services
+          .device({ id: parent.id, email: parent.email, role: parent.role })
+          .enrollment.createToken({ profileId });
         const svg = await QRCode.toString(created.enrollUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
         return json({ intent: "enroll" as const, svg, expiresAt: created.expiresAt, enrollUrl: created.enrollUrl });
       } catch (err) {
@@ -240,7 +285,13 @@ export async function action(args: ActionFunctionArgs) {
       }
       const v = submission.value;
       return callDevice(context, parent, back, (d) =>
-        d.kids.updateProfile({ profileId, kidName: v.kidName, birthMonth: v.birthMonth, birthYear: v.birthYear, ...(picture ? { picture } : {}) }),
+        d.kids.updateProfile({
+          profileId,
+          kidName: v.kidName,
+          birthMonth: v.birthMonth,
+          birthYear: v.birthYear,
+          ...(picture ? { picture } : {}),
+        }),
       );
     }
   }

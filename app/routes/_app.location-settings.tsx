@@ -26,7 +26,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const draftTracking = url.searchParams.get("tracking");
   const draftInterval = url.searchParams.get("interval");
   const tracking = draftTracking === null ? saved.enableLocationTracking : draftTracking === "on";
-  const interval = draftInterval === null ? (saved.enableLocationTracking ? saved.locationTrackingInterval || TIME_STEP : 0) : toMinutes(draftInterval);
+  const interval =
+    draftInterval === null ? (saved.enableLocationTracking ? saved.locationTrackingInterval || TIME_STEP : 0) : toMinutes(draftInterval);
   return json({ kid: { id: kid.id, name: kid.name }, serialNumber: device.serial_number, saved, tracking, interval });
 }
 
@@ -40,20 +41,32 @@ export async function action(args: ActionFunctionArgs) {
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });
   const serialNumber = device.serial_number;
   if (intent.data === "fetch") {
-    return callDevice(args.context, parent, hrefWith(args.request, {}), (d) => d.device.sendFcmCommand({ serialNumber, action: "send_location" }), "Asked the phone for its location.");
+    return callDevice(
+      args.context,
+      parent,
+      hrefWith(args.request, {}),
+      (d) => d.device.sendFcmCommand({ serialNumber, action: "send_location" }),
+      "Asked the phone for its location.",
+    );
   }
   const enabled = form.get("enableLocationTracking") === "on";
   const step = form.get("step");
   const toggle = readSwitch(form);
   if (step === "+15" || step === "-15") {
     const next = stepMinutes(form.get("interval"), step === "+15" ? 1 : -1);
-    return redirectWithToast(hrefWith(args.request, { tracking: next > 0 ? "on" : "off", interval: String(next) }), { type: "info", message: "Not saved yet: press Save." });
-  }
-  if (toggle === "on" || toggle === "off") {
-    return redirectWithToast(hrefWith(args.request, { tracking: toggle, interval: String(trackingInterval(toggle === "on", form.get("interval"))) }), {
+    return redirectWithToast(hrefWith(args.request, { tracking: next > 0 ? "on" : "off", interval: String(next) }), {
       type: "info",
       message: "Not saved yet: press Save.",
     });
+  }
+  if (toggle === "on" || toggle === "off") {
+    return redirectWithToast(
+      hrefWith(args.request, { tracking: toggle, interval: String(trackingInterval(toggle === "on", form.get("interval"))) }),
+      {
+        type: "info",
+        message: "Not saved yet: press Save.",
+      },
+    );
   }
   // Whole minutes from 0 to 1,440 in steps of 15, refused like the global daily limit (spec 1 §5): the message under
   // the field and the value back to 0. "15abc" or "1e300" is refused too, never read as a number.

@@ -27,20 +27,34 @@ describe("/parent-profile", () => {
       throw thrown;
     }
   };
-  const toastOf = async (res: Response) => (await readToast(new Request("http://x/", { headers: { Cookie: res.headers.get("Set-Cookie")!.split(";")[0]! } }))).toast;
-  const mailsTo = (to: string) => fx.t.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", to).orderBy("created_at").orderBy("id").execute();
-  const notesOf = (email: string) => fx.t.db.selectFrom("parent_notifications").select("message").where("recipient_email", "=", email).execute();
-  const statusOf = async (id: string) => (await fx.t.db.selectFrom("delegations").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+  const toastOf = async (res: Response) =>
+    (await readToast(new Request("http://x/", { headers: { Cookie: res.headers.get("Set-Cookie")!.split(";")[0]! } }))).toast;
+  const mailsTo = (to: string) =>
+    fx.t.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", to).orderBy("created_at").orderBy("id").execute();
+  const notesOf = (email: string) =>
+    fx.t.db.selectFrom("parent_notifications").select("message").where("recipient_email", "=", email).execute();
+  const statusOf = async (id: string) =>
+    (await fx.t.db.selectFrom("delegations").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
   const view = async (actor: Parameters<Fixture["request"]>[0], url = "/parent-profile") =>
-    (await (await loader({ request: fx.request(actor, "GET", url), context: fx.context(), params: {} })).json()) as SerializeFrom<typeof loader>;
+    (await (await loader({ request: fx.request(actor, "GET", url), context: fx.context(), params: {} })).json()) as SerializeFrom<
+      typeof loader
+    >;
 
   it("add a kid (issue 11): the kid switcher's form, here too; bad input keeps the popup with its message", async () => {
     expect((await view("owner", "/parent-profile?modal=add-kid")).modal).toBe("add-kid");
     const before = (await view("owner")).ownKids.length;
-    const bad = await post("owner", { intent: "add-kid", kidName: "", birthMonth: "5", birthYear: "2016" }, "/parent-profile?modal=add-kid");
+    const bad = await post(
+      "owner",
+      { intent: "add-kid", kidName: "", birthMonth: "5", birthYear: "2016" },
+      "/parent-profile?modal=add-kid",
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ intent: "add-kid", result: { error: { kidName: [expect.any(String)] } } });
-    const res = await post("owner", { intent: "add-kid", kidName: "Nora", birthMonth: "5", birthYear: "2016" }, "/parent-profile?modal=add-kid");
+    const res = await post(
+      "owner",
+      { intent: "add-kid", kidName: "Nora", birthMonth: "5", birthYear: "2016" },
+      "/parent-profile?modal=add-kid",
+    );
     expect(res.status).toBe(302);
     expect(await toastOf(res)).toEqual({ type: "success", message: "Nora was added. Now add their phone." });
     const kids = (await view("owner")).ownKids;
@@ -50,7 +64,12 @@ describe("/parent-profile", () => {
   });
 
   it("add: username, name and a kid are required ('Please fill all required fields.')", async () => {
-    const forms: Record<string, string>[] = [{}, { username: "zoe", name: "Zoe" }, { username: "", name: "Zoe", allowedKids: fx.ids.profileId }, { username: "zoe", name: " ", allowedKids: fx.ids.profileId }];
+    const forms: Record<string, string>[] = [
+      {},
+      { username: "zoe", name: "Zoe" },
+      { username: "", name: "Zoe", allowedKids: fx.ids.profileId },
+      { username: "zoe", name: " ", allowedKids: fx.ids.profileId },
+    ];
     for (const form of forms) {
       const res = await post("owner", { intent: "add", ...form }, "/parent-profile?modal=add");
       expect(res.status).toBe(400);
@@ -67,7 +86,10 @@ describe("/parent-profile", () => {
   it("add: invites username@owner's domain with full access; the invitee gets a mail and a portal notification (sign up when they have no account)", async () => {
     const res = await post("owner", { intent: "add", username: "Zoe", name: "Zoe", allowedKids: [fx.ids.profileId, fx.ids.otherKidId] });
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toEqual({ type: "success", message: "Invitation sent to zoe@family.example. Zoe gets access to Leo and Mia after accepting." });
+    expect(await toastOf(res)).toEqual({
+      type: "success",
+      message: "Invitation sent to zoe@family.example. Zoe gets access to Leo and Mia after accepting.",
+    });
     const [mail] = await mailsTo("zoe@family.example");
     expect(mail!.subject).toBe("Alice gave you access to Leo and Mia");
     expect(mail!.text_body).toContain("http://localhost:4399/parent-profile");
@@ -82,15 +104,30 @@ describe("/parent-profile", () => {
     await post("owner", { intent: "add", username: "frank", name: "Frank", allowedKids: fx.ids.otherKidId });
     const token = await createSession(fx.t.db, frank.id, { idleMinutes: 60, absoluteDays: 1 });
     const req = (method: "GET" | "POST", form?: Record<string, string>) =>
-      new Request("http://localhost/parent-profile", { method, headers: { Authorization: `Bearer ${token}` }, ...(form ? { body: new URLSearchParams(form) } : {}) });
-    const data = (await (await loader({ request: req("GET"), context: fx.context(), params: {} })).json()) as { parent: { verified: boolean }; received: { id: string; status: string }[] };
+      new Request("http://localhost/parent-profile", {
+        method,
+        headers: { Authorization: `Bearer ${token}` },
+        ...(form ? { body: new URLSearchParams(form) } : {}),
+      });
+    const data = (await (await loader({ request: req("GET"), context: fx.context(), params: {} })).json()) as {
+      parent: { verified: boolean };
+      received: { id: string; status: string }[];
+    };
     expect(data.parent.verified).toBe(false);
     const [invitation] = data.received;
     expect(invitation).toMatchObject({ status: "Pending" });
-    const res = (await action({ request: req("POST", { intent: "accept", id: invitation!.id }), context: fx.context(), params: {} })) as Response;
+    const res = (await action({
+      request: req("POST", { intent: "accept", id: invitation!.id }),
+      context: fx.context(),
+      params: {},
+    })) as Response;
     expect((await toastOf(res))?.message).toMatch(/^Please verify your email address \(frank@family\.example\) before accepting/);
     expect(await statusOf(invitation!.id)).toBe("Pending");
-    const resend = (await action({ request: req("POST", { intent: "resend-verification" }), context: fx.context(), params: {} })) as Response;
+    const resend = (await action({
+      request: req("POST", { intent: "resend-verification" }),
+      context: fx.context(),
+      params: {},
+    })) as Response;
     expect(await toastOf(resend)).toEqual({ type: "success", message: "We've sent a verification link to frank@family.example." });
     expect((await mailsTo("frank@family.example")).map((m) => m.subject)).toContain("Verify your email address");
   });
@@ -105,7 +142,10 @@ describe("/parent-profile", () => {
     // Re-inviting after the rejection makes a new pending invitation, which Carol (verified) accepts.
     await post("owner", { intent: "add", username: "carol", name: "Carol", allowedKids: fx.ids.profileId });
     const fresh = (await view("pending")).received.find((d) => d.status === "Pending");
-    expect(await toastOf(await post("pending", { intent: "accept", id: fresh!.id }))).toEqual({ type: "success", message: "You now have access to Mia." });
+    expect(await toastOf(await post("pending", { intent: "accept", id: fresh!.id }))).toEqual({
+      type: "success",
+      message: "You now have access to Mia.",
+    });
     expect((await mailsTo("alice@family.example")).map((m) => m.subject)).toContain("Carol accepted access to Mia");
   });
 
@@ -113,11 +153,20 @@ describe("/parent-profile", () => {
     const before = fx.published.length;
     const res = await post("owner", { intent: "revoke", id: fx.delegationIds.accepted });
     expect(await toastOf(res)).toEqual({ type: "success", message: "Bob's access has been revoked." });
-    expect(fx.published.slice(before)).toContainEqual({ type: "parent.refresh", parentIds: [fx.parents.accepted.id], profileId: fx.ids.profileId, reason: "access.revoked" });
+    expect(fx.published.slice(before)).toContainEqual({
+      type: "parent.refresh",
+      parentIds: [fx.parents.accepted.id],
+      profileId: fx.ids.profileId,
+      reason: "access.revoked",
+    });
     expect(await parentIdsForKid(fx.t.db, fx.ids.profileId)).not.toContain(fx.parents.accepted.id);
     expect((await mailsTo("bob@family.example")).map((m) => m.subject)).toContain("Alice ended your access to Mia");
     expect(await notesOf("bob@family.example")).toContainEqual({ message: "Alice ended your access to Mia" });
-    const next = await dashboardLoader({ request: fx.request("accepted", "GET", `/kids-device?profileId=${fx.ids.profileId}`), context: fx.context(), params: {} }).catch((e: unknown) => e);
+    const next = await dashboardLoader({
+      request: fx.request("accepted", "GET", `/kids-device?profileId=${fx.ids.profileId}`),
+      context: fx.context(),
+      params: {},
+    }).catch((e: unknown) => e);
     expect(next).toBeInstanceOf(Response);
     expect((next as Response).status).toBe(404);
   });

@@ -43,10 +43,17 @@ export async function loader(args: LoaderFunctionArgs) {
     familyTimeZone(db, parent.id),
   ]);
   if (notifications.some((n) => !n.readAt)) await markParentNotificationsRead(db, parent.email);
-  const confirmKind = (CONFIRMS as readonly string[]).includes(url.searchParams.get("confirm") ?? "") ? (url.searchParams.get("confirm") as (typeof CONFIRMS)[number]) : null;
+  const confirmKind = (CONFIRMS as readonly string[]).includes(url.searchParams.get("confirm") ?? "")
+    ? (url.searchParams.get("confirm") as (typeof CONFIRMS)[number])
+    : null;
   const confirmId = url.searchParams.get("id");
   // A confirm modal only for a row of this parent's own lists (the action checks again).
-  const confirmRow = confirmKind === "revoke" ? given.find((d) => d.id === confirmId) : confirmKind === "reject" ? received.find((d) => d.id === confirmId) : undefined;
+  const confirmRow =
+    confirmKind === "revoke"
+      ? given.find((d) => d.id === confirmId)
+      : confirmKind === "reject"
+        ? received.find((d) => d.id === confirmId)
+        : undefined;
   return json({
     parent: { name: parent.name, email: parent.email, domain: emailDomain(parent.email), verified: Boolean(parent.email_verified_at) },
     ownKids,
@@ -54,7 +61,12 @@ export async function loader(args: LoaderFunctionArgs) {
     received,
     notifications,
     timeZone: { saved: timeZone, zones: TIME_ZONES },
-    modal: url.searchParams.get("modal") === "add" ? ("add" as const) : url.searchParams.get("modal") === "add-kid" ? ("add-kid" as const) : null,
+    modal:
+      url.searchParams.get("modal") === "add"
+        ? ("add" as const)
+        : url.searchParams.get("modal") === "add-kid"
+          ? ("add-kid" as const)
+          : null,
     currentYear: new Date().getUTCFullYear(),
     confirm: confirmKind && confirmRow ? { kind: confirmKind, row: confirmRow } : null,
   });
@@ -87,7 +99,8 @@ export async function action(args: ActionFunctionArgs) {
       const checked = checkDelegateForm(submission.value, parent.email);
       if (!checked.ok) throw new Error("unreachable: checked by the schema");
       const outcome = await invite(services, parent, checked.value);
-      if (!outcome.ok) return json<ProfileActionData>({ intent: "add", result: submission.reply({ formErrors: [outcome.message] }) }, { status: 400 });
+      if (!outcome.ok)
+        return json<ProfileActionData>({ intent: "add", result: submission.reply({ formErrors: [outcome.message] }) }, { status: 400 });
       return redirectWithToast(HERE, { type: "success", message: outcome.message });
     }
     case "add-kid":
@@ -99,14 +112,23 @@ export async function action(args: ActionFunctionArgs) {
       const id = idSchema.safeParse(formData.get("id"));
       if (!id.success) throw new Response("Not found.", { status: 404 });
       const outcome =
-        intent.data === "revoke" ? await revoke(services, parent, id.data) : await answer(services, parent, id.data, intent.data === "accept" ? "Accepted" : "Rejected");
+        intent.data === "revoke"
+          ? await revoke(services, parent, id.data)
+          : await answer(services, parent, id.data, intent.data === "accept" ? "Accepted" : "Rejected");
       return redirectWithToast(HERE, { type: outcome.ok ? "success" : "error", message: outcome.message });
     }
     case "time-zone": {
       // The family's zone (issue 21): a name Intl knows; every kid's phone gets its policy again in it.
       const zone = timeZoneSchema.safeParse(formData.get("timeZone"));
       if (!zone.success) return json<ProfileActionData>({ intent: "time-zone", error: zone.error.issues[0]!.message }, { status: 400 });
-      return callDevice(args.context, parent, `${HERE}#time-zone`, (d) => d.time.setTimeZone({ timeZone: zone.data }), undefined, `${HERE}#time-zone`);
+      return callDevice(
+        args.context,
+        parent,
+        `${HERE}#time-zone`,
+        (d) => d.time.setTimeZone({ timeZone: zone.data }),
+        undefined,
+        `${HERE}#time-zone`,
+      );
     }
     case "resend-verification": {
       const outcome = await resendVerification(services, parent);

@@ -18,14 +18,27 @@ describe("payment history page", () => {
 
   beforeAll(async () => {
     t = await createTestDb("sqlite");
-    const env = parseEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/kids-portal-payment-history-test", SESSION_SECRET: "x".repeat(40), SHOP_URL: "https://shop.example/" });
+    const env = parseEnv({
+      NODE_ENV: "test",
+      DATA_DIR: "/tmp/kids-portal-payment-history-test",
+      SESSION_SECRET: "x".repeat(40),
+      SHOP_URL: "https://shop.example/",
+    });
     context = { services: { env, db: t.db, log: () => {} }, cspNonce: "n" } as unknown as AppLoadContext;
     const p = await createParent(t.db, { email: "history@example.com", name: "H", passwordHash: "x" });
     const q = await createParent(t.db, { email: "history-empty@example.com", name: "E", passwordHash: "x" });
     token = await createSession(t.db, p.id, { idleMinutes: 60, absoluteDays: 1 });
     emptyToken = await createSession(t.db, q.id, { idleMinutes: 60, absoluteDays: 1 });
     for (let i = 0; i < 11; i++) {
-      await upsertPayment(t.db, { parent_id: p.id, product_name: `Month ${i}`, unit_amount: 499, status: "Success", created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(), expiry_at: i === 0 ? "2020-01-01T00:00:00.000Z" : "2099-01-01T00:00:00.000Z", subscription_code: `C${i}` });
+      await upsertPayment(t.db, {
+        parent_id: p.id,
+        product_name: `Month ${i}`,
+        unit_amount: 499,
+        status: "Success",
+        created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+        expiry_at: i === 0 ? "2020-01-01T00:00:00.000Z" : "2099-01-01T00:00:00.000Z",
+        subscription_code: `C${i}`,
+      });
     }
   });
   afterAll(async () => {
@@ -33,7 +46,13 @@ describe("payment history page", () => {
   });
 
   const get = async (qs: string, tok = token) =>
-    (await ((await loader({ request: new Request(`http://localhost/payment-history${qs}`, { headers: { Authorization: `Bearer ${tok}` } }), context: { ...context }, params: {} })) as Response).json()) as {
+    (await (
+      (await loader({
+        request: new Request(`http://localhost/payment-history${qs}`, { headers: { Authorization: `Bearer ${tok}` } }),
+        context: { ...context },
+        params: {},
+      })) as Response
+    ).json()) as {
       payments: { productName: string; expired: boolean }[];
       page: number;
       pages: number;

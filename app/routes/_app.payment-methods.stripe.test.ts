@@ -47,12 +47,32 @@ describe("payment methods page (Stripe mode)", () => {
   });
 
   const post = (fields: Record<string, string>) =>
-    action({ request: new Request("http://localhost/payment-methods", { method: "POST", body: new URLSearchParams(fields), headers: { Authorization: `Bearer ${token}` } }), context: { ...context }, params: {} }) as Promise<Response>;
-  const get = (qs = "") => loader({ request: new Request(`http://localhost/payment-methods${qs}`, { headers: { Authorization: `Bearer ${token}` } }), context: { ...context }, params: {} }) as Promise<Response>;
+    action({
+      request: new Request("http://localhost/payment-methods", {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+      context: { ...context },
+      params: {},
+    }) as Promise<Response>;
+  const get = (qs = "") =>
+    loader({
+      request: new Request(`http://localhost/payment-methods${qs}`, { headers: { Authorization: `Bearer ${token}` } }),
+      context: { ...context },
+      params: {},
+    }) as Promise<Response>;
 
   it("a card number posted to our server in Stripe mode is refused and goes nowhere", async () => {
     double.calls.length = 0;
-    const res = await post({ intent: "add", card_name: "Robin", number: "4242424242424242", exp_month: "12", exp_year: "2031", cvc: "123" });
+    const res = await post({
+      intent: "add",
+      card_name: "Robin",
+      number: "4242424242424242",
+      exp_month: "12",
+      exp_year: "2031",
+      cvc: "123",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/payment-methods");
     expect(double.calls).toEqual([]);
@@ -72,7 +92,15 @@ describe("payment methods page (Stripe mode)", () => {
     expect(to).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/cs_test_/);
     const session = [...double.sessions.values()].at(-1)!;
     expect(session.params.success_url).toBe("https://portal.example/payment-methods?checkout_session={CHECKOUT_SESSION_ID}");
-    double.pms.set("pm_route", { id: "pm_route", customer: session.customer, brand: "visa", last4: "4242", exp_month: 12, exp_year: 2031, name: "Robin" });
+    double.pms.set("pm_route", {
+      id: "pm_route",
+      customer: session.customer,
+      brand: "visa",
+      last4: "4242",
+      exp_month: 12,
+      exp_year: 2031,
+      name: "Robin",
+    });
     Object.assign(double.setupIntents.get(session.setup_intent)!, { status: "succeeded", payment_method: "pm_route" });
     const back = await get(`?checkout_session=${session.id}`).catch((r: Response) => r);
     expect(back.status).toBe(302);
@@ -92,9 +120,23 @@ describe("payment methods page (Stripe mode)", () => {
   });
 
   it("the webhook route checks Stripe's signature over the raw body and processes an event id once", async () => {
-    const payload = JSON.stringify({ id: "evt_route", object: "event", type: "invoice.paid", created: Math.floor(Date.now() / 1000), data: { object: { id: "in_x", object: "invoice", customer: "cus_unknown" } } });
+    const payload = JSON.stringify({
+      id: "evt_route",
+      object: "event",
+      type: "invoice.paid",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "in_x", object: "invoice", customer: "cus_unknown" } },
+    });
     const hook = (body: string, signature?: string) =>
-      webhook({ request: new Request("http://localhost/webhooks/stripe", { method: "POST", body, headers: signature ? { "Stripe-Signature": signature, "Content-Type": "application/json" } : {} }), context: { ...context }, params: {} }) as Promise<Response>;
+      webhook({
+        request: new Request("http://localhost/webhooks/stripe", {
+          method: "POST",
+          body,
+          headers: signature ? { "Stripe-Signature": signature, "Content-Type": "application/json" } : {},
+        }),
+        context: { ...context },
+        params: {},
+      }) as Promise<Response>;
     expect((await hook(payload)).status).toBe(400);
     expect((await hook(payload, "t=1,v1=00")).status).toBe(400);
     const header = new Stripe("sk_unused").webhooks.generateTestHeaderString({ payload, secret: WHSEC });

@@ -46,8 +46,26 @@ describe("payment methods page (local provider)", () => {
     const sam = await createParent(db, { email: "sam-cards@example.com", name: "Sam", passwordHash: "x" });
     samId = sam.id;
     alexToken = await createSession(db, alex.id, { idleMinutes: 60, absoluteDays: 1 });
-    samDefaultId = (await addPaymentMethod(db, sam.id, { brand: "visa", last4: "1111", exp_month: 1, exp_year: 2040, billing_name: "Sam", billing_email: sam.email })).id;
-    samCardId = (await addPaymentMethod(db, sam.id, { brand: "mastercard", last4: "2222", exp_month: 1, exp_year: 2040, billing_name: "Sam", billing_email: sam.email })).id;
+    samDefaultId = (
+      await addPaymentMethod(db, sam.id, {
+        brand: "visa",
+        last4: "1111",
+        exp_month: 1,
+        exp_year: 2040,
+        billing_name: "Sam",
+        billing_email: sam.email,
+      })
+    ).id;
+    samCardId = (
+      await addPaymentMethod(db, sam.id, {
+        brand: "mastercard",
+        last4: "2222",
+        exp_month: 1,
+        exp_year: 2040,
+        billing_name: "Sam",
+        billing_email: sam.email,
+      })
+    ).id;
   });
   afterAll(async () => {
     for (const s of consoleSpies) s.mockRestore();
@@ -55,9 +73,25 @@ describe("payment methods page (local provider)", () => {
   });
 
   const post = (fields: Record<string, string>, token = alexToken) =>
-    action({ request: new Request("http://localhost/payment-methods?modal=add", { method: "POST", body: new URLSearchParams(fields), headers: { Authorization: `Bearer ${token}` } }), context: { ...context }, params: {} });
+    action({
+      request: new Request("http://localhost/payment-methods?modal=add", {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+      context: { ...context },
+      params: {},
+    });
 
-  const card = (number: string, cvc: string, extra: Record<string, string> = {}) => ({ intent: "add", card_name: "Alex Morgan", number, exp_month: "12", exp_year: "2031", cvc, ...extra });
+  const card = (number: string, cvc: string, extra: Record<string, string> = {}) => ({
+    intent: "add",
+    card_name: "Alex Morgan",
+    number,
+    exp_month: "12",
+    exp_year: "2031",
+    cvc,
+    ...extra,
+  });
 
   it("a wrong number and a past expiry give clear messages, and the reply never carries the number or CVC back", async () => {
     const wrong = (await post(card("4242424242424241", OTHER_CVC))) as Response;
@@ -84,8 +118,19 @@ describe("payment methods page (local provider)", () => {
   it("adds a demo card: only brand, last4, expiry and billing details are kept; the number and CVC are nowhere", async () => {
     const res = (await post(card(NUMBER.replace(/(\d{4})/g, "$1 ").trim(), CVC))) as Response;
     expect(res.status).toBe(302);
-    const [saved] = await listPaymentMethods(db, (await db.selectFrom("parents").select("id").where("email", "=", "alex-cards@example.com").executeTakeFirstOrThrow()).id);
-    expect(saved).toMatchObject({ brand: "visa", last4: "4242", exp_month: 12, exp_year: 2031, billing_name: "Alex Morgan", billing_email: "alex-cards@example.com", is_default: 1 });
+    const [saved] = await listPaymentMethods(
+      db,
+      (await db.selectFrom("parents").select("id").where("email", "=", "alex-cards@example.com").executeTakeFirstOrThrow()).id,
+    );
+    expect(saved).toMatchObject({
+      brand: "visa",
+      last4: "4242",
+      exp_month: 12,
+      exp_year: 2031,
+      billing_name: "Alex Morgan",
+      billing_email: "alex-cards@example.com",
+      is_default: 1,
+    });
 
     const outbox = await db.selectFrom("mail_outbox").select(["subject", "text_body"]).execute();
     const ids = [
@@ -104,7 +149,11 @@ describe("payment methods page (local provider)", () => {
     for (const id of ids) files = files.split(id).join("");
     const logs = logLines.join("\n");
     const mail = JSON.stringify(outbox);
-    for (const [where, text] of [["database file", files], ["logs", logs], ["mail outbox", mail]] as const) {
+    for (const [where, text] of [
+      ["database file", files],
+      ["logs", logs],
+      ["mail outbox", mail],
+    ] as const) {
       for (const secret of [NUMBER, NUMBER.replace(/(\d{4})/g, "$1 ").trim(), CVC, OTHER_NUMBER, OTHER_CVC]) {
         expect(text.includes(secret), `${secret} found in the ${where}`).toBe(false);
       }
@@ -129,8 +178,16 @@ describe("payment methods page (local provider)", () => {
 
   it("the delete confirmation only opens for the parent's own, non-default cards", async () => {
     const get = async (qs: string) => {
-      const res = (await loader({ request: new Request(`http://localhost/payment-methods?${qs}`, { headers: { Authorization: `Bearer ${alexToken}` } }), context: { ...context }, params: {} })) as Response;
-      return (await res.json()) as { confirmCard: { id: string } | null; cards: { id: string; brand: string; last4: string; isDefault: boolean }[]; modal: string | null };
+      const res = (await loader({
+        request: new Request(`http://localhost/payment-methods?${qs}`, { headers: { Authorization: `Bearer ${alexToken}` } }),
+        context: { ...context },
+        params: {},
+      })) as Response;
+      return (await res.json()) as {
+        confirmCard: { id: string } | null;
+        cards: { id: string; brand: string; last4: string; isDefault: boolean }[];
+        modal: string | null;
+      };
     };
     const page = await get(`confirm=delete&id=${samCardId}`);
     expect(page.confirmCard).toBeNull();

@@ -38,8 +38,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const checkoutSessionId = url.searchParams.get("checkout_session");
   const setupIntentId = url.searchParams.get("setup_intent");
   if (payments.kind === "stripe" && (checkoutSessionId || setupIntentId)) {
-    const r = await payments.completeSetup(paying(parent), { checkoutSessionId: checkoutSessionId ?? undefined, setupIntentId: setupIntentId ?? undefined });
-    return redirectWithToast(PAGE, r.ok ? { type: "success", message: "Your card has been added." } : { type: "error", message: r.message });
+    const r = await payments.completeSetup(paying(parent), {
+      checkoutSessionId: checkoutSessionId ?? undefined,
+      setupIntentId: setupIntentId ?? undefined,
+    });
+    return redirectWithToast(
+      PAGE,
+      r.ok ? { type: "success", message: "Your card has been added." } : { type: "error", message: r.message },
+    );
   }
   let cards: CardItem[] = [];
   let unavailable = false;
@@ -66,12 +72,17 @@ export async function action(args: ActionFunctionArgs) {
   const formData = await args.request.formData();
   if (formData.get("intent") === "add") {
     // Card data reaches this server only with the local (demo) provider; in Stripe mode it goes to Stripe.
-    if (payments.kind !== "local") return redirectWithToast(PAGE, { type: "error", message: "Please add your card with the secure card form." });
+    if (payments.kind !== "local")
+      return redirectWithToast(PAGE, { type: "error", message: "Please add your card with the secure card form." });
     const submission = parseWithZod(formData, { schema: CardFormSchema });
     const hideFields = ["number", "cvc"];
     if (submission.status !== "success") return json({ form: submission.reply({ hideFields }) }, { status: 400 });
     const r = await payments.addCard(paying(parent), submission.value);
-    if (!r.ok) return json({ form: submission.reply({ hideFields, fieldErrors: r.fieldErrors, formErrors: r.message ? [r.message] : undefined }) }, { status: 400 });
+    if (!r.ok)
+      return json(
+        { form: submission.reply({ hideFields, fieldErrors: r.fieldErrors, formErrors: r.message ? [r.message] : undefined }) },
+        { status: 400 },
+      );
     return redirectWithToast(PAGE, { type: "success", message: `Your demo card ${cardLabel(r.card)} has been added.` });
   }
   const parsed = CardIntent.safeParse(Object.fromEntries(formData));
@@ -81,12 +92,18 @@ export async function action(args: ActionFunctionArgs) {
     case "default": {
       const r = await payments.setDefault(paying(parent), v.id);
       if (!r.ok && r.notFound) throw notFound();
-      return redirectWithToast(PAGE, r.ok ? { type: "success", message: "Your default card has been changed." } : { type: "error", message: r.message });
+      return redirectWithToast(
+        PAGE,
+        r.ok ? { type: "success", message: "Your default card has been changed." } : { type: "error", message: r.message },
+      );
     }
     case "delete": {
       const r = await payments.remove(paying(parent), v.id);
       if (!r.ok && r.notFound) throw notFound();
-      return redirectWithToast(PAGE, r.ok ? { type: "success", message: "Your card has been deleted." } : { type: "error", message: r.message });
+      return redirectWithToast(
+        PAGE,
+        r.ok ? { type: "success", message: "Your card has been deleted." } : { type: "error", message: r.message },
+      );
     }
     case "setup-intent": {
       if (payments.kind !== "stripe") return json({ error: PAYMENTS_UNAVAILABLE }, { status: 400 });
@@ -162,7 +179,11 @@ export default function PaymentMethods() {
       )}
       {modal === "add" ? (
         <Modal title="Add card" closeHref={modalHref(null)}>
-          {kind === "stripe" && publishableKey ? <StripeCardForm publishableKey={publishableKey} /> : <LocalCardForm lastResult={lastResult} />}
+          {kind === "stripe" && publishableKey ? (
+            <StripeCardForm publishableKey={publishableKey} />
+          ) : (
+            <LocalCardForm lastResult={lastResult} />
+          )}
         </Modal>
       ) : null}
       {confirmCard ? <DeleteCardConfirm card={confirmCard} closeHref={closeConfirm} /> : null}

@@ -39,8 +39,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const page = await storePage(db, url, device, kid, parent.id, { iconBase: env.CATALOG_ICON_BASE_URL });
   let install = null;
   if (page.modal === "install" && page.appId) {
-    const listing = pkg.safeParse(page.appId).success ? await db.selectFrom("catalog_apps").select(["title"]).where("package_name", "=", page.appId).executeTakeFirst() : undefined;
-    if (!listing) return redirectWithToast(hrefWith(args.request, { modal: null, appId: null }), { type: "error", message: STORE_DETAIL_UNAVAILABLE });
+    const listing = pkg.safeParse(page.appId).success
+      ? await db.selectFrom("catalog_apps").select(["title"]).where("package_name", "=", page.appId).executeTakeFirst()
+      : undefined;
+    if (!listing)
+      return redirectWithToast(hrefWith(args.request, { modal: null, appId: null }), { type: "error", message: STORE_DETAIL_UNAVAILABLE });
     install = { title: listing.title, draft: installDraft(url) };
   }
   return json({ ...page, install, maxAttempts: env.INSTALL_RETRY_MAX_ATTEMPTS });
@@ -57,9 +60,17 @@ export async function action(args: ActionFunctionArgs) {
   if (!intent.success || !packageName.success) throw new Response("Unknown action.", { status: 400 });
   const sn = device.serial_number;
   const here = hrefWith(args.request, { modal: null, appId: null, limitOn: null, limit: null });
-  if (intent.data === "uninstall") return callDevice(args.context, parent, here, (d) => d.store.uninstall({ serialNumber: sn, packageName: packageName.data }));
+  if (intent.data === "uninstall")
+    return callDevice(args.context, parent, here, (d) => d.store.uninstall({ serialNumber: sn, packageName: packageName.data }));
   return installIntent(args.request, form, (v, back) =>
-    callDevice(args.context, parent, back, (d) => d.store.install({ serialNumber: sn, packageName: packageName.data, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes }), "Installing.", hrefWith(args.request, { modal: null, appId: null, limitOn: null, limit: null, tab: "installed" })),
+    callDevice(
+      args.context,
+      parent,
+      back,
+      (d) => d.store.install({ serialNumber: sn, packageName: packageName.data, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes }),
+      "Installing.",
+      hrefWith(args.request, { modal: null, appId: null, limitOn: null, limit: null, tab: "installed" }),
+    ),
   );
 }
 
@@ -70,7 +81,8 @@ export default function PlayStore() {
   useLiveRefresh(data.kid.id);
   const kidQs = `profileId=${data.kid.id}&serialNumber=${encodeURIComponent(data.phone.serialNumber)}`;
   const filterQs = new URLSearchParams(data.filters).toString();
-  const appHref = (appId: string) => `/application?package_name=${encodeURIComponent(appId)}&profile_id=${data.kid.id}&serialNumber=${encodeURIComponent(data.phone.serialNumber)}${filterQs ? `&${filterQs}` : ""}`;
+  const appHref = (appId: string) =>
+    `/application?package_name=${encodeURIComponent(appId)}&profile_id=${data.kid.id}&serialNumber=${encodeURIComponent(data.phone.serialNumber)}${filterQs ? `&${filterQs}` : ""}`;
   const phoneName = [data.phone.brand, data.phone.model].filter(Boolean).join(" ") || "Phone";
   const failing = data.modal === "failure" ? data.items.find((i) => i.appId === data.appId) : undefined;
   const error = actionData && "error" in actionData ? actionData.error : null;
@@ -101,7 +113,16 @@ export default function PlayStore() {
           <label htmlFor="playstoreText" className="sr-only">
             Search apps
           </label>
-          <input id="playstoreText" name="playstoreText" type="search" placeholder="Search apps" maxLength={SEARCH_TEXT_MAX} defaultValue={data.filter.kind === "text" ? data.filter.text : ""} key={data.filter.kind === "text" ? data.filter.text : ""} enterKeyHint="search" />
+          <input
+            id="playstoreText"
+            name="playstoreText"
+            type="search"
+            placeholder="Search apps"
+            maxLength={SEARCH_TEXT_MAX}
+            defaultValue={data.filter.kind === "text" ? data.filter.text : ""}
+            key={data.filter.kind === "text" ? data.filter.text : ""}
+            enterKeyHint="search"
+          />
           <button type="submit" className="btn btn-small">
             Search
           </button>
@@ -130,7 +151,15 @@ export default function PlayStore() {
         {data.items.length === 0 ? (
           <p>No data found.</p>
         ) : (
-          <StoreList items={data.items} to={to} appHref={appHref} kidsAppPackage={data.kidsAppPackage} maxAttempts={data.maxAttempts} label={data.tab === "installed" ? "Installed apps" : "Search results"} anchorAt={data.paging?.firstNew ?? null} />
+          <StoreList
+            items={data.items}
+            to={to}
+            appHref={appHref}
+            kidsAppPackage={data.kidsAppPackage}
+            maxAttempts={data.maxAttempts}
+            label={data.tab === "installed" ? "Installed apps" : "Search results"}
+            anchorAt={data.paging?.firstNew ?? null}
+          />
         )}
         {data.paging ? <ResultsMoreLess paging={data.paging} to={to} /> : null}
       </section>
@@ -138,10 +167,23 @@ export default function PlayStore() {
       {data.modal === "category" ? <CategoryModal to={to} current={data.filter} categories={data.categories} /> : null}
       {data.modal === "expert" ? <ExpertModal to={to} current={data.filter} /> : null}
       {data.modal === "install" && data.install && data.appId ? (
-        <InstallModal appTitle={data.install.title} closeHref={to({ modal: null, appId: null, limitOn: null, limit: null })} draft={data.install.draft} hidden={{ intent: "install", packageName: data.appId }} error={error} />
+        <InstallModal
+          appTitle={data.install.title}
+          closeHref={to({ modal: null, appId: null, limitOn: null, limit: null })}
+          draft={data.install.draft}
+          hidden={{ intent: "install", packageName: data.appId }}
+          error={error}
+        />
       ) : null}
-      {failing?.failureReason ? <FailureModal appTitle={failing.title} reason={failing.failureReason} retry={failing.retry ?? null} maxAttempts={data.maxAttempts} closeHref={to({ modal: null, appId: null })} /> : null}
+      {failing?.failureReason ? (
+        <FailureModal
+          appTitle={failing.title}
+          reason={failing.failureReason}
+          retry={failing.retry ?? null}
+          maxAttempts={data.maxAttempts}
+          closeHref={to({ modal: null, appId: null })}
+        />
+      ) : null}
     </div>
   );
 }
-

@@ -20,7 +20,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   // The kid's phone (for the way back) is read beside the access check, and used only once it passed.
   const { report: row, also: device } = await requireReportWith(args, url.searchParams.get("id"), (r) =>
-    args.context.services.db.selectFrom("devices").select("serial_number").where("profile_id", "=", r.profile_id).orderBy("created_at").executeTakeFirst(),
+    args.context.services.db
+      .selectFrom("devices")
+      .select("serial_number")
+      .where("profile_id", "=", r.profile_id)
+      .orderBy("created_at")
+      .executeTakeFirst(),
   );
   const report = reportView(row);
   return json({
@@ -50,7 +55,13 @@ export default function ReportPage() {
       </section>
       <section className="card" aria-labelledby="daily-title">
         <h2 id="daily-title">Daily usage</h2>
-        <img className="report-chart" src={chartSrc(r.id, "bar")} alt={`Bar chart of daily screen time, ${r.title}`} width={640} height={260} />
+        <img
+          className="report-chart"
+          src={chartSrc(r.id, "bar")}
+          alt={`Bar chart of daily screen time, ${r.title}`}
+          width={640}
+          height={260}
+        />
         <table className="report-table">
           <thead>
             <tr>
@@ -72,7 +83,13 @@ export default function ReportPage() {
       </section>
       <section className="card" aria-labelledby="categories-title">
         <h2 id="categories-title">Top categories</h2>
-        <img className="report-chart report-pie" src={chartSrc(r.id, "pie")} alt={`Pie chart of screen time by category, ${r.title}`} width={320} height={320} />
+        <img
+          className="report-chart report-pie"
+          src={chartSrc(r.id, "pie")}
+          alt={`Pie chart of screen time by category, ${r.title}`}
+          width={320}
+          height={320}
+        />
         {r.topCategories.length ? (
           <ul className="report-list">
             {r.topCategories.map((c, i) => (

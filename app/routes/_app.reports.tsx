@@ -20,7 +20,10 @@ export async function loader(args: LoaderFunctionArgs) {
   const serialNumber = url.searchParams.get("serialNumber");
   const filter = reportFilter(url.searchParams);
   // The month's reports are read beside the guard (one wait); nothing is returned unless it passed.
-  const [{ device, kid }, rows] = await Promise.all([requireKidDevice(args, profileId, serialNumber), profileId ? listReports(args.context.services.db, profileId, filter.year, filter.month) : []]);
+  const [{ device, kid }, rows] = await Promise.all([
+    requireKidDevice(args, profileId, serialNumber),
+    profileId ? listReports(args.context.services.db, profileId, filter.year, filter.month) : [],
+  ]);
   return json({
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,

@@ -40,11 +40,31 @@ describe("requests page", () => {
     const ts = nowIso();
     await h.tdb.db
       .insertInto("app_requests")
-      .values({ id, profile_id: mia.profileId, device_id: mia.deviceId, package_name: pkg, request_type: type, extended_time: minutes, remarks: "Please?", message_id: id, answered_by: null, answered_at: null, created_at: ts, updated_at: ts })
+      .values({
+        id,
+        profile_id: mia.profileId,
+        device_id: mia.deviceId,
+        package_name: pkg,
+        request_type: type,
+        extended_time: minutes,
+        remarks: "Please?",
+        message_id: id,
+        answered_by: null,
+        answered_at: null,
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     return id;
   };
-  const loaded = async (url: string) => (await (await call(requests.loader, url)).json()) as { list: { id: string; label: string; title: string }[]; modal: { kind: string; id: string } | null; draft: { enabled: boolean; minutes: number }; warning: { categoryHref: string } | null; extend: { current: number | null; extra: number; total: number | null } | null };
+  const loaded = async (url: string) =>
+    (await (await call(requests.loader, url)).json()) as {
+      list: { id: string; label: string; title: string }[];
+      modal: { kind: string; id: string } | null;
+      draft: { enabled: boolean; minutes: number };
+      warning: { categoryHref: string } | null;
+      extend: { current: number | null; extra: number; total: number | null } | null;
+    };
 
   it("nothing pending: an empty list (the page says 'No data found.')", async () => {
     expect((await loaded(pageUrl())).list).toEqual([]);
@@ -66,41 +86,86 @@ describe("requests page", () => {
     expect(data.modal).toEqual({ kind: "install", id });
     expect(data.draft).toEqual({ enabled: true, minutes: 60 });
     // Without JavaScript the switch answers with the draft in the URL.
-    const off = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, { intent: "install", id, toggle: "off", enableDailyLimit: "on", minutes: "60" });
+    const off = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, {
+      intent: "install",
+      id,
+      toggle: "off",
+      enableDailyLimit: "on",
+      minutes: "60",
+    });
     expect(off.headers.get("Location")).toMatch(/limitOn=0/);
-    const zero = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, { intent: "install", id, do: "save", enableDailyLimit: "on", minutes: "0" });
+    const zero = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, {
+      intent: "install",
+      id,
+      do: "save",
+      enableDailyLimit: "on",
+      minutes: "0",
+    });
     expect(zero.status).toBe(400);
     // The Play Store's popup (components/store/InstallModal.tsx): Skip & Install is its `do=skip`.
     const skip = await call(requests.action, pageUrl(`&modal=install&id=${id}`), token, { intent: "install", id, do: "skip" });
     expect(await toastOf(skip)).toMatchObject({ type: "success" });
     expect(skip.headers.get("Location")).not.toMatch(/modal=/);
-    const row = await h.tdb.db.selectFrom("profile_apps").select(["enable_daily_limit", "daily_limit_minutes"]).where("device_id", "=", mia.deviceId).where("package_name", "=", "com.getepic.Epic").executeTakeFirstOrThrow();
+    const row = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select(["enable_daily_limit", "daily_limit_minutes"])
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "=", "com.getepic.Epic")
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ enable_daily_limit: 0, daily_limit_minutes: 0 });
     // Save with a limit installs through the store with it, and the popup closes.
     const id2 = await addRequest("App Install", "org.scratchjr.android");
-    const save = await call(requests.action, pageUrl(`&modal=install&id=${id2}&limitOn=1&limit=45`), token, { intent: "install", id: id2, do: "save", enableDailyLimit: "on", minutes: "45" });
+    const save = await call(requests.action, pageUrl(`&modal=install&id=${id2}&limitOn=1&limit=45`), token, {
+      intent: "install",
+      id: id2,
+      do: "save",
+      enableDailyLimit: "on",
+      minutes: "45",
+    });
     expect(await toastOf(save)).toMatchObject({ type: "success" });
     expect(save.headers.get("Location")).not.toMatch(/modal=|limitOn=/);
-    const saved = await h.tdb.db.selectFrom("profile_apps").select(["enable_daily_limit", "daily_limit_minutes", "request_id"]).where("device_id", "=", mia.deviceId).where("package_name", "=", "org.scratchjr.android").executeTakeFirstOrThrow();
+    const saved = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select(["enable_daily_limit", "daily_limit_minutes", "request_id"])
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "=", "org.scratchjr.android")
+      .executeTakeFirstOrThrow();
     expect(saved).toEqual({ enable_daily_limit: 1, daily_limit_minutes: 45, request_id: id2 });
   });
 
   it("install of an app the catalogue lacks: the spec's message", async () => {
     const id = await addRequest("App Install", "com.not.in.catalogue");
     const res = await call(requests.action, pageUrl(), token, { intent: "install", id, do: "save", enableDailyLimit: "on", minutes: "60" });
-    expect(await toastOf(res)).toEqual({ type: "error", message: "Playstore detail not found for this app, please try again after sometime." });
+    expect(await toastOf(res)).toEqual({
+      type: "error",
+      message: "Playstore detail not found for this app, please try again after sometime.",
+    });
   });
 
   it("extend with the category disabled: no toast, the popup shows the warning and a link to /category with appRequestPage=true", async () => {
-    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: app.play_store_category, enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: false });
+    await h.caller(h.demo).categories.update({
+      serialNumber: MIA,
+      category: app.play_store_category,
+      enableDailyLimit: false,
+      dailyLimitTime: 0,
+      isCategoryEnabled: false,
+    });
     const id = await addRequest("Extend Time", app.package_name, 30);
     const res = await call(requests.action, pageUrl(`&modal=extend&id=${id}`), token, { intent: "extend", id, extendLimit: "30" });
     expect(res.headers.get("Set-Cookie") ?? "").not.toMatch(/toast/);
     const to = res.headers.get("Location")!;
     expect(to).toMatch(/modal=extend/);
     const data = await loaded(to);
-    expect(data.warning?.categoryHref).toBe(`/category?${new URLSearchParams({ id: app.play_store_category, profileId: mia.profileId, serialNumber: MIA, appRequestPage: "true" })}`);
-    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: app.play_store_category, enableDailyLimit: false, dailyLimitTime: 0, isCategoryEnabled: true });
+    expect(data.warning?.categoryHref).toBe(
+      `/category?${new URLSearchParams({ id: app.play_store_category, profileId: mia.profileId, serialNumber: MIA, appRequestPage: "true" })}`,
+    );
+    await h.caller(h.demo).categories.update({
+      serialNumber: MIA,
+      category: app.play_store_category,
+      enableDailyLimit: false,
+      dailyLimitTime: 0,
+      isCategoryEnabled: true,
+    });
     const ok = await call(requests.action, pageUrl(`&modal=extend&id=${id}`), token, { intent: "extend", id, extendLimit: "30" });
     expect(await toastOf(ok)).toMatchObject({ type: "success" });
   });
@@ -108,12 +173,17 @@ describe("requests page", () => {
   it("reject, then a second answer: 'already answered'; another family's request id and kid are refused", async () => {
     const id = await addRequest("App Uninstall", app.package_name);
     expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "reject", id }))).toMatchObject({ type: "success" });
-    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "uninstall", id }))).toEqual({ type: "error", message: "This request was already answered." });
+    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "uninstall", id }))).toEqual({
+      type: "error",
+      message: "This request was already answered.",
+    });
     const fresh = await addRequest("App Uninstall", app.package_name);
     expect((await call(requests.loader, pageUrl(), otherToken)).status).toBe(404);
     expect((await call(requests.action, pageUrl(), otherToken, { intent: "reject", id: fresh })).status).toBe(404);
     const zoe = `/requests?profileId=${h.other.profileId}&serialNumber=${h.other.serialNumber}`;
     expect((await call(requests.action, zoe, otherToken, { intent: "reject", id: fresh })).status).toBe(404);
-    expect((await h.tdb.db.selectFrom("app_requests").select("status").where("id", "=", fresh).executeTakeFirstOrThrow()).status).toBe("Pending");
+    expect((await h.tdb.db.selectFrom("app_requests").select("status").where("id", "=", fresh).executeTakeFirstOrThrow()).status).toBe(
+      "Pending",
+    );
   });
 });

@@ -54,8 +54,14 @@ export async function loader(args: LoaderFunctionArgs) {
   let warning: { categoryHref: string; categoryName: string } | null = null;
   const category = q("category");
   if (open?.requestType === "Extend Time" && category && category === open.category) {
-    const name = category === "Others" ? "Others" : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
-    warning = { categoryName: name, categoryHref: `/category?${new URLSearchParams({ id: category, profileId: kid.id, serialNumber: device.serial_number, appRequestPage: "true" })}` };
+    const name =
+      category === "Others"
+        ? "Others"
+        : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
+    warning = {
+      categoryName: name,
+      categoryHref: `/category?${new URLSearchParams({ id: category, profileId: kid.id, serialNumber: device.serial_number, appRequestPage: "true" })}`,
+    };
   }
   return json({
     kid: { id: kid.id, name: kid.name },
@@ -64,7 +70,10 @@ export async function loader(args: LoaderFunctionArgs) {
     modal,
     title: open ? (open.title ?? open.packageName) : "",
     draft: installDraft(url),
-    extend: open?.requestType === "Extend Time" ? extendTotals({ standing: open.dailyLimitTime, extraToday: open.extraToday, extra: open.extendedTime }) : null,
+    extend:
+      open?.requestType === "Extend Time"
+        ? extendTotals({ standing: open.dailyLimitTime, extraToday: open.extraToday, extra: open.extendedTime })
+        : null,
     warning,
     closeHref: closedHref(args.request),
   });
@@ -108,8 +117,18 @@ export default function Requests() {
         <h2 id="requests-title">Pending requests</h2>
         <RequestList items={data.list} />
       </section>
-      {data.modal?.kind === "install" ? <InstallModal appTitle={data.title} closeHref={data.closeHref} draft={data.draft} hidden={{ intent: "install", id: data.modal.id }} error={error} /> : null}
-      {data.modal?.kind === "extend" && data.extend ? <ExtendModal view={{ id: data.modal.id, title: data.title, ...data.extend }} warning={data.warning} closeHref={data.closeHref} /> : null}
+      {data.modal?.kind === "install" ? (
+        <InstallModal
+          appTitle={data.title}
+          closeHref={data.closeHref}
+          draft={data.draft}
+          hidden={{ intent: "install", id: data.modal.id }}
+          error={error}
+        />
+      ) : null}
+      {data.modal?.kind === "extend" && data.extend ? (
+        <ExtendModal view={{ id: data.modal.id, title: data.title, ...data.extend }} warning={data.warning} closeHref={data.closeHref} />
+      ) : null}
     </div>
   );
 }

@@ -7,7 +7,12 @@ import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as schedules from "./_app.schedules";
 
 const MIA = "DEMO-MIA-0001";
-type Page = { schedules: { id: string; name: string; days: string; time: string; blocks: string }[]; draft: { name: string; days: number[]; start: string; end: string; blocks: string } | null; confirm: { id: string; name: string } | null; apps: { packageName: string; alwaysAllowed: boolean }[] };
+type Page = {
+  schedules: { id: string; name: string; days: string; time: string; blocks: string }[];
+  draft: { name: string; days: number[]; start: string; end: string; blocks: string } | null;
+  confirm: { id: string; name: string } | null;
+  apps: { packageName: string; alwaysAllowed: boolean }[];
+};
 
 /** /schedules through its loader and action, as a signed-in parent (issue 21 item 2). */
 describe("the schedules page", () => {
@@ -19,7 +24,15 @@ describe("the schedules page", () => {
     rh = await startRouteHarness();
     ({ h } = rh);
     mia = await h.kid(MIA);
-    othersSchedule = await createSchedule(h.tdb.db, h.other.profileId, { name: "Their bedtime", days: [0], start: 1260, end: 420, blocksAll: true, categories: [], apps: [] });
+    othersSchedule = await createSchedule(h.tdb.db, h.other.profileId, {
+      name: "Their bedtime",
+      days: [0],
+      start: 1260,
+      end: 420,
+      blocksAll: true,
+      categories: [],
+      apps: [],
+    });
   }, 60_000);
   afterAll(async () => {
     await rh?.close();
@@ -34,11 +47,29 @@ describe("the schedules page", () => {
     for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) f.append(k, x);
     return f;
   };
-  const bedtime = { intent: "save", name: "Bedtime", days: ["0", "1", "2", "3", "4", "5", "6"], start: "21:00", end: "07:00", blocks: "all" };
+  const bedtime = {
+    intent: "save",
+    name: "Bedtime",
+    days: ["0", "1", "2", "3", "4", "5", "6"],
+    start: "21:00",
+    end: "07:00",
+    blocks: "all",
+  };
 
   it("Add Schedule offers Bedtime and School time ready-made", async () => {
-    expect((await page("&modal=add&preset=bedtime")).draft).toMatchObject({ name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start: "21:00", end: "07:00", blocks: "all" });
-    expect((await page("&modal=add&preset=school")).draft).toMatchObject({ name: "School time", days: [0, 1, 2, 3, 4], start: "08:30", end: "15:00" });
+    expect((await page("&modal=add&preset=bedtime")).draft).toMatchObject({
+      name: "Bedtime",
+      days: [0, 1, 2, 3, 4, 5, 6],
+      start: "21:00",
+      end: "07:00",
+      blocks: "all",
+    });
+    expect((await page("&modal=add&preset=school")).draft).toMatchObject({
+      name: "School time",
+      days: [0, 1, 2, 3, 4],
+      start: "08:30",
+      end: "15:00",
+    });
     expect((await page("&modal=add")).draft).toMatchObject({ name: "", days: [] });
     expect((await page()).draft).toBeNull();
   });
@@ -65,9 +96,28 @@ describe("the schedules page", () => {
     expect(s).toMatchObject({ name: "Bedtime", days: "Every day", time: "21:00–07:00 (next day)", blocks: "The whole phone" });
 
     const apps = (await page()).apps;
-    const edited = await call(schedules.action, `${base()}&modal=edit&id=${s.id}`, form({ ...bedtime, id: s.id, name: "Weekend nights", days: ["4", "5"], start: "22:30", end: "08:00", blocks: "some", apps: [apps[0].packageName] }));
+    const edited = await call(
+      schedules.action,
+      `${base()}&modal=edit&id=${s.id}`,
+      form({
+        ...bedtime,
+        id: s.id,
+        name: "Weekend nights",
+        days: ["4", "5"],
+        start: "22:30",
+        end: "08:00",
+        blocks: "some",
+        apps: [apps[0].packageName],
+      }),
+    );
     expect(edited.status).toBe(302);
-    expect((await page(`&modal=edit&id=${s.id}`)).draft).toMatchObject({ name: "Weekend nights", days: [4, 5], start: "22:30", end: "08:00", blocks: "some" });
+    expect((await page(`&modal=edit&id=${s.id}`)).draft).toMatchObject({
+      name: "Weekend nights",
+      days: [4, 5],
+      start: "22:30",
+      end: "08:00",
+      blocks: "some",
+    });
     expect((await page()).schedules[0]).toMatchObject({ days: "Friday and Saturday", blocks: expect.any(String) });
 
     expect((await page(`&confirm=delete&id=${s.id}`)).confirm).toEqual({ id: s.id, name: "Weekend nights" });
@@ -87,9 +137,17 @@ describe("the schedules page", () => {
 
   it("marks apps Always allowed; only the kid's own apps count", async () => {
     const [a, b] = (await page()).apps;
-    const res = await call(schedules.action, base(), form({ intent: "always-allowed", allowed: [a.packageName, b.packageName, "com.not.on.the.phone"] }));
+    const res = await call(
+      schedules.action,
+      base(),
+      form({ intent: "always-allowed", allowed: [a.packageName, b.packageName, "com.not.on.the.phone"] }),
+    );
     expect(await toastOf(res)).toMatchObject({ type: "success", message: "Always allowed apps are saved." });
-    const allowed = async () => (await listTimeRules(h.tdb.db, mia.profileId)).filter((r) => r.alwaysAllowed).map((r) => r.target).sort();
+    const allowed = async () =>
+      (await listTimeRules(h.tdb.db, mia.profileId))
+        .filter((r) => r.alwaysAllowed)
+        .map((r) => r.target)
+        .sort();
     expect(await allowed()).toEqual([a.packageName, b.packageName].sort());
     await call(schedules.action, base(), form({ intent: "always-allowed", allowed: [b.packageName] }));
     expect(await allowed()).toEqual([b.packageName]);

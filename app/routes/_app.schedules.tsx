@@ -54,7 +54,9 @@ export default function Schedules() {
       <PageHead title="Schedules" kidName={data.kid.name} profileId={data.kid.id} />
       <ScheduleList schedules={data.schedules} kidName={data.kid.name} />
       <AlwaysAllowed apps={data.apps} />
-      {draft ? <ScheduleModal draft={draft} lastResult={refused} presets={data.presets} categories={data.categories} apps={data.apps} /> : null}
+      {draft ? (
+        <ScheduleModal draft={draft} lastResult={refused} presets={data.presets} categories={data.categories} apps={data.apps} />
+      ) : null}
       {data.confirm ? <DeleteScheduleModal schedule={data.confirm} /> : null}
     </div>
   );

@@ -12,7 +12,10 @@ export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
   const kids = await perRequest(args, "kids", () => listKidsForParent(args.context.services.db, parent, { pageSize: KIDS_PAGE_SIZE }));
   // The side menu's Request count (issue 14), per kid the parent may see.
-  const requestCounts = await pendingRequestCounts(args.context.services.db, kids.map((k) => k.id));
+  const requestCounts = await pendingRequestCounts(
+    args.context.services.db,
+    kids.map((k) => k.id),
+  );
   return json({
     requestCounts,
     parent: { name: parent.name, email: parent.email, role: parent.role, useDefaultPassword: Boolean(parent.use_default_password) },
@@ -35,7 +38,10 @@ export default function AppLayout() {
       <header className="site-header">
         <SideMenu kid={kid} requests={kid ? (requestCounts[kid.id] ?? 0) : 0} />
         <Link to="/kids-device" className="brand" aria-label="Kids Portal dashboard">
-          <span className="brand-mark" aria-hidden="true">◉</span> Kids Portal
+          <span className="brand-mark" aria-hidden="true">
+            ◉
+          </span>{" "}
+          Kids Portal
         </Link>
         <div id="kid-switcher-slot" className="header-right">
           <Link to="/parent-profile" className="parent-name" title={`${parent.email} · Parent Profile`}>

@@ -20,7 +20,8 @@ export const ForgotSchema = z.object({
 });
 
 /** The one answer, whether or not the email belongs to an account (no account enumeration). */
-export const FORGOT_SENT_MESSAGE = "If this email is registered with us, we've sent a link to reset your password. Please check your inbox.";
+export const FORGOT_SENT_MESSAGE =
+  "If this email is registered with us, we've sent a link to reset your password. Please check your inbox.";
 
 /** At most this many reset mails per address per hour, so nobody can flood a parent's inbox. */
 const MAILS_PER_ADDRESS_PER_HOUR = 5;
@@ -31,8 +32,10 @@ export async function action(args: ActionFunctionArgs) {
   const { db, env, log } = args.context.services;
   const formData = await args.request.formData();
   const submission = parseWithZod(formData, { schema: ForgotSchema });
-  if (isHoneypotFilled(formData)) return json({ result: submission.reply({ formErrors: [HONEYPOT_MESSAGE] }), sent: false }, { status: 400 });
-  if (!(await allowIp(db, env, args.request, "forgot"))) return json({ result: submission.reply({ formErrors: [RATE_LIMIT_MESSAGE] }), sent: false }, { status: 429 });
+  if (isHoneypotFilled(formData))
+    return json({ result: submission.reply({ formErrors: [HONEYPOT_MESSAGE] }), sent: false }, { status: 400 });
+  if (!(await allowIp(db, env, args.request, "forgot")))
+    return json({ result: submission.reply({ formErrors: [RATE_LIMIT_MESSAGE] }), sent: false }, { status: 429 });
   if (submission.status !== "success") return json({ result: submission.reply(), sent: false }, { status: 400 });
   const email = submission.value.email;
   const parent = await findParentByEmail(db, email);
@@ -41,7 +44,10 @@ export async function action(args: ActionFunctionArgs) {
     const purpose = parent.password_hash ? "reset-password" : "set-password";
     const link = newLink(env.SESSION_SECRET, { parentId: parent.id, purpose, passwordHash: parent.password_hash });
     const url = linkUrl(publicOrigin(env), purpose === "reset-password" ? "/reset-password" : "/password/set", link);
-    const mail = purpose === "reset-password" ? mails.resetPassword(parent.email, parent.name, url) : mails.setPassword(parent.email, parent.name, url);
+    const mail =
+      purpose === "reset-password"
+        ? mails.resetPassword(parent.email, parent.name, url)
+        : mails.setPassword(parent.email, parent.name, url);
     // Not awaited: the answer must take the same time whether or not the account exists.
     void sendMail(args.context.services, mail).catch((err) => log("error", "reset mail failed", { error: String(err) }));
   }

@@ -26,18 +26,33 @@ describe("sign-in links ask before signing anyone in", () => {
   // A load context per request, as the server makes one.
   const context = () => ({ services: { env, db: t.db, log: () => {} }, cspNonce: "n" }) as unknown as AppLoadContext;
   const get = async (query: string, cookie?: string) => {
-    const res = (await loader({ request: new Request(`http://localhost/login?${query}`, { headers: cookie ? { Cookie: cookie } : {} }), context: context(), params: {} })) as Response;
-    return { res, data: (await res.json()) as { confirm: null | { email: string; signedInAs: string | null; fields: Record<string, string> }; notice: string | null } };
+    const res = (await loader({
+      request: new Request(`http://localhost/login?${query}`, { headers: cookie ? { Cookie: cookie } : {} }),
+      context: context(),
+      params: {},
+    })) as Response;
+    return {
+      res,
+      data: (await res.json()) as {
+        confirm: null | { email: string; signedInAs: string | null; fields: Record<string, string> };
+        notice: string | null;
+      },
+    };
   };
   const post = (fields: Record<string, string>, cookie?: string) =>
     action({
-      request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams(fields), headers: { "x-kp-client-ip": "5.5.5.5", ...(cookie ? { Cookie: cookie } : {}) } }),
+      request: new Request("http://localhost/login", {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { "x-kp-client-ip": "5.5.5.5", ...(cookie ? { Cookie: cookie } : {}) },
+      }),
       context: context(),
       params: {},
     }) as Promise<Response>;
   const sessionCookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("kp_session="));
   let n = 0;
-  const parent = async () => createParent(t.db, { email: `link-${++n}@example.com`, name: `Parent ${n}`, passwordHash: null, emailVerified: false });
+  const parent = async () =>
+    createParent(t.db, { email: `link-${++n}@example.com`, name: `Parent ${n}`, passwordHash: null, emailVerified: false });
   const signedIn = async (parentId: string) => {
     const token = await createSession(t.db, parentId, POLICY);
     return { token, cookie: (await sessionCookie().serialize(token)).split(";")[0] };
@@ -64,7 +79,9 @@ describe("sign-in links ask before signing anyone in", () => {
     expect(sessionCookieOf(again)).toBeUndefined();
     const after = await get(new URL(again.headers.get("Location")!, "http://localhost").search.slice(1));
     expect(after.data.notice).toBe("This sign-in link has expired or was already used. Please sign in.");
-    expect((await get(`token=${encodeURIComponent(token)}`)).data.notice).toBe("This sign-in link has expired or was already used. Please sign in.");
+    expect((await get(`token=${encodeURIComponent(token)}`)).data.notice).toBe(
+      "This sign-in link has expired or was already used. Please sign in.",
+    );
   });
 
   it("GET of an email-verification link neither verifies nor signs in; Continue (POST) does both", async () => {
@@ -72,7 +89,11 @@ describe("sign-in links ask before signing anyone in", () => {
     const link = newLink(env.SESSION_SECRET, { parentId: p.id, purpose: "verify-email" });
     const { res, data } = await get(`iv=${link.iv}&encryptedData=${link.encryptedData}`);
     expect(sessionCookieOf(res)).toBeUndefined();
-    expect(data.confirm).toEqual({ email: p.email, signedInAs: null, fields: { intent: "link-signin", iv: link.iv, encryptedData: link.encryptedData } });
+    expect(data.confirm).toEqual({
+      email: p.email,
+      signedInAs: null,
+      fields: { intent: "link-signin", iv: link.iv, encryptedData: link.encryptedData },
+    });
     expect((await findParentById(t.db, p.id))?.email_verified_at).toBeNull();
 
     const continued = await post(data.confirm!.fields);

@@ -10,7 +10,13 @@ import { getParent } from "~/utils/auth.server";
 import { env } from "#core/env.server";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
-import { LINK_SIGNIN_INTENT, continueSigninLink, inspectSigninLink, linkFailureMessage, type LinkConfirm } from "~/utils/link-signin.server";
+import {
+  LINK_SIGNIN_INTENT,
+  continueSigninLink,
+  inspectSigninLink,
+  linkFailureMessage,
+  type LinkConfirm,
+} from "~/utils/link-signin.server";
 import { IdTokenError, appleAuthenticator, appleEnabled, clearAppleCookie, googleEnabled } from "~/utils/oauth.server";
 import { verifyPassword } from "#core/password.server";
 import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, recordFailedLogin } from "#db/queries/rate-limits";
@@ -25,14 +31,21 @@ export const LoginSchema = z.object({
 });
 
 /** Spec 1 §8, word for word; 'click here' links to the shop. */
-export const INVALID_EMAIL_BANNER = "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
+export const INVALID_EMAIL_BANNER =
+  "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
 const PROVIDER_MESSAGE = "We couldn't sign you in with that provider. Please try again.";
 
 /** The stored hide-Google flag (spec 1 §1): set by ?hideGBtn=true, kept for a year on this browser. */
 let hideGoogleCookie: ReturnType<typeof createCookie> | undefined;
 function hideFlagCookie() {
   const e = env();
-  hideGoogleCookie ??= createCookie("kp_hide_google", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 365 * 86_400, secure: e.SECURE_COOKIES || e.NODE_ENV === "production" });
+  hideGoogleCookie ??= createCookie("kp_hide_google", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 365 * 86_400,
+    secure: e.SECURE_COOKIES || e.NODE_ENV === "production",
+  });
   return hideGoogleCookie;
 }
 
@@ -133,7 +146,8 @@ function SignInForm() {
       <p className="muted">Watch and manage your kids' phones.</p>
       {unknownEmail ? (
         <div className="banner banner-warning" role="alert">
-          We couldn&apos;t find this email in our system. If you haven&apos;t purchased a device yet, <a href={shopUrl}>click here</a> to buy one from our website.
+          We couldn&apos;t find this email in our system. If you haven&apos;t purchased a device yet, <a href={shopUrl}>click here</a> to
+          buy one from our website.
         </div>
       ) : null}
       {notice ? (

@@ -42,7 +42,13 @@ function contextFor(env: Env): AppLoadContext {
 const mailHandled = (to: string) => new Promise<void>((resolve) => waiters.push({ to, resolve }));
 
 async function lastMailTo(to: string) {
-  return t.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", to).orderBy("created_at", "desc").orderBy("id", "desc").executeTakeFirstOrThrow();
+  return t.db
+    .selectFrom("mail_outbox")
+    .selectAll()
+    .where("to_address", "=", to)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
 }
 
 const post = (url: string, fields: Record<string, string>, ip: string) =>
@@ -74,7 +80,11 @@ describe("links in mail come from PUBLIC_URL, never from the Host header", () =>
     const email = `forgot-${Math.random().toString(36).slice(2)}@example.com`;
     await createParent(t.db, { email, name: "Forgot", passwordHash: await hashPassword("old-passphrase-1") });
     const handled = mailHandled(email);
-    const res = (await forgotAction({ request: post("http://attacker.example/forget-password", { email }, "1.1.1.1"), context, params: {} })) as Response;
+    const res = (await forgotAction({
+      request: post("http://attacker.example/forget-password", { email }, "1.1.1.1"),
+      context,
+      params: {},
+    })) as Response;
     expect(res.status).toBe(200);
     await handled;
     const mail = await lastMailTo(email);
@@ -103,7 +113,9 @@ describe("links in mail come from PUBLIC_URL, never from the Host header", () =>
 
   it("production refuses to start without PUBLIC_URL, with a clear message", () => {
     expect(() => parseEnv({ ...baseEnv, NODE_ENV: "production" })).toThrow(/PUBLIC_URL: required when NODE_ENV=production/);
-    expect(parseEnv({ ...baseEnv, NODE_ENV: "production", PUBLIC_URL: "https://portal.example" }).PUBLIC_URL).toBe("https://portal.example");
+    expect(parseEnv({ ...baseEnv, NODE_ENV: "production", PUBLIC_URL: "https://portal.example" }).PUBLIC_URL).toBe(
+      "https://portal.example",
+    );
     expect(() => parseEnv({ ...baseEnv, PUBLIC_URL: "javascript:alert(1)" })).toThrow(/PUBLIC_URL/);
   });
 });
@@ -144,15 +156,26 @@ describe("no secrets in logs", () => {
     const env = parseEnv({ ...baseEnv, ...extra });
     const context = contextFor(env);
     const email = `logs-${Math.random().toString(36).slice(2)}@example.com`;
-    const before = await t.db.selectFrom("mail_outbox").select(({ fn }) => fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom("mail_outbox")
+      .select(({ fn }) => fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
 
-    await registrationAction({ request: post("http://localhost/registration", { parentName: "Logs", email, password: "logs-passphrase-1" }, "2.2.2.1"), context, params: {} });
+    await registrationAction({
+      request: post("http://localhost/registration", { parentName: "Logs", email, password: "logs-passphrase-1" }, "2.2.2.1"),
+      context,
+      params: {},
+    });
     const handled = mailHandled(email);
     await forgotAction({ request: post("http://localhost/forget-password", { email }, "2.2.2.2"), context, params: {} });
     await handled;
     const parent = await t.db.selectFrom("parents").select("id").where("email", "=", email).executeTakeFirstOrThrow();
     await setTwoStep(t.db, parent.id, true);
-    const signIn = (await loginAction({ request: post("http://localhost/login", { email, password: "logs-passphrase-1" }, "2.2.2.3"), context, params: {} })) as Response;
+    const signIn = (await loginAction({
+      request: post("http://localhost/login", { email, password: "logs-passphrase-1" }, "2.2.2.3"),
+      context,
+      params: {},
+    })) as Response;
     expect(signIn.headers.get("Location")).toMatch(/^\/verify-otp/);
 
     const log = lines.join("\n");
@@ -161,7 +184,10 @@ describe("no secrets in logs", () => {
     expect(log).not.toMatch(/iv=|encryptedData|https?:\/\/[^"\s]*\/(login|reset-password)/);
     expect(log).not.toMatch(/sign-in code is/);
 
-    const after = await t.db.selectFrom("mail_outbox").select(({ fn }) => fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom("mail_outbox")
+      .select(({ fn }) => fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     if (env.NODE_ENV === "production") {
       // The dev mailbox is not served in production: the bodies are not kept either.
       expect(Number(after.n)).toBe(Number(before.n));

@@ -20,7 +20,11 @@ import { isTimeZone } from "#core/zoned-time";
 import { BrowserTimeZoneInput } from "~/components/time-zone/BrowserTimeZone";
 
 export const RegistrationSchema = z.object({
-  parentName: z.string({ required_error: "Parent name is required." }).trim().min(1, "Parent name is required.").max(80, "Parent name must be at most 80 characters."),
+  parentName: z
+    .string({ required_error: "Parent name is required." })
+    .trim()
+    .min(1, "Parent name is required.")
+    .max(80, "Parent name must be at most 80 characters."),
   email: z.string({ required_error: "Email is required." }).trim().email("Please enter a valid email address.").max(254),
   password: z.string({ required_error: "Password is required." }).superRefine((v, ctx) => {
     const problem = passwordProblem(v);
@@ -39,10 +43,16 @@ export async function action(args: ActionFunctionArgs) {
   const { db, env } = args.context.services;
   const formData = await args.request.formData();
   if (isHoneypotFilled(formData)) {
-    return json(parseWithZod(formData, { schema: RegistrationSchema }).reply({ formErrors: [HONEYPOT_MESSAGE], hideFields: ["password"] }), { status: 400 });
+    return json(
+      parseWithZod(formData, { schema: RegistrationSchema }).reply({ formErrors: [HONEYPOT_MESSAGE], hideFields: ["password"] }),
+      { status: 400 },
+    );
   }
   if (!(await allowIp(db, env, args.request, "registration"))) {
-    return json(parseWithZod(formData, { schema: RegistrationSchema }).reply({ formErrors: [RATE_LIMIT_MESSAGE], hideFields: ["password"] }), { status: 429 });
+    return json(
+      parseWithZod(formData, { schema: RegistrationSchema }).reply({ formErrors: [RATE_LIMIT_MESSAGE], hideFields: ["password"] }),
+      { status: 429 },
+    );
   }
   const submission = await parseWithZod(formData, {
     async: true,
@@ -58,10 +68,21 @@ export async function action(args: ActionFunctionArgs) {
   try {
     // The browser's time zone, when JavaScript sent one Intl knows; else the default (UTC), changed on the profile.
     const zone = formData.get("timeZone");
-    parent = await createParent(db, { email, name: parentName, passwordHash: await hashPassword(password), timeZone: isTimeZone(zone) ? zone : undefined });
+    parent = await createParent(db, {
+      email,
+      name: parentName,
+      passwordHash: await hashPassword(password),
+      timeZone: isTimeZone(zone) ? zone : undefined,
+    });
   } catch {
     // A concurrent sign-up with the same email lost the race on the unique index.
-    return json(submission.reply({ fieldErrors: { email: ["An account with this email already exists. Please sign in instead."] }, hideFields: ["password"] }), { status: 400 });
+    return json(
+      submission.reply({
+        fieldErrors: { email: ["An account with this email already exists. Please sign in instead."] },
+        hideFields: ["password"],
+      }),
+      { status: 400 },
+    );
   }
   const link = newLink(env.SESSION_SECRET, { parentId: parent.id, purpose: "verify-email" });
   await sendMail(args.context.services, mails.verifyEmail(parent.email, parent.name, linkUrl(publicOrigin(env), "/login", link)));
@@ -92,7 +113,13 @@ export default function Registration() {
         <Field label="Email" id={fields.email.id} errors={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
         </Field>
-        <PasswordInput {...getInputProps(fields.password, { type: "password" })} id={fields.password.id} label="Password" errors={fields.password.errors} autoComplete="new-password" />
+        <PasswordInput
+          {...getInputProps(fields.password, { type: "password" })}
+          id={fields.password.id}
+          label="Password"
+          errors={fields.password.errors}
+          autoComplete="new-password"
+        />
         <SubmitButton busy={busy}>Sign up</SubmitButton>
       </Form>
       <p className="center">

@@ -10,7 +10,10 @@ export default function AuthLayout() {
     <main className="auth-page">
       <div className="auth-card">
         <a href="/login" className="brand brand-large" aria-label="Kids Portal home">
-          <span className="brand-mark" aria-hidden="true">◉</span> Kids Portal
+          <span className="brand-mark" aria-hidden="true">
+            ◉
+          </span>{" "}
+          Kids Portal
         </a>
         <Outlet />
       </div>

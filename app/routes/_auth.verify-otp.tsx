@@ -90,9 +90,7 @@ export default function VerifyOtp() {
           <SubmitButton busy={busy}>Verify</SubmitButton>
         </Form>
       ) : null}
-      <p className="center">
-        {voided ? <Link to="/login">Sign in again</Link> : <Link to="/login">Back to sign in</Link>}
-      </p>
+      <p className="center">{voided ? <Link to="/login">Sign in again</Link> : <Link to="/login">Back to sign in</Link>}</p>
     </>
   );
 }

@@ -21,7 +21,9 @@ export default function DevMailbox() {
       <section className="card stack">
         <h1>Dev mailbox</h1>
         <p className="muted">
-          {smtp ? "SMTP_URL is set: new mail goes out over SMTP; this lists only older outbox entries." : "SMTP_URL is not set: mail is kept here (newest first)."}
+          {smtp
+            ? "SMTP_URL is set: new mail goes out over SMTP; this lists only older outbox entries."
+            : "SMTP_URL is not set: mail is kept here (newest first)."}
         </p>
         {mails.length === 0 ? <p>No mail yet.</p> : null}
         {mails.map((m) => (

@@ -12,5 +12,3 @@ export async function action(args: ActionFunctionArgs) {
   const hideGoogle = auth?.parent.hide_google === 1;
   return redirect(hideGoogle ? "/login?hideGBtn=true" : "/login", { headers: { "Set-Cookie": setCookie } });
 }
-
-

@@ -51,32 +51,54 @@ describe("log pages: who may see and do what", () => {
   });
 
   const req = (url: string, who: keyof typeof tokens, init: RequestInit = {}) =>
-    new Request(`http://localhost${url}`, { ...init, headers: { Authorization: `Bearer ${tokens[who]}`, ...(init.body ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) } });
+    new Request(`http://localhost${url}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${tokens[who]}`, ...(init.body ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+    });
   const post = (body: Record<string, string>) => ({ method: "POST", body: new URLSearchParams(body).toString() });
 
   it("/server-logs lists today's file for an operator; a parent gets 403", async () => {
     const ok = await run(() => serverLogs.loader({ request: req("/server-logs", "operator"), context: { ...context }, params: {} }));
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { files: { name: string }[] }).files.map((f) => f.name)).toContain(logName);
-    expect((await run(() => serverLogs.loader({ request: req("/server-logs", "demo"), context: { ...context }, params: {} }))).status).toBe(403);
+    expect((await run(() => serverLogs.loader({ request: req("/server-logs", "demo"), context: { ...context }, params: {} }))).status).toBe(
+      403,
+    );
   });
 
   it("/kids/{file} streams the file to an operator, 403 to a parent", async () => {
-    const ok = await run(() => logFile.loader({ request: req(`/kids/${logName}`, "operator"), context: { ...context }, params: { file: logName } }));
+    const ok = await run(() =>
+      logFile.loader({ request: req(`/kids/${logName}`, "operator"), context: { ...context }, params: { file: logName } }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
     expect(await ok.text()).toBe('{"msg":"server started"}\n');
-    expect((await run(() => logFile.loader({ request: req(`/kids/${logName}`, "demo"), context: { ...context }, params: { file: logName } }))).status).toBe(403);
+    expect(
+      (await run(() => logFile.loader({ request: req(`/kids/${logName}`, "demo"), context: { ...context }, params: { file: logName } })))
+        .status,
+    ).toBe(403);
   });
 
-  it.each(["../../etc/passwd", "../secret.txt", "..%2Fsecret.txt", "%2e%2e/secret.txt", "secret.txt", `${logName}/..`, "2001-01-01-web-1.log"])("/kids/%s is a 404", async (file) => {
-    const r = await run(() => logFile.loader({ request: req(`/kids/${encodeURIComponent(file)}`, "operator"), context: { ...context }, params: { file } }));
+  it.each([
+    "../../etc/passwd",
+    "../secret.txt",
+    "..%2Fsecret.txt",
+    "%2e%2e/secret.txt",
+    "secret.txt",
+    `${logName}/..`,
+    "2001-01-01-web-1.log",
+  ])("/kids/%s is a 404", async (file) => {
+    const r = await run(() =>
+      logFile.loader({ request: req(`/kids/${encodeURIComponent(file)}`, "operator"), context: { ...context }, params: { file } }),
+    );
     expect(r.status).toBe(404);
   });
 
   it("browser and device logs: the own family's pages load", async () => {
     const qs = `?profileId=${leoProfile}&serialNumber=${LEO}`;
-    const b = await run(() => browserLogs.loader({ request: req(`/browser-logs${qs}&filterByStatus=block`, "demo"), context: { ...context }, params: {} }));
+    const b = await run(() =>
+      browserLogs.loader({ request: req(`/browser-logs${qs}&filterByStatus=block`, "demo"), context: { ...context }, params: {} }),
+    );
     expect(b.status).toBe(200);
     expect(await b.json()).toMatchObject({ status: "block", canUnblockAll: false, list: [] });
     const d = await run(() => deviceLogs.loader({ request: req(`/device-logs${qs}`, "demo"), context: { ...context }, params: {} }));
@@ -89,14 +111,48 @@ describe("log pages: who may see and do what", () => {
     const blockedBefore = await h.tdb.db.selectFrom("browser_logs").select("id").where("is_blocked", "=", 1).execute();
     const attempts: (() => Promise<unknown>)[] = [
       () => browserLogs.loader({ request: req(`/browser-logs${qs}`, "other"), context: { ...context }, params: {} }),
-      () => browserLogs.action({ request: req(`/browser-logs${qs}`, "other", post({ intent: "add", url: "evil.test", status: "block" })), context: { ...context }, params: {} }),
-      () => browserLogs.action({ request: req(`/browser-logs${qs}`, "other", post({ intent: "toggle", id: "x", isBlocked: "true" })), context: { ...context }, params: {} }),
-      () => browserLogs.action({ request: req(`/browser-logs${qs}`, "other", post({ intent: "unblock-all" })), context: { ...context }, params: {} }),
+      () =>
+        browserLogs.action({
+          request: req(`/browser-logs${qs}`, "other", post({ intent: "add", url: "evil.test", status: "block" })),
+          context: { ...context },
+          params: {},
+        }),
+      () =>
+        browserLogs.action({
+          request: req(`/browser-logs${qs}`, "other", post({ intent: "toggle", id: "x", isBlocked: "true" })),
+          context: { ...context },
+          params: {},
+        }),
+      () =>
+        browserLogs.action({
+          request: req(`/browser-logs${qs}`, "other", post({ intent: "unblock-all" })),
+          context: { ...context },
+          params: {},
+        }),
       () => deviceLogs.loader({ request: req(`/device-logs${qs}`, "other"), context: { ...context }, params: {} }),
-      () => deviceLogs.action({ request: req(`/device-logs${qs}`, "other", post({ intent: "fetch" })), context: { ...context }, params: {} }),
-      () => deviceLogs.action({ request: req(`/device-logs${qs}`, "other", post({ intent: "send", action: "Ring a Phone", title: "", message: "", packageName: "" })), context: { ...context }, params: {} }),
+      () =>
+        deviceLogs.action({ request: req(`/device-logs${qs}`, "other", post({ intent: "fetch" })), context: { ...context }, params: {} }),
+      () =>
+        deviceLogs.action({
+          request: req(
+            `/device-logs${qs}`,
+            "other",
+            post({ intent: "send", action: "Ring a Phone", title: "", message: "", packageName: "" }),
+          ),
+          context: { ...context },
+          params: {},
+        }),
       // Their own kid with our phone's serial number.
-      () => deviceLogs.action({ request: req(`/device-logs?profileId=${(h.other as { profileId: string }).profileId}&serialNumber=${LEO}`, "other", post({ intent: "fetch" })), context: { ...context }, params: {} }),
+      () =>
+        deviceLogs.action({
+          request: req(
+            `/device-logs?profileId=${(h.other as { profileId: string }).profileId}&serialNumber=${LEO}`,
+            "other",
+            post({ intent: "fetch" }),
+          ),
+          context: { ...context },
+          params: {},
+        }),
     ];
     for (const a of attempts) expect((await run(a)).status).toBe(404);
     expect(await h.tdb.db.selectFrom("device_commands").select("id").execute()).toHaveLength(before.length);
@@ -105,10 +161,19 @@ describe("log pages: who may see and do what", () => {
 
   it("a refused command from the form says 'Failed to send command.' with the reason", async () => {
     const qs = `?profileId=${leoProfile}&serialNumber=${LEO}`;
-    const r = await run(() => deviceLogs.action({ request: req(`/device-logs${qs}`, "demo", post({ intent: "send", action: "disable_app", title: "", message: "", packageName: "" })), context: { ...context }, params: {} }));
+    const r = await run(() =>
+      deviceLogs.action({
+        request: req(`/device-logs${qs}`, "demo", post({ intent: "send", action: "disable_app", title: "", message: "", packageName: "" })),
+        context: { ...context },
+        params: {},
+      }),
+    );
     expect(r.status).toBe(302);
     const { readToast } = await import("~/utils/toast.server");
     const cookie = (r.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-    expect((await readToast(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toast).toEqual({ type: "error", message: "Failed to send command. Please enter the package name of the app." });
+    expect((await readToast(new Request("http://localhost/", { headers: { Cookie: cookie } }))).toast).toEqual({
+      type: "error",
+      message: "Failed to send command. Please enter the package name of the app.",
+    });
   });
 });

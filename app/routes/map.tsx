@@ -55,7 +55,8 @@ export default function MapPage() {
       const tiles = L.tileLayer("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png", {
         subdomains: ["a", "b", "c"],
         maxZoom: 19,
-        attribution: '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a> contributors',
+        attribution:
+          '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a> contributors',
       });
       tiles.on("tileload", () => {
         loaded += 1;
@@ -102,7 +103,14 @@ export default function MapPage() {
           </p>
         </div>
         {/* A named region, not role=img: Leaflet puts focusable zoom buttons and links inside. */}
-        <div ref={ref} className="map-canvas" role="region" aria-label={`Map centred on ${place}`} data-state={state} hidden={state === "no-tiles"} />
+        <div
+          ref={ref}
+          className="map-canvas"
+          role="region"
+          aria-label={`Map centred on ${place}`}
+          data-state={state}
+          hidden={state === "no-tiles"}
+        />
       </div>
     </main>
   );

@@ -16,14 +16,18 @@ export async function loader(args: LoaderFunctionArgs) {
   const parent = url.searchParams.get("parent");
   const sig = url.searchParams.get("sig");
   const ok = checkUnsubscribe(args.context.services.env.SESSION_SECRET, parent, sig);
-  return json({ ok, parent: ok ? parent : null, sig: ok ? sig : null }, { status: ok ? 200 : 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return json(
+    { ok, parent: ok ? parent : null, sig: ok ? sig : null },
+    { status: ok ? 200 : 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
 }
 
 export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const parent = String(form.get("parent") ?? "");
   const sig = String(form.get("sig") ?? "");
-  if (!checkUnsubscribe(args.context.services.env.SESSION_SECRET, parent, sig)) return json({ done: false, message: INVALID }, { status: 400 });
+  if (!checkUnsubscribe(args.context.services.env.SESSION_SECRET, parent, sig))
+    return json({ done: false, message: INVALID }, { status: 400 });
   await setReportType(args.context.services.db, parent, "Off");
   return json({ done: true, message: "Reports are off. You will get no more report mails; the reports already made stay in the portal." });
 }
@@ -39,7 +43,10 @@ export default function UnsubscribePage() {
           <p role="status">{done.message}</p>
         ) : data.ok ? (
           <>
-            <p>Turn weekly and monthly kids reports off? No more report mails will be sent to you. You can turn them on again on Global Settings.</p>
+            <p>
+              Turn weekly and monthly kids reports off? No more report mails will be sent to you. You can turn them on again on Global
+              Settings.
+            </p>
             <Form method="post">
               <input type="hidden" name="parent" value={data.parent ?? ""} />
               <input type="hidden" name="sig" value={data.sig ?? ""} />

@@ -28,8 +28,11 @@ describe("/resources/app-icon", () => {
     expect(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(await r.text())}`).toBe(generatedIcon(pkg, title));
   });
 
-  it.each(["/resources/app-icon", "/resources/app-icon?p=com.x&t=%3Cb%3E", "/resources/app-icon?p=com.x&t=", "/resources/app-icon?p=..%2Fx&t=A", "/resources/app-icon?p=com.x&t=ABCDE"])(
-    "refuses %s",
-    async (path) => expect((await get(path)).status).toBe(404),
-  );
+  it.each([
+    "/resources/app-icon",
+    "/resources/app-icon?p=com.x&t=%3Cb%3E",
+    "/resources/app-icon?p=com.x&t=",
+    "/resources/app-icon?p=..%2Fx&t=A",
+    "/resources/app-icon?p=com.x&t=ABCDE",
+  ])("refuses %s", async (path) => expect((await get(path)).status).toBe(404));
 });

@@ -14,7 +14,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const name = esc((url.searchParams.get("name") ?? "").slice(0, 60));
   const vouchers = Array.from(
     { length: hours },
-    (_, i) => `<div class="v"><strong>Media voucher</strong><span>1 hour of screen time</span><span>${name ? `for ${name}` : "&nbsp;"}</span><small>${i + 1} of ${hours} · this week</small></div>`,
+    (_, i) =>
+      `<div class="v"><strong>Media voucher</strong><span>1 hour of screen time</span><span>${name ? `for ${name}` : "&nbsp;"}</span><small>${i + 1} of ${hours} · this week</small></div>`,
   ).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Media vouchers</title>
 <style>body{font-family:system-ui,sans-serif;margin:1rem;color:#111827}h1{font-size:1.3rem}.g{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:.75rem}

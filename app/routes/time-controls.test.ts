@@ -39,7 +39,9 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
       .executeTakeFirstOrThrow();
     [pkg, cat] = [app.package_name, app.play_store_category];
     await h.caller(h.demo).apps.setLimit({ serialNumber: MIA, packageName: pkg, enableDailyLimit: true, dailyLimitTime: 60 });
-    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: cat, enableDailyLimit: true, dailyLimitTime: 120, isCategoryEnabled: true });
+    await h
+      .caller(h.demo)
+      .categories.update({ serialNumber: MIA, category: cat, enableDailyLimit: true, dailyLimitTime: 120, isCategoryEnabled: true });
   }, 60_000);
   afterAll(async () => {
     await rh?.close();
@@ -56,7 +58,11 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     const base = `/global-settings?${kidQs()}`;
     await call(settings.action, base, { intent: "limit", minutes: "120" });
     type W = { weekdays: { open: boolean; customised: boolean; minutes: number[] } };
-    expect((await json<W>(await call(settings.loader, base))).weekdays).toEqual({ open: false, customised: false, minutes: Array(7).fill(120) });
+    expect((await json<W>(await call(settings.loader, base))).weekdays).toEqual({
+      open: false,
+      customised: false,
+      minutes: Array(7).fill(120),
+    });
     expect((await json<W>(await call(settings.loader, `${base}&byDay=1`))).weekdays.open).toBe(true);
     const stepped = await call(settings.action, `${base}&byDay=1`, { intent: "weekdays", ...days(Array(7).fill(120)), "step-day5": "+15" });
     expect(stepped.headers.get("Location")).toBe(`${base}&days=120%2C120%2C120%2C120%2C120%2C135%2C120#by-day`);
@@ -66,7 +72,11 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     const saved = await call(settings.action, base, { intent: "weekdays", ...days([120, 120, 120, 120, 120, 240, 180]) });
     expect(await toastOf(saved)).toMatchObject({ type: "success", message: "Limits by day are saved." });
     expect((await getTimeRule(h.tdb.db, mia.profileId, "phone", "")).weekdayMinutes).toEqual([120, 120, 120, 120, 120, 240, 180]);
-    expect((await json<W>(await call(settings.loader, base))).weekdays).toEqual({ open: true, customised: true, minutes: [120, 120, 120, 120, 120, 240, 180] });
+    expect((await json<W>(await call(settings.loader, base))).weekdays).toEqual({
+      open: true,
+      customised: true,
+      minutes: [120, 120, 120, 120, 120, 240, 180],
+    });
     await call(settings.action, base, { intent: "weekdays", do: "reset" });
     expect((await getTimeRule(h.tdb.db, mia.profileId, "phone", "")).weekdayMinutes).toBeNull();
   });
@@ -88,18 +98,37 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
   it("/application and /category: the session limit steps without JS, refuses bad values on the right field, saves, shows, reaches the policy and is removed", async () => {
     type S = { session: { saved: { minutes: number; breakMinutes: number } | null; minutes: number; breakMinutes: number } };
     expect((await json<S>(await call(application.loader, appUrl()))).session).toEqual({ saved: null, minutes: 60, breakMinutes: 15 });
-    const stepped = await call(application.action, appUrl(), { intent: "session", sessionMinutes: "60", breakMinutes: "15", "step-session": "-15" });
+    const stepped = await call(application.action, appUrl(), {
+      intent: "session",
+      sessionMinutes: "60",
+      breakMinutes: "15",
+      "step-session": "-15",
+    });
     expect(stepped.headers.get("Location")).toBe(`${appUrl()}&session=45%2C15#session`);
-    expect((await json<S>(await call(application.loader, `${appUrl()}&session=45,15`))).session).toMatchObject({ saved: null, minutes: 45 });
+    expect((await json<S>(await call(application.loader, `${appUrl()}&session=45,15`))).session).toMatchObject({
+      saved: null,
+      minutes: 45,
+    });
     const badMinutes = await call(application.action, appUrl(), { intent: "session", sessionMinutes: "40", breakMinutes: "15" });
     expect(badMinutes.status).toBe(400);
     expect(await json(badMinutes)).toEqual({ intent: "session", error: SESSION_MINUTES_MESSAGE, field: "minutes" });
     const badBreak = await call(application.action, appUrl(), { intent: "session", sessionMinutes: "45", breakMinutes: "0" });
     expect(await json(badBreak)).toEqual({ intent: "session", error: SESSION_BREAK_MESSAGE, field: "break" });
-    const saved = await call(application.action, `${appUrl()}&session=45,15`, { intent: "session", sessionMinutes: "45", breakMinutes: "15" });
+    const saved = await call(application.action, `${appUrl()}&session=45,15`, {
+      intent: "session",
+      sessionMinutes: "45",
+      breakMinutes: "15",
+    });
     expect(saved.headers.get("Location")).toBe(`${appUrl()}#session`);
-    expect(await toastOf(saved)).toMatchObject({ type: "success", message: "Session limit saved: at most 45m in a row, then a 15m break." });
-    expect((await json<S>(await call(application.loader, appUrl()))).session).toEqual({ saved: { minutes: 45, breakMinutes: 15 }, minutes: 45, breakMinutes: 15 });
+    expect(await toastOf(saved)).toMatchObject({
+      type: "success",
+      message: "Session limit saved: at most 45m in a row, then a 15m break.",
+    });
+    expect((await json<S>(await call(application.loader, appUrl()))).session).toEqual({
+      saved: { minutes: 45, breakMinutes: 15 },
+      minutes: 45,
+      breakMinutes: 15,
+    });
     const policy = await latestPolicy(h.tdb.db, mia.deviceId);
     expect(policy?.doc.apps.find((a) => a.packageName === pkg)?.session).toEqual({ minutes: 45, breakMinutes: 15 });
     const off = await call(application.action, appUrl(), { intent: "session", do: "off" });
@@ -122,7 +151,9 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     const given = await call(dashboard.action, url, { intent: "bonus", profileId: mia.profileId, bonus: "30" });
     expect(given.headers.get("Location")).toBe(`/kids-device?profileId=${mia.profileId}`);
     expect(await toastOf(given)).toMatchObject({ type: "success", message: "30 bonus minutes for Mia today." });
-    expect((await json<{ bonus: { given: number } }>(await call(dashboard.loader, `/kids-device?profileId=${mia.profileId}`))).bonus.given).toBe(30);
+    expect(
+      (await json<{ bonus: { given: number } }>(await call(dashboard.loader, `/kids-device?profileId=${mia.profileId}`))).bonus.given,
+    ).toBe(30);
   });
 
   it("the dashboard and /application say why an app is blocked and until when; the page cache keeps the page no longer", async () => {
@@ -135,15 +166,30 @@ describe("time rules on the dashboard, Global Settings, /application and /catego
     // it, and the block ending first is the one shown: late in the UTC day the demo phone's use reaches them.
     await h.caller(h.demo).settings.setGlobalDailyLimit({ serialNumber: MIA, minutes: 0 });
     await h.caller(h.demo).apps.setLimit({ serialNumber: MIA, packageName: pkg, enableDailyLimit: false, dailyLimitTime: 60 });
-    await h.caller(h.demo).categories.update({ serialNumber: MIA, category: cat, enableDailyLimit: false, dailyLimitTime: 120, isCategoryEnabled: true });
-    await h.caller(h.demo).time.saveSchedule({ profileId: mia.profileId, schedule: { name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start, end, blocksAll: true, categories: [], apps: [] } });
+    await h
+      .caller(h.demo)
+      .categories.update({ serialNumber: MIA, category: cat, enableDailyLimit: false, dailyLimitTime: 120, isCategoryEnabled: true });
+    await h.caller(h.demo).time.saveSchedule({
+      profileId: mia.profileId,
+      schedule: { name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start, end, blocksAll: true, categories: [], apps: [] },
+    });
     // Mia used the app today (before the window), so it is among the most used apps.
     const hour = new Date(Math.floor((now.getTime() - 3 * 3_600_000) / 3_600_000) * 3_600_000).toISOString();
-    await h.tdb.db.insertInto("app_usage_hourly").values({ device_id: mia.deviceId, package_name: pkg, hour, minutes: 5 }).onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet({ minutes: 5 })).execute();
-    await h.tdb.db.insertInto("app_usage_daily").values({ device_id: mia.deviceId, package_name: pkg, day: hour.slice(0, 10), minutes: 5 }).onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet({ minutes: 5 })).execute();
+    await h.tdb.db
+      .insertInto("app_usage_hourly")
+      .values({ device_id: mia.deviceId, package_name: pkg, hour, minutes: 5 })
+      .onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet({ minutes: 5 }))
+      .execute();
+    await h.tdb.db
+      .insertInto("app_usage_daily")
+      .values({ device_id: mia.deviceId, package_name: pkg, day: hour.slice(0, 10), minutes: 5 })
+      .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet({ minutes: 5 }))
+      .execute();
     until.length = 0;
     // Every app of the week (Show More), found by name: other apps may be turned off by a parent, which comes first.
-    const dash = await json<{ usage: { apps: { packageName: string; explanation: Explained }[] } }>(await call(dashboard.loader, `/kids-device?profileId=${mia.profileId}&filter=week&apps=300`));
+    const dash = await json<{ usage: { apps: { packageName: string; explanation: Explained }[] } }>(
+      await call(dashboard.loader, `/kids-device?profileId=${mia.profileId}&filter=week&apps=300`),
+    );
     const shown = dash.usage.apps.find((a) => a.packageName === pkg);
     expect(shown?.explanation).toEqual({ text: `Blocked by Bedtime until ${hhmm(end)}`, tone: "blocked" });
     expect(until).toHaveLength(1);

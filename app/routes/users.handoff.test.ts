@@ -32,21 +32,27 @@ describe("/users/handoff", () => {
       params: {},
     });
 
-  it.each(["/account", "https://evil.example/", "//evil.example", "/\t/evil.example"])("does not redirect to %j without a sign-in", async (to) => {
-    const res = await visit(to);
-    expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/login");
-  });
+  it.each(["/account", "https://evil.example/", "//evil.example", "/\t/evil.example"])(
+    "does not redirect to %j without a sign-in",
+    async (to) => {
+      const res = await visit(to);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe("/login");
+    },
+  );
 
   it("a signed-in parent goes on to a path of the portal", async () => {
     const res = await visit("/account?x=1", session);
     expect(res.headers.get("Location")).toBe("/account?x=1");
   });
 
-  it.each(["https://evil.example/", "//evil.example", "/\t/evil.example", "/%09/evil.example", "/\\evil.example"])("a signed-in parent is never sent off-site by %j", async (to) => {
-    const res = await visit(to, session);
-    expect(res.headers.get("Location")).toBe("/kids-device");
-  });
+  it.each(["https://evil.example/", "//evil.example", "/\t/evil.example", "/%09/evil.example", "/\\evil.example"])(
+    "a signed-in parent is never sent off-site by %j",
+    async (to) => {
+      const res = await visit(to, session);
+      expect(res.headers.get("Location")).toBe("/kids-device");
+    },
+  );
 
   it("right after sign-in (the hand-off cookie) the page hands over the token and names only a safe target", async () => {
     const flag = (await handoffCookie().serialize("1")).split(";")[0];

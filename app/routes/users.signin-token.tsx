@@ -20,7 +20,10 @@ export async function action(args: ActionFunctionArgs) {
   if (!(await allowIp(db, env, args.request, "signin-token"))) return json({ respones_msg: RATE_LIMIT_MESSAGE }, { status: 429 });
   const { token, expiresAt } = await createSigninToken(db, parent.id, SIGNIN_TOKEN_TTL_MS);
   return json(
-    { respones_msg: "Sign-in link created.", data: { token, url: `/login?token=${encodeURIComponent(token)}`, expiresAt: expiresAt.toISOString() } },
+    {
+      respones_msg: "Sign-in link created.",
+      data: { token, url: `/login?token=${encodeURIComponent(token)}`, expiresAt: expiresAt.toISOString() },
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -77,12 +77,21 @@ describe("delegate save: username, name and at least one kid are required (spec 
   });
 
   it("a name over 80 characters is refused; duplicate kids are kept once", () => {
-    expect(checkDelegateForm({ ...ok, name: "x".repeat(81) }, "a@b.co")).toEqual({ ok: false, message: "The name must be at most 80 characters." });
-    expect(checkDelegateForm({ ...ok, allowedKids: ["k1", "k1", "k2"] }, "a@b.co")).toMatchObject({ ok: true, value: { allowedKids: ["k1", "k2"] } });
+    expect(checkDelegateForm({ ...ok, name: "x".repeat(81) }, "a@b.co")).toEqual({
+      ok: false,
+      message: "The name must be at most 80 characters.",
+    });
+    expect(checkDelegateForm({ ...ok, allowedKids: ["k1", "k1", "k2"] }, "a@b.co")).toMatchObject({
+      ok: true,
+      value: { allowedKids: ["k1", "k2"] },
+    });
   });
 
   it("inviting yourself is refused", () => {
-    expect(checkDelegateForm({ ...ok, username: "Alice" }, "alice@example.com")).toEqual({ ok: false, message: "You already have access to your own kids." });
+    expect(checkDelegateForm({ ...ok, username: "Alice" }, "alice@example.com")).toEqual({
+      ok: false,
+      message: "You already have access to your own kids.",
+    });
   });
 });
 

@@ -32,7 +32,10 @@ export function statusBadgeColour(status: string | null | undefined): BadgeColou
 
 /** The domain of an address (after its last @), lower-cased. */
 export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase();
+  return email
+    .slice(email.lastIndexOf("@") + 1)
+    .trim()
+    .toLowerCase();
 }
 
 /** The address an invitation goes to: the typed username at the owner's own domain (spec 1 §5). */

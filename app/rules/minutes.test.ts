@@ -34,7 +34,13 @@ describe("minutes", () => {
     ["", { ok: true, minutes: 0 }],
     ["1440", { ok: true, minutes: 1440 }],
     // Only whole minutes within a day (core/values.ts): the rest is refused, never stored.
-    ...[-15, "-1", "22.5", "1.5", "15abc", "1.5e21", "1e300", 1.5e21, 1e300, "1455", "0x10", " 15 abc"].map((v) => [v, { ok: false, minutes: 0, message: "Please enter whole minutes from 0 to 1,440." }] as [unknown, ReturnType<typeof checkDailyLimit>]),
+    ...[-15, "-1", "22.5", "1.5", "15abc", "1.5e21", "1e300", 1.5e21, 1e300, "1455", "0x10", " 15 abc"].map(
+      (v) =>
+        [v, { ok: false, minutes: 0, message: "Please enter whole minutes from 0 to 1,440." }] as [
+          unknown,
+          ReturnType<typeof checkDailyLimit>,
+        ],
+    ),
   ])("daily limit %j → %j", (v, out) => expect(checkDailyLimit(v)).toEqual(out));
 
   it("toggle off → 0, on → 15; negative → 0", () => {

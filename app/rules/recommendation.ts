@@ -28,8 +28,7 @@ export interface Recommendation {
 export function screenTimeRecommendation(age: number): Recommendation | null {
   if (!Number.isFinite(age) || age < 0) return null;
   if (age < 2) return { bracket: "under-2", title: "Under 2 years", text: "Avoid screens altogether." };
-  if (age < 4)
-    return { bracket: "2-to-4", title: "2 to 4 years", text: "5 to 10 minutes a day, and at most 1 hour as an exception." };
+  if (age < 4) return { bracket: "2-to-4", title: "2 to 4 years", text: "5 to 10 minutes a day, and at most 1 hour as an exception." };
   if (age < 8) return { bracket: "4-to-8", title: "4 to 8 years", text: "30 to 60 minutes a day at most." };
   if (age < 9) return null;
   if (age < 10) return { bracket: "9-to-10", title: "9 to 10 years", text: "30 to 60 minutes a day at most." };

@@ -3,7 +3,20 @@ import { MONTHS, reportFilter, reportYears } from "./reports";
 
 describe("report filters (spec 2 §9)", () => {
   it("offers January to December and the current year with the four before it", () => {
-    expect(MONTHS).toEqual(["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]);
+    expect(MONTHS).toEqual([
+      "January",
+      "February",
+      "March",
+      "April",
+      "May",
+      "June",
+      "July",
+      "August",
+      "September",
+      "October",
+      "November",
+      "December",
+    ]);
     expect(reportYears(new Date("2026-11-23T04:00:00Z"))).toEqual([2026, 2025, 2024, 2023, 2022]);
   });
 

@@ -5,7 +5,20 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 export const DEFAULT_REPORT_TYPE: ReportType = "Weekly";
 
 /** The month filter on /reports (spec 2 §9): January to December. */
-export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+export const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
 
 /** The year filter: the current year and the four before it. */
 export function reportYears(now: Date = new Date()): number[] {

@@ -32,7 +32,11 @@ export function requestButton(type: AppRequestType): { label: "Install" | "UnIns
  * The extend popup: today's limit so far (standing + bonus already given today), the extra minutes the approval
  * gives (the ask in 15-minute bonus steps, core/limits.ts extendBonusMinutes), the new total.
  */
-export function extendTotals(x: { standing: number | null; extraToday: number; extra: number }): { current: number | null; extra: number; total: number | null } {
+export function extendTotals(x: { standing: number | null; extraToday: number; extra: number }): {
+  current: number | null;
+  extra: number;
+  total: number | null;
+} {
   const extra = extendBonusMinutes(x.extra);
   if (x.standing === null) return { current: null, extra, total: null };
   const current = x.standing + Math.max(0, x.extraToday);

@@ -18,7 +18,6 @@ describe("icons, colours, badges", () => {
     [false, false, "warning"],
     [false, true, "off"],
   ])("enabled %j, acknowledged %j → %j", (e, a, c) => expect(ackColour(e, a)).toBe(c));
-
 });
 
 describe("the no-JavaScript self-refresh keeps the section (issue 11)", () => {

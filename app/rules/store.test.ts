@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { INSTALL_FAILURE_REASONS } from "#device-service/socket/messages";
-import { exclusiveFilterChanges, failureExplanation, installButton, parseStoreFilter, priceText, resultLabel, resultsPaging, resultsShown } from "./store";
+import {
+  exclusiveFilterChanges,
+  failureExplanation,
+  installButton,
+  parseStoreFilter,
+  priceText,
+  resultLabel,
+  resultsPaging,
+  resultsShown,
+} from "./store";
 
 const KIDS = "com.kidsportal.kidsapp";
 const qs = (s: string) => new URLSearchParams(s);
@@ -40,8 +49,18 @@ describe("store filters are mutually exclusive (spec 2 §4)", () => {
   ])("%s → %j", (q, want) => expect(parseStoreFilter(qs(q))).toEqual(want));
 
   it("applying one clears the others", () => {
-    expect(exclusiveFilterChanges({ kind: "category", category: "EDUCATION" })).toEqual({ playstoreText: null, ageFilter: null, filterCategory: "EDUCATION", expertRatingFilter: null });
-    expect(exclusiveFilterChanges({ kind: "none" })).toEqual({ playstoreText: null, ageFilter: null, filterCategory: null, expertRatingFilter: null });
+    expect(exclusiveFilterChanges({ kind: "category", category: "EDUCATION" })).toEqual({
+      playstoreText: null,
+      ageFilter: null,
+      filterCategory: "EDUCATION",
+      expertRatingFilter: null,
+    });
+    expect(exclusiveFilterChanges({ kind: "none" })).toEqual({
+      playstoreText: null,
+      ageFilter: null,
+      filterCategory: null,
+      expertRatingFilter: null,
+    });
   });
 
   it.each([

@@ -28,7 +28,12 @@ export function resultsPaging(shown: number, more: boolean): { showMore: number 
 }
 
 /** Spec 2 §4 age labels. */
-export const AGE_LABELS: Record<AgeRange, string> = { AGE_RANGE1: "up to 5", AGE_RANGE2: "6-8", AGE_RANGE3: "9-12", AGE_RANGE_ALL: "all ages up to 12" };
+export const AGE_LABELS: Record<AgeRange, string> = {
+  AGE_RANGE1: "up to 5",
+  AGE_RANGE2: "6-8",
+  AGE_RANGE3: "9-12",
+  AGE_RANGE_ALL: "all ages up to 12",
+};
 export const EXPERT_LABELS: Record<ExpertFilter, string> = {
   EXPERT_RECOMMENDATION: "Expert Recommended",
   PARENTAL_SUPERVISION: "Parental Supervision",
@@ -105,7 +110,18 @@ export type InstallButton = "install" | "coming-soon" | "uninstall" | "system-ap
  * Spec 2 §4 install button: not installed → Install when free, 'Coming Soon' when paid; installed → Uninstall,
  * except system apps and our kids app, which say why they stay. An install on its way shows as installing.
  */
-export function installButton(a: { appId: string; isAppInstalled: boolean; isSystemApp: boolean; free: boolean; price: number; installState?: string | null; failureReason?: string | null }, kidsAppPackage: string): InstallButton {
+export function installButton(
+  a: {
+    appId: string;
+    isAppInstalled: boolean;
+    isSystemApp: boolean;
+    free: boolean;
+    price: number;
+    installState?: string | null;
+    failureReason?: string | null;
+  },
+  kidsAppPackage: string,
+): InstallButton {
   if (a.appId === kidsAppPackage) return "kids-app";
   if (a.isAppInstalled) return a.isSystemApp ? "system-app" : "uninstall";
   if (a.installState === "installing" || a.failureReason === "IN_PROGRESS") return "installing";

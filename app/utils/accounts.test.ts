@@ -19,13 +19,18 @@ describe("email links (AES-256-GCM iv + encryptedData)", () => {
     const opened = openLink(SECRET, link.iv, link.encryptedData, "reset-password", now);
     expect(opened).toMatchObject({ ok: true, payload: { sub: "p1", purpose: "reset-password" } });
     expect(link.payload.exp - now.getTime()).toBeLessThanOrEqual(60 * 60_000); // reset ≤ 1 hour
-    expect(linkUrl("https://x.test", "/reset-password", link)).toMatch(/^https:\/\/x\.test\/reset-password\?iv=[\w-]+&encryptedData=[\w-]+$/);
+    expect(linkUrl("https://x.test", "/reset-password", link)).toMatch(
+      /^https:\/\/x\.test\/reset-password\?iv=[\w-]+&encryptedData=[\w-]+$/,
+    );
   });
 
   it("refuses expired links", () => {
     const now = new Date("2026-11-21T10:00:00Z");
     const link = newLink(SECRET, { parentId: "p1", purpose: "reset-password" }, now);
-    expect(openLink(SECRET, link.iv, link.encryptedData, "reset-password", new Date(now.getTime() + 60 * 60_000 + 1))).toEqual({ ok: false, reason: "expired" });
+    expect(openLink(SECRET, link.iv, link.encryptedData, "reset-password", new Date(now.getTime() + 60 * 60_000 + 1))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   it.each([
@@ -47,7 +52,11 @@ describe("email links (AES-256-GCM iv + encryptedData)", () => {
   });
 
   it("has clear messages", () => {
-    expect(LINK_MESSAGES).toEqual({ invalid: "This link is invalid. Please request a new one.", expired: "This link has expired. Please request a new one.", used: "This link has already been used. Please request a new one." });
+    expect(LINK_MESSAGES).toEqual({
+      invalid: "This link is invalid. Please request a new one.",
+      expired: "This link has expired. Please request a new one.",
+      used: "This link has already been used. Please request a new one.",
+    });
   });
 });
 
@@ -93,7 +102,10 @@ describe("id_token verification against a real local OIDC provider (oauth2-mock-
     await provider.stop();
   });
   const token = (claims: Record<string, unknown>, expiresIn?: number) =>
-    provider.issuer.buildToken({ expiresIn, scopesOrTransform: (_h, p) => Object.assign(p, { sub: "u1", aud: "client-1", nonce: "n1", email: "a@b.c", ...claims }) });
+    provider.issuer.buildToken({
+      expiresIn,
+      scopesOrTransform: (_h, p) => Object.assign(p, { sub: "u1", aud: "client-1", nonce: "n1", email: "a@b.c", ...claims }),
+    });
 
   it("accepts a good token (signature, issuer, audience, nonce, expiry)", async () => {
     const payload = await verifyIdToken(await token({}), { issuer, audience: "client-1", nonce: "n1" });
@@ -131,7 +143,9 @@ describe("id_token verification against a real local OIDC provider (oauth2-mock-
   });
 
   it("refuses a token from another issuer", async () => {
-    await expect(verifyIdToken(await token({ iss: "https://evil.example" }), { issuer, audience: "client-1", nonce: "n1" })).rejects.toBeInstanceOf(IdTokenError);
+    await expect(
+      verifyIdToken(await token({ iss: "https://evil.example" }), { issuer, audience: "client-1", nonce: "n1" }),
+    ).rejects.toBeInstanceOf(IdTokenError);
   });
 });
 
@@ -154,7 +168,9 @@ describe.each(DIALECTS)("account state in the database on %s", (dialect) => {
 
   it("a link is redeemed once even under concurrent use", async () => {
     const link = newLink(SECRET, { parentId, purpose: "reset-password" });
-    const results = await Promise.all(Array.from({ length: 5 }, () => redeemLink(t.db, SECRET, link.iv, link.encryptedData, "reset-password")));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => redeemLink(t.db, SECRET, link.iv, link.encryptedData, "reset-password")),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
 
@@ -168,7 +184,8 @@ describe.each(DIALECTS)("account state in the database on %s", (dialect) => {
   it("OTP: 5 wrong tries void the code, and the right one no longer works", async () => {
     const code = await issueOtp(t.db, SECRET, parentId);
     const wrong = String((Number(code) + 1) % 10_000).padStart(4, "0");
-    for (let i = 1; i <= 4; i++) expect(await verifyOtp(t.db, SECRET, parentId, wrong)).toEqual({ ok: false, reason: "wrong", triesLeft: 5 - i });
+    for (let i = 1; i <= 4; i++)
+      expect(await verifyOtp(t.db, SECRET, parentId, wrong)).toEqual({ ok: false, reason: "wrong", triesLeft: 5 - i });
     expect(await verifyOtp(t.db, SECRET, parentId, wrong)).toEqual({ ok: false, reason: "voided" });
     expect(await verifyOtp(t.db, SECRET, parentId, code)).toEqual({ ok: false, reason: "voided" });
   });
@@ -201,7 +218,8 @@ describe.each(DIALECTS)("account state in the database on %s", (dialect) => {
     const e = { RATE_LIMIT_IP_PER_MINUTE: 4 };
     const ip = `3.3.3.${dialect.length}`;
     const now = new Date("2030-01-01T00:00:20Z");
-    for (let i = 0; i < 2; i++) expect(await allowIp(t.db, e, new Request("http://x/login", { headers: { "x-kp-client-ip": ip } }), "login", now)).toBe(true);
+    for (let i = 0; i < 2; i++)
+      expect(await allowIp(t.db, e, new Request("http://x/login", { headers: { "x-kp-client-ip": ip } }), "login", now)).toBe(true);
     for (let i = 0; i < 2; i++) expect(await allowAddress(t.db, e, ip, "login", now)).toBe(true);
     expect(await allowIp(t.db, e, new Request("http://x/login", { headers: { "x-kp-client-ip": ip } }), "login", now)).toBe(false);
     expect(await allowAddress(t.db, e, ip, "login", now)).toBe(false);

@@ -41,7 +41,11 @@ describe("Apple sign-in: code-only return", () => {
   }
 
   const callback = (cookie: string, fields: Record<string, string>) =>
-    new Request("http://portal.test/users/apple-callback", { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: cookie } });
+    new Request("http://portal.test/users/apple-callback", {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { Cookie: cookie },
+    });
 
   it("redeems the code with the client secret and returns the verified identity", async () => {
     const { state, nonce, cookie } = await firstLeg();
@@ -49,7 +53,13 @@ describe("Apple sign-in: code-only return", () => {
     // The token endpoint signs an access token and an id_token: shape both as Apple would.
     const shape = (token: { payload: Record<string, unknown> }, req: { body: Record<string, unknown> }) => {
       sentSecret = req.body.client_secret;
-      Object.assign(token.payload, { aud: e.APPLE_CLIENT_ID, nonce, sub: "apple-user-1", email: "kid.parent@example.com", email_verified: "true" });
+      Object.assign(token.payload, {
+        aud: e.APPLE_CLIENT_ID,
+        nonce,
+        sub: "apple-user-1",
+        email: "kid.parent@example.com",
+        email_verified: "true",
+      });
     };
     provider.service.on("beforeTokenSigning", shape);
     const who = await new AppleStrategy(e)

@@ -12,9 +12,11 @@ export function useDialog(ref: RefObject<HTMLElement>, close: () => void) {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     if (!dialog.contains(document.activeElement)) dialog.focus();
-    const controls = () => [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+    const controls = () =>
+      [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
         e.preventDefault();
@@ -23,7 +25,8 @@ export function useDialog(ref: RefObject<HTMLElement>, close: () => void) {
       }
       if (e.key !== "Tab") return;
       const items = controls();
-      const active = document.activeElement instanceof HTMLElement && items.includes(document.activeElement) ? document.activeElement : null;
+      const active =
+        document.activeElement instanceof HTMLElement && items.includes(document.activeElement) ? document.activeElement : null;
       const next = wrapFocus(items, active, e.shiftKey);
       if (next || !dialog.contains(document.activeElement)) {
         e.preventDefault();

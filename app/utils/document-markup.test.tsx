@@ -5,7 +5,14 @@ import { CategoryChartFigure, chartMarkupKey } from "~/components/charts/Categor
 import { DocumentMarkupContext } from "./document-markup";
 import { documentOnly } from "./document-markup.server";
 
-const chart = { slots: ["Mon", "Tue"], categories: [{ key: "GAME", name: "Games" }], rows: [{ slot: "Mon", values: { GAME: 30 } }, { slot: "Tue", values: { GAME: 45 } }] };
+const chart = {
+  slots: ["Mon", "Tue"],
+  categories: [{ key: "GAME", name: "Games" }],
+  rows: [
+    { slot: "Mon", values: { GAME: 30 } },
+    { slot: "Tue", values: { GAME: 45 } },
+  ],
+};
 const title = "Mia's screen time by category, This Week, by day";
 
 describe("markup a document renders but does not ship again in its data", () => {
@@ -27,7 +34,9 @@ describe("markup a document renders but does not ship again in its data", () => 
         <CategoryChartFigure svg={svg} data={chart} title={title} period={period} />
       </DocumentMarkupContext.Provider>,
     );
-    const fromData = renderToString(<CategoryChartFigure svg={chartForPage({}, chart, title)} data={chart} title={title} period={period} />);
+    const fromData = renderToString(
+      <CategoryChartFigure svg={chartForPage({}, chart, title)} data={chart} title={title} period={period} />,
+    );
     expect(fromContext).toBe(fromData);
     expect(fromContext.match(/<svg\b/g)).toHaveLength(2);
   });
@@ -40,7 +49,10 @@ describe("markup a document renders but does not ship again in its data", () => 
       Object.assign(globalThis, {
         document: {
           querySelectorAll: () =>
-            figures.map((f) => ({ getAttribute: (name: string) => (name === "aria-label" ? f.title : null), querySelector: (sel: string) => (sel.includes("phone") ? html(f, "phone") : html(f, "wide")) })),
+            figures.map((f) => ({
+              getAttribute: (name: string) => (name === "aria-label" ? f.title : null),
+              querySelector: (sel: string) => (sel.includes("phone") ? html(f, "phone") : html(f, "wide")),
+            })),
         },
       });
     };

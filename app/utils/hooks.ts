@@ -18,5 +18,8 @@ export function useIsSubmitting(opts: { formAction?: string; intent?: string } =
   if (navigation.state === "idle") return false;
   if (opts.intent && navigation.formData?.get("intent") !== opts.intent) return false;
   if (opts.formAction && navigation.formAction !== opts.formAction) return false;
-  return navigation.state === "submitting" || (navigation.state === "loading" && navigation.formMethod != null && navigation.formMethod !== "GET");
+  return (
+    navigation.state === "submitting" ||
+    (navigation.state === "loading" && navigation.formMethod != null && navigation.formMethod !== "GET")
+  );
 }

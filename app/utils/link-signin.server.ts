@@ -37,7 +37,10 @@ export function linkFailureMessage(key: string | null): string | null {
 }
 
 /** GET: what the link in these parameters would do, without using it. Null when there is no link. */
-export async function inspectSigninLink(args: Args, params: URLSearchParams): Promise<{ confirm: LinkConfirm } | { notice: string } | null> {
+export async function inspectSigninLink(
+  args: Args,
+  params: URLSearchParams,
+): Promise<{ confirm: LinkConfirm } | { notice: string } | null> {
   const { db, env } = args.context.services;
   let parent: Parent | undefined;
   let fields: Record<string, string>;

@@ -39,7 +39,10 @@ function key(secret: string): Buffer {
 }
 
 export function passwordFingerprint(passwordHash: string | null): string {
-  return createHash("sha256").update(passwordHash ?? "none").digest("base64url").slice(0, 12);
+  return createHash("sha256")
+    .update(passwordHash ?? "none")
+    .digest("base64url")
+    .slice(0, 12);
 }
 
 export function sealLink(secret: string, payload: LinkPayload): { iv: string; encryptedData: string } {
@@ -49,7 +52,11 @@ export function sealLink(secret: string, payload: LinkPayload): { iv: string; en
   return { iv: iv.toString("base64url"), encryptedData: body.toString("base64url") };
 }
 
-export function newLink(secret: string, input: { parentId: string; purpose: LinkPurpose; passwordHash?: string | null }, now: Date = new Date()) {
+export function newLink(
+  secret: string,
+  input: { parentId: string; purpose: LinkPurpose; passwordHash?: string | null },
+  now: Date = new Date(),
+) {
   const payload: LinkPayload = {
     jti: randomBytes(16).toString("base64url"),
     sub: input.parentId,
@@ -81,7 +88,12 @@ export function openLink(
   } catch {
     return { ok: false, reason: "invalid" };
   }
-  if (payload.purpose !== purpose || typeof payload.sub !== "string" || typeof payload.jti !== "string" || typeof payload.exp !== "number") {
+  if (
+    payload.purpose !== purpose ||
+    typeof payload.sub !== "string" ||
+    typeof payload.jti !== "string" ||
+    typeof payload.exp !== "number"
+  ) {
     return { ok: false, reason: "invalid" };
   }
   if (payload.exp <= now.getTime()) return { ok: false, reason: "expired" };
@@ -89,7 +101,14 @@ export function openLink(
 }
 
 /** Open and check the link has not been used yet (for showing a form). */
-export async function checkLink(db: DB, secret: string, iv: string | null, encryptedData: string | null, purpose: LinkPurpose, now = new Date()) {
+export async function checkLink(
+  db: DB,
+  secret: string,
+  iv: string | null,
+  encryptedData: string | null,
+  purpose: LinkPurpose,
+  now = new Date(),
+) {
   const opened = openLink(secret, iv, encryptedData, purpose, now);
   if (!opened.ok) return opened;
   if (await isLinkUsed(db, opened.payload.jti)) return { ok: false as const, reason: "used" as const };
@@ -97,7 +116,14 @@ export async function checkLink(db: DB, secret: string, iv: string | null, encry
 }
 
 /** Open and consume: succeeds once per link, even under concurrent use. */
-export async function redeemLink(db: DB, secret: string, iv: string | null, encryptedData: string | null, purpose: LinkPurpose, now = new Date()) {
+export async function redeemLink(
+  db: DB,
+  secret: string,
+  iv: string | null,
+  encryptedData: string | null,
+  purpose: LinkPurpose,
+  now = new Date(),
+) {
   const opened = openLink(secret, iv, encryptedData, purpose, now);
   if (!opened.ok) return opened;
   const first = await spendLinkOnce(db, { id: opened.payload.jti, purpose, expiresAt: new Date(opened.payload.exp) }, now);

@@ -16,7 +16,18 @@ export interface ProviderIdentity {
 
 export type ProviderEnv = Pick<
   Env,
-  "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET" | "GOOGLE_ISSUER" | "APPLE_CLIENT_ID" | "APPLE_ISSUER" | "APPLE_HIDDEN_HOST" | "APPLE_CLIENT_SECRET" | "PUBLIC_URL" | "PORT" | "NODE_ENV" | "SECURE_COOKIES" | "SESSION_SECRET"
+  | "GOOGLE_CLIENT_ID"
+  | "GOOGLE_CLIENT_SECRET"
+  | "GOOGLE_ISSUER"
+  | "APPLE_CLIENT_ID"
+  | "APPLE_ISSUER"
+  | "APPLE_HIDDEN_HOST"
+  | "APPLE_CLIENT_SECRET"
+  | "PUBLIC_URL"
+  | "PORT"
+  | "NODE_ENV"
+  | "SECURE_COOKIES"
+  | "SESSION_SECRET"
 >;
 
 // ---------- which buttons show ----------
@@ -122,7 +133,14 @@ export async function googleAuthenticator(e: ProviderEnv): Promise<Authenticator
   const doc = await discover(e.GOOGLE_ISSUER);
   const strategy = new OAuth2Strategy<ProviderIdentity>(
     {
-      cookie: { name: "kp_oauth_google", httpOnly: true, sameSite: "Lax", ...(secure(e) ? { secure: true as const } : {}), path: "/users/auth/google", maxAge: 600 },
+      cookie: {
+        name: "kp_oauth_google",
+        httpOnly: true,
+        sameSite: "Lax",
+        ...(secure(e) ? { secure: true as const } : {}),
+        path: "/users/auth/google",
+        maxAge: 600,
+      },
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET || null,
       authorizationEndpoint: doc.authorization_endpoint,
@@ -208,7 +226,12 @@ export class AppleStrategy extends Strategy<ProviderIdentity, { payload: JWTPayl
     if (params.get("state") !== saved.state) throw new IdTokenError("state mismatch");
     if (!idToken && code) idToken = await this.exchange(doc, code);
     if (!idToken) throw new IdTokenError("no id_token");
-    const payload = await verifyIdToken(idToken, { issuer: doc.issuer, audience: this.e.APPLE_CLIENT_ID, nonce: saved.nonce, jwksUri: doc.jwks_uri });
+    const payload = await verifyIdToken(idToken, {
+      issuer: doc.issuer,
+      audience: this.e.APPLE_CLIENT_ID,
+      nonce: saved.nonce,
+      jwksUri: doc.jwks_uri,
+    });
     return this.verify({ payload });
   }
 

@@ -37,7 +37,10 @@ export function withOutageResponses(build: ServerBuild, log: Logger): ServerBuil
   const routes: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(build.routes)) {
     const m = route.module;
-    routes[id] = { ...route, module: { ...m, ...(m.loader ? { loader: guard(m.loader) } : {}), ...(m.action ? { action: guard(m.action) } : {}) } };
+    routes[id] = {
+      ...route,
+      module: { ...m, ...(m.loader ? { loader: guard(m.loader) } : {}), ...(m.action ? { action: guard(m.action) } : {}) },
+    };
   }
   return { ...build, routes };
 }

@@ -23,7 +23,12 @@ describe("delegate pages in the page cache", () => {
   it("a revoked delegate's cached dashboard is refused on the very next request (document and data)", async () => {
     const db = started.services.db;
     const owner = (await findParentByEmail(db, "demo@kids-portal.test"))!;
-    const mia = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", owner.id).where("name", "=", "Mia").executeTakeFirstOrThrow();
+    const mia = await db
+      .selectFrom("kid_profiles")
+      .select("id")
+      .where("parent_id", "=", owner.id)
+      .where("name", "=", "Mia")
+      .executeTakeFirstOrThrow();
     const helper = await createParent(db, { email: "helper@kids-portal.test", name: "Helper", passwordHash: null, emailVerified: true });
     const created = await createDelegation(db, owner, { email: helper.email, name: "Helper", allowedKids: [mia.id], accessLevel: "full" });
     if (!created.ok) throw new Error(created.message);

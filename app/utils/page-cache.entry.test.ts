@@ -17,7 +17,12 @@ describe("a page stored for repeat views", () => {
     `<script nonce="${NONCE}" src="/build/x.js"></script></body></html>`;
 
   it("hashes exactly the scripts the render marked with its nonce, and keeps the page without the nonce", () => {
-    const entry = toEntry(Buffer.from(page()), NONCE, 200, new Headers({ "Content-Type": "text/html; charset=utf-8", "Content-Length": "1" }))!;
+    const entry = toEntry(
+      Buffer.from(page()),
+      NONCE,
+      200,
+      new Headers({ "Content-Type": "text/html; charset=utf-8", "Content-Length": "1" }),
+    )!;
     expect(entry.scriptHashes).toEqual([sha(`window.__remixContext = {"a":"\\u003c/script>é"};`), sha(`import "/build/entry.js";`)]);
     const stored = gunzipSync(entry.gz).toString("utf8");
     expect(stored).toBe(page().split(` nonce="${NONCE}"`).join(""));
@@ -54,8 +59,12 @@ describe("a page stored for repeat views", () => {
 
   it("puts the hashes in the policy in place of the nonce, and changes nothing else", () => {
     const hashes = [sha("a"), sha("b")];
-    expect(scriptsByHash(CSP, NONCE, hashes)).toBe(`default-src 'self'; script-src 'self' ${hashes.join(" ")}; style-src 'self' 'unsafe-inline'; object-src 'none'`);
-    expect(scriptsByHash(CSP, NONCE, [])).toBe("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'");
+    expect(scriptsByHash(CSP, NONCE, hashes)).toBe(
+      `default-src 'self'; script-src 'self' ${hashes.join(" ")}; style-src 'self' 'unsafe-inline'; object-src 'none'`,
+    );
+    expect(scriptsByHash(CSP, NONCE, [])).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'",
+    );
     // Only a policy written for this response's nonce, and only hash sources.
     expect(scriptsByHash(CSP, "other", hashes)).toBeNull();
     expect(scriptsByHash(CSP, NONCE, ["'unsafe-inline'"])).toBeNull();

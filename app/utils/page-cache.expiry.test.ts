@@ -3,7 +3,13 @@ import { PageCache } from "./page-cache.server";
 
 // The dashboard's explanations change by time alone (issue 21): an entry lives only until the loader's time.
 describe("page cache entries with an end", () => {
-  const entry = (expiresAt?: number) => ({ gz: Buffer.from("<html></html>"), status: 200, headers: [] as [string, string][], bytes: 300, ...(expiresAt === undefined ? {} : { expiresAt }) });
+  const entry = (expiresAt?: number) => ({
+    gz: Buffer.from("<html></html>"),
+    status: 200,
+    headers: [] as [string, string][],
+    bytes: 300,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  });
 
   it("serves an entry before its time, and drops it (a miss) from its time on", () => {
     const cache = new PageCache(1_000_000);

@@ -158,7 +158,8 @@ export function toEntry(page: Buffer, nonce: string, status: number, headers: He
   const hashes = new Set<string>();
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     // The hash of the script's UTF-8 bytes, as the browser computes it: its bytes are these characters' codes.
-    if (m[1].includes(attribute) && !/\ssrc=/i.test(m[1])) hashes.add(`'sha256-${createHash("sha256").update(m[2], "latin1").digest("base64")}'`);
+    if (m[1].includes(attribute) && !/\ssrc=/i.test(m[1]))
+      hashes.add(`'sha256-${createHash("sha256").update(m[2], "latin1").digest("base64")}'`);
   }
   const body = html.split(attribute).join("");
   if (body.includes(nonce)) return null;
@@ -244,7 +245,13 @@ function captureDataResponse(res: ExpressResponse, keep: (entry: Entry) => void)
   const end = res.end.bind(res) as (...a: unknown[]) => ExpressResponse;
   const collect = (chunk: unknown, encoding: unknown) => {
     if (chunk == null || typeof chunk === "function") return;
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.from(chunk as Uint8Array));
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array),
+    );
   };
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     collect(chunk, rest[0]);
@@ -255,7 +262,8 @@ function captureDataResponse(res: ExpressResponse, keep: (entry: Entry) => void)
     if (res.statusCode === 200 && !res.getHeader("set-cookie")) {
       const headers: [string, string][] = [];
       for (const [name, value] of Object.entries(res.getHeaders())) {
-        if (value !== undefined && !DROPPED_HEADERS.includes(name)) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
+        if (value !== undefined && !DROPPED_HEADERS.includes(name))
+          headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
       }
       const gz = gzipToKeep(Buffer.concat(chunks));
       keep({ gz, status: 200, headers, bytes: gz.length + 512 });
@@ -288,7 +296,10 @@ export function isPageCacheGet(req: ExpressRequest): boolean {
 const CACHED_PATH = new RegExp(`^(?:${PAGE_CACHE_PATHS.map((p) => p.replace(/[.]/g, "\\.")).join("|")})/?$`, "i");
 
 function kidInUrl(path: string): boolean {
-  const page = path.toLowerCase().replace(/\/$/, "").replace(/\.data$/, "");
+  const page = path
+    .toLowerCase()
+    .replace(/\/$/, "")
+    .replace(/\.data$/, "");
   return CACHED_PAGES[page]?.kidInUrl ?? false;
 }
 
@@ -297,7 +308,12 @@ function kidInUrl(path: string): boolean {
  * answers. On a document miss it hands Remix a `pageCacheStore` (through res.locals and the load context) that
  * entry.server calls with the rendered page; on a data miss it collects the bytes as they are sent.
  */
-export function pageCacheRoute(opts: { db: DB; cache: PageCache; sessionPolicy: { idleMinutes: number; absoluteDays: number }; compress: RequestHandler }) {
+export function pageCacheRoute(opts: {
+  db: DB;
+  cache: PageCache;
+  sessionPolicy: { idleMinutes: number; absoluteDays: number };
+  compress: RequestHandler;
+}) {
   const { db, cache, sessionPolicy, compress } = opts;
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     // Every response but a hit (sent as stored, already gzip) is compressed, as elsewhere: the compression middleware
@@ -335,7 +351,8 @@ export function pageCacheRoute(opts: { db: DB; cache: PageCache; sessionPolicy: 
       res.locals.pageCacheUntil = (at: Date) => {
         if (at.getTime() < expiresAt) expiresAt = at.getTime();
       };
-      const keep = (entry: Entry) => cache.set(key, { ...entry, bytes: entry.bytes + 2 * key.length, ...(Number.isFinite(expiresAt) ? { expiresAt } : {}) });
+      const keep = (entry: Entry) =>
+        cache.set(key, { ...entry, bytes: entry.bytes + 2 * key.length, ...(Number.isFinite(expiresAt) ? { expiresAt } : {}) });
       const nonce = String(res.locals.cspNonce ?? "");
       const hit = nonce || isData ? cache.get(key) : undefined;
       const csp = hit?.scriptHashes ? hashedCsp(res, nonce, hit.scriptHashes) : null;

@@ -84,7 +84,10 @@ describe("Global Settings through the page cache", () => {
     expect(ringing.cache).toBe("miss");
     expect(ringing.html).toContain("The phone is ringing.");
     await h.db.updateTable("device_commands").set({ status: "acknowledged" }).where("type", "in", ["RING", "STOP_SOUND"]).execute();
-    await h.db.insertInto("device_commands").values({ ...command("STOP_SOUND"), status: "acknowledged" as const }).execute();
+    await h.db
+      .insertInto("device_commands")
+      .values({ ...command("STOP_SOUND"), status: "acknowledged" as const })
+      .execute();
     expect((await get(url)).html).toContain("Not ringing.");
   });
 
@@ -121,11 +124,25 @@ describe("Global Settings through the page cache", () => {
     const delegation = newId();
     await h.db
       .insertInto("delegations")
-      .values({ id: delegation, owner_parent_id: owner.parent_id, delegate_email: sam.email, delegate_name: "Sam", status: "Accepted", created_at: now, updated_at: now, responded_by: sam.id, responded_at: now, revoked_at: null })
+      .values({
+        id: delegation,
+        owner_parent_id: owner.parent_id,
+        delegate_email: sam.email,
+        delegate_name: "Sam",
+        status: "Accepted",
+        created_at: now,
+        updated_at: now,
+        responded_by: sam.id,
+        responded_at: now,
+        revoked_at: null,
+      })
       .execute();
     await h.db.insertInto("delegation_kids").values({ delegation_id: delegation, profile_id: mia.profileId }).execute();
     await h.db.deleteFrom("global_settings").where("device_id", "=", mia.deviceId).where("key", "=", "GlobalDailyLimit").execute();
-    await h.db.insertInto("global_settings").values({ device_id: mia.deviceId, key: "GlobalDailyLimit", value: "90", updated_at: now, updated_by: sam.id }).execute();
+    await h.db
+      .insertInto("global_settings")
+      .values({ device_id: mia.deviceId, key: "GlobalDailyLimit", value: "90", updated_at: now, updated_by: sam.id })
+      .execute();
     await get(url);
     const before = await get(url);
     expect(before.cache).toBe("hit");
@@ -143,7 +160,9 @@ describe("Global Settings through the page cache", () => {
     expect(bare.res.status).toBe(302);
     expect(bare.cache).toBeNull();
     await h.db.updateTable("device_commands").set({ status: "acknowledged" }).where("device_id", "=", mia.deviceId).execute();
-    const rings = async () => (await h.db.selectFrom("device_commands").select("id").where("device_id", "=", mia.deviceId).where("type", "=", "RING").execute()).length;
+    const rings = async () =>
+      (await h.db.selectFrom("device_commands").select("id").where("device_id", "=", mia.deviceId).where("type", "=", "RING").execute())
+        .length;
     const n = await rings();
     const ring = await get(`${url}&isPlaying=true`);
     expect(ring.res.status).toBe(302);

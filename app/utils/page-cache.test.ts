@@ -27,7 +27,12 @@ beforeAll(async () => {
   const db = started.services.db;
   const parent = (await findParentByEmail(db, "demo@kids-portal.test"))!;
   ({ cookie } = await signIn(parent.id));
-  const d = await db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id", "devices.profile_id"]).where("kid_profiles.name", "=", "Mia").executeTakeFirstOrThrow();
+  const d = await db
+    .selectFrom("devices")
+    .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+    .select(["devices.id", "devices.profile_id"])
+    .where("kid_profiles.name", "=", "Mia")
+    .executeTakeFirstOrThrow();
   mia = { profileId: d.profile_id, deviceId: d.id };
 });
 afterAll(async () => {
@@ -57,7 +62,9 @@ describe("dashboard page cache", () => {
     const inline = [...second.html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1])).map((m) => m[2]);
     expect(inline.length).toBeGreaterThanOrEqual(3);
     const allowed = /script-src ([^;]*)/.exec(csp)![1].split(" ");
-    expect(allowed.sort()).toEqual(["'self'", ...new Set(inline.map((t) => `'sha256-${createHash("sha256").update(t, "utf8").digest("base64")}'`))].sort());
+    expect(allowed.sort()).toEqual(
+      ["'self'", ...new Set(inline.map((t) => `'sha256-${createHash("sha256").update(t, "utf8").digest("base64")}'`))].sort(),
+    );
     // Sent gzip-compressed as stored, decompressed for a client that does not take gzip.
     expect(second.res.headers.get("content-encoding")).toBe("gzip");
     const plain = await get(url, { Cookie: cookie, "Accept-Encoding": "identity" });
@@ -75,7 +82,16 @@ describe("dashboard page cache", () => {
 
     await started.services.db
       .insertInto("notifications")
-      .values({ id: newId(), profile_id: mia.profileId, device_id: mia.deviceId, message: "Mia installed Chess", type: "install", package_name: null, created_at: new Date().toISOString(), read_at: null })
+      .values({
+        id: newId(),
+        profile_id: mia.profileId,
+        device_id: mia.deviceId,
+        message: "Mia installed Chess",
+        type: "install",
+        package_name: null,
+        created_at: new Date().toISOString(),
+        read_at: null,
+      })
       .execute();
     const afterNotification = await get(url);
     expect(afterNotification.cache).toBe("miss");
@@ -97,7 +113,8 @@ describe("dashboard page cache", () => {
       const doc = await get(`/kids-device?${query}`);
       const scripts = [...doc.html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join("\n");
       // Phone and wide, in the figure; the data script carries no markup (escaped for a script: \u003csvg).
-      for (const size of ["phone", "wide"]) expect(doc.html).toMatch(new RegExp(`<div class="chart-svg chart-size-${size}"[^>]*>(<div [^>]*>)?<svg `));
+      for (const size of ["phone", "wide"])
+        expect(doc.html).toMatch(new RegExp(`<div class="chart-svg chart-size-${size}"[^>]*>(<div [^>]*>)?<svg `));
       expect(scripts).toContain("routes/_app.kids-device");
       expect(scripts).not.toMatch(/u003csvg/i);
       // Client-side navigation has no HTML to show it from: its data carries both.
@@ -118,7 +135,16 @@ describe("dashboard page cache", () => {
     expect(second.html).toContain("routes/_app.kids-device");
     await started.services.db
       .insertInto("notifications")
-      .values({ id: newId(), profile_id: mia.profileId, device_id: mia.deviceId, message: "Mia asked to install Maps", type: "request", package_name: null, created_at: new Date().toISOString(), read_at: null })
+      .values({
+        id: newId(),
+        profile_id: mia.profileId,
+        device_id: mia.deviceId,
+        message: "Mia asked to install Maps",
+        type: "request",
+        package_name: null,
+        created_at: new Date().toISOString(),
+        read_at: null,
+      })
       .execute();
     const third = await get(url);
     expect(third.cache).toBe("miss");
@@ -132,7 +158,17 @@ describe("dashboard page cache", () => {
     expect((await get(url)).cache).toBe("hit");
     await started.services.db
       .insertInto("notifications")
-      .values({ id: newId(), profile_id: leo.id, device_id: (await started.services.db.selectFrom("devices").select("id").where("profile_id", "=", leo.id).executeTakeFirstOrThrow()).id, message: "Leo asked for more time", type: "request", package_name: null, created_at: new Date().toISOString(), read_at: null })
+      .values({
+        id: newId(),
+        profile_id: leo.id,
+        device_id: (await started.services.db.selectFrom("devices").select("id").where("profile_id", "=", leo.id).executeTakeFirstOrThrow())
+          .id,
+        message: "Leo asked for more time",
+        type: "request",
+        package_name: null,
+        created_at: new Date().toISOString(),
+        read_at: null,
+      })
       .execute();
     expect((await get(url)).cache).toBe("miss");
   });
@@ -153,7 +189,11 @@ describe("dashboard page cache", () => {
     const url = `/kids-device?profileId=${mia.profileId}`;
     await get(url);
     expect((await get(url)).cache).toBe("hit");
-    const other = await createParent(started.services.db, { email: `other-${newId()}@example.test`, name: "Other Parent", passwordHash: null });
+    const other = await createParent(started.services.db, {
+      email: `other-${newId()}@example.test`,
+      name: "Other Parent",
+      passwordHash: null,
+    });
     const s = await signIn(other.id);
     const theirs = await get(url, { Cookie: s.cookie });
     expect(theirs.res.status).toBe(404);
@@ -176,7 +216,11 @@ describe("dashboard page cache", () => {
   });
 
   it("compresses every dashboard answer exactly once: document and data, miss and hit, and pages it passes on", async () => {
-    await started.services.db.updateTable("kid_profiles").set((eb) => ({ view_rev: eb("view_rev", "+", 1) })).where("id", "=", mia.profileId).execute();
+    await started.services.db
+      .updateTable("kid_profiles")
+      .set((eb) => ({ view_rev: eb("view_rev", "+", 1) }))
+      .where("id", "=", mia.profileId)
+      .execute();
     const answers = [
       await get(`/kids-device?profileId=${mia.profileId}&filter=week&apps=7`),
       await get(`/kids-device?profileId=${mia.profileId}&filter=week&apps=7`),
@@ -212,7 +256,18 @@ describe("dashboard page cache", () => {
   it("the dashboard reads only tables whose writes move view_rev or that the key covers", async () => {
     started.pageCache.clear();
     const statements = await statementsDuring(async () => {
-      for (const q of ["", "&filter=week", "&filter=week&week=previous&apps=9&cats=6", "&tab=info", "&modal=sleep", "&modal=protection", "&modal=recommendation", "&modal=edit", "&modal=switch", "&modal=enroll"]) {
+      for (const q of [
+        "",
+        "&filter=week",
+        "&filter=week&week=previous&apps=9&cats=6",
+        "&tab=info",
+        "&modal=sleep",
+        "&modal=protection",
+        "&modal=recommendation",
+        "&modal=edit",
+        "&modal=switch",
+        "&modal=enroll",
+      ]) {
         const r = await get(`/kids-device?profileId=${mia.profileId}${q}`);
         expect(r.res.status).toBe(200);
       }

@@ -40,7 +40,13 @@ export function PasswordLinkForm({
           <Honeypot />
           <input type="hidden" name="iv" value={iv} />
           <input type="hidden" name="encryptedData" value={encryptedData} />
-          <PasswordInput {...getInputProps(fields.password, { type: "password" })} id={fields.password.id} label="Password" errors={fields.password.errors} autoComplete="new-password" />
+          <PasswordInput
+            {...getInputProps(fields.password, { type: "password" })}
+            id={fields.password.id}
+            label="Password"
+            errors={fields.password.errors}
+            autoComplete="new-password"
+          />
           <PasswordInput
             {...getInputProps(fields.confirm_password, { type: "password" })}
             id={fields.confirm_password.id}

@@ -43,7 +43,10 @@ export async function passwordLinkLoader(args: Args, purpose: LinkPurpose) {
   const iv = url.searchParams.get("iv");
   const encryptedData = url.searchParams.get("encryptedData");
   const checked = await checkPasswordLink(args, purpose, iv, encryptedData);
-  return json({ iv: iv ?? "", encryptedData: encryptedData ?? "", linkError: checked.ok ? null : checked.message }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return json(
+    { iv: iv ?? "", encryptedData: encryptedData ?? "", linkError: checked.ok ? null : checked.message },
+    { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
 }
 
 /** Shared action of /reset-password and /password/set: new password, every session ended, then /login. */
@@ -54,7 +57,8 @@ export async function passwordLinkAction(args: Args, purpose: LinkPurpose, succe
     schema: PasswordLinkSchema.superRefine((v, ctx) => {
       const problem = passwordProblem(v.password);
       if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
-      if (v.password !== v.confirm_password) ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "Password and confirm password do not match." });
+      if (v.password !== v.confirm_password)
+        ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "Password and confirm password do not match." });
     }),
   });
   const hide = { hideFields: ["password", "confirm_password"] };
@@ -72,5 +76,9 @@ export async function passwordLinkAction(args: Args, purpose: LinkPurpose, succe
   const ended = await revokeAllSessions(db, checked.parent.id);
   await markEmailVerified(db, checked.parent.id);
   log("info", "password set from email link", { parent: checked.parent.id, purpose, sessionsEnded: ended });
-  return redirectWithToast("/login", { type: "success", message: successMessage }, { headers: { "Set-Cookie": await sessionCookie().serialize("", { maxAge: 0 }) } });
+  return redirectWithToast(
+    "/login",
+    { type: "success", message: successMessage },
+    { headers: { "Set-Cookie": await sessionCookie().serialize("", { maxAge: 0 }) } },
+  );
 }

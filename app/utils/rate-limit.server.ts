@@ -12,6 +12,12 @@ export function clientIp(request: Request): string {
  * Counts one attempt of `action` from this request's address in the current minute (the same counter as the
  * kids app's login: db/queries/rate-limits.ts). Returns false when over the limit.
  */
-export async function allowIp(db: DB, env: Pick<Env, "RATE_LIMIT_IP_PER_MINUTE">, request: Request, action: LimitedAction, now = new Date()): Promise<boolean> {
+export async function allowIp(
+  db: DB,
+  env: Pick<Env, "RATE_LIMIT_IP_PER_MINUTE">,
+  request: Request,
+  action: LimitedAction,
+  now = new Date(),
+): Promise<boolean> {
   return allowAddress(db, env, clientIp(request), action, now);
 }

@@ -17,7 +17,11 @@ function part(raw: string, contentType: string): { headers: string; body: string
   const headers = raw.slice(at, headEnd);
   const next = raw.indexOf("\r\n--", headEnd);
   let body = raw.slice(headEnd + 4, next < 0 ? undefined : next);
-  if (/content-transfer-encoding: quoted-printable/i.test(headers)) body = Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
+  if (/content-transfer-encoding: quoted-printable/i.test(headers))
+    body = Buffer.from(
+      body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    ).toString("utf8");
   else if (/content-transfer-encoding: base64/i.test(headers)) body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   return { headers, body };
 }
@@ -72,7 +76,13 @@ describe("report mail over SMTP", () => {
   });
 
   it("mails the parent and each accepted delegate: summary, inline chart images, a plain-text part, a /report link from PUBLIC_URL, an unsubscribe link", async () => {
-    const env = parseEnv({ NODE_ENV: "test", SESSION_SECRET: "k".repeat(40), DATA_DIR: "/tmp/kids-portal-report-mail", SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: "https://portal.example" });
+    const env = parseEnv({
+      NODE_ENV: "test",
+      SESSION_SECRET: "k".repeat(40),
+      DATA_DIR: "/tmp/kids-portal-report-mail",
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      PUBLIC_URL: "https://portal.example",
+    });
     const f = await makeFamily(t.db, { name: "Mia", kind: "Weekly", tz: "UTC" });
     await addUsage(t.db, f.deviceId, [["2026-11-18T12:00Z", "com.mojang.minecraftpe", 75]]);
     const delegate = await createParent(t.db, { email: "grandma@example.com", name: "Grandma", passwordHash: null });
@@ -82,7 +92,18 @@ describe("report mail over SMTP", () => {
       ["pending@example.com", "Pending"],
     ] as const) {
       const id = newId();
-      await t.db.insertInto("delegations").values({ id, owner_parent_id: f.parent.id, delegate_email: email, delegate_name: email.split("@")[0], status, created_at: now, updated_at: now }).execute();
+      await t.db
+        .insertInto("delegations")
+        .values({
+          id,
+          owner_parent_id: f.parent.id,
+          delegate_email: email,
+          delegate_name: email.split("@")[0],
+          status,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
       await t.db.insertInto("delegation_kids").values({ delegation_id: id, profile_id: f.profileId }).execute();
     }
     const db = t.db;
@@ -117,7 +138,10 @@ describe("report mail over SMTP", () => {
     }
 
     // A second run mails nothing again.
-    const again = await buildDueReports({ db, log, publicUrl: "https://portal.example", secret: env.SESSION_SECRET, mailer: (m) => sendMail({ env, db, log }, m) }, { now: new Date("2026-11-23T07:00:00Z") });
+    const again = await buildDueReports(
+      { db, log, publicUrl: "https://portal.example", secret: env.SESSION_SECRET, mailer: (m) => sendMail({ env, db, log }, m) },
+      { now: new Date("2026-11-23T07:00:00Z") },
+    );
     expect(again).toMatchObject({ built: 0, mailed: 0 });
     expect(received).toHaveLength(2);
   });

@@ -35,7 +35,12 @@ export function refuse(req: ExpressRequest, res: ExpressResponse, status: number
   res.set("Connection", "close");
   if (browserPage) {
     const text = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    res.status(status).type("html").send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Kids Portal</title></head><body><main><h1>${status === 413 ? "Too large" : "Not sent"}</h1><p>${text}</p><p><a href="javascript:history.back()">Go back</a> · <a href="/">Home</a></p></main></body></html>`);
+    res
+      .status(status)
+      .type("html")
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Kids Portal</title></head><body><main><h1>${status === 413 ? "Too large" : "Not sent"}</h1><p>${text}</p><p><a href="javascript:history.back()">Go back</a> · <a href="/">Home</a></p></main></body></html>`,
+      );
   } else {
     res.status(status).json({ respones_msg: message });
   }
@@ -93,7 +98,8 @@ export function boundedFormBodies(): RequestHandler {
     readBounded(req, limit).then(
       async (body) => {
         if (!body) return refuse(req, res, 413, TOO_LARGE_MESSAGE);
-        if (type === "multipart/form-data" && !(await multipartParses(body, req.get("Content-Type")!))) return refuse(req, res, 400, UNREADABLE_MESSAGE);
+        if (type === "multipart/form-data" && !(await multipartParses(body, req.get("Content-Type")!)))
+          return refuse(req, res, 400, UNREADABLE_MESSAGE);
         req[BODY] = body;
         next();
       },

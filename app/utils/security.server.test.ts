@@ -26,7 +26,9 @@ describe("img-src and CATALOG_ICON_BASE_URL", () => {
 
   it("allows the icon base's origin when set, nothing more when empty (icons drawn locally as data: URLs)", () => {
     expect(imgSrc(parseEnv({ ...base }))).toBe("img-src 'self' data: blob: https://*.tile.openstreetmap.org");
-    expect(imgSrc(parseEnv({ ...base, CATALOG_ICON_BASE_URL: "https://icons.example/{package}/96.webp" }))).toBe("img-src 'self' data: blob: https://*.tile.openstreetmap.org https://icons.example");
+    expect(imgSrc(parseEnv({ ...base, CATALOG_ICON_BASE_URL: "https://icons.example/{package}/96.webp" }))).toBe(
+      "img-src 'self' data: blob: https://*.tile.openstreetmap.org https://icons.example",
+    );
   });
 });
 
@@ -46,7 +48,10 @@ describe("freshNonce", () => {
   it("is the nonce of the response's policy", () => {
     const headers: Record<string, string> = {};
     const req = { path: "/kids-device", headers: {}, ip: "127.0.0.1", socket: {} } as unknown as Request;
-    const res = { locals: {} as Record<string, unknown>, setHeader: (k: string, v: string) => void (headers[k.toLowerCase()] = v) } as unknown as Response;
+    const res = {
+      locals: {} as Record<string, unknown>,
+      setHeader: (k: string, v: string) => void (headers[k.toLowerCase()] = v),
+    } as unknown as Response;
     const nonces = new Set<string>();
     for (let i = 0; i < 300; i++) {
       securityHeaders(parseEnv({ ...base }))(req, res, () => {});

@@ -102,7 +102,10 @@ export function sameOriginPosts(): RequestHandler {
     if (!origin) return next();
     // An opaque origin (sandboxed frame, file: page, data: URL) is never one of our pages.
     if (origin === "null") {
-      res.status(400).type("text/plain").send("This request came from a page we cannot identify, so it was not accepted. Please open Kids Portal and try again.");
+      res
+        .status(400)
+        .type("text/plain")
+        .send("This request came from a page we cannot identify, so it was not accepted. Please open Kids Portal and try again.");
       return;
     }
     let host: string;

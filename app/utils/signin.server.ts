@@ -21,7 +21,14 @@ function secureCookies() {
 /** Remembers, for 10 minutes, which parent passed the password step and is now asked for the emailed code. */
 let twoStep: ReturnType<typeof createCookie> | undefined;
 export function twoStepCookie() {
-  twoStep ??= createCookie("kp_2fa", { httpOnly: true, sameSite: "lax", path: "/", secure: secureCookies(), maxAge: 600, secrets: [env().SESSION_SECRET] });
+  twoStep ??= createCookie("kp_2fa", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: secureCookies(),
+    maxAge: 600,
+    secrets: [env().SESSION_SECRET],
+  });
   return twoStep;
 }
 export interface TwoStepState {
@@ -33,7 +40,14 @@ export interface TwoStepState {
 /** Marks the next visit of /users/handoff as the one moment the session token may be handed to a wrapper. */
 let handoff: ReturnType<typeof createCookie> | undefined;
 export function handoffCookie() {
-  handoff ??= createCookie("kp_handoff", { httpOnly: true, sameSite: "lax", path: "/users/handoff", secure: secureCookies(), maxAge: 120, secrets: [env().SESSION_SECRET] });
+  handoff ??= createCookie("kp_handoff", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/users/handoff",
+    secure: secureCookies(),
+    maxAge: 120,
+    secrets: [env().SESSION_SECRET],
+  });
   return handoff;
 }
 
@@ -55,7 +69,11 @@ export async function finishSignIn(args: Args, parent: Parent, to: string, extra
  * After a first factor (password, email link, Google, Apple, one-time token): a parent with two-step
  * verification gets a code by mail and goes to /verify-otp; everyone else is signed in.
  */
-export async function completeSignIn(args: Args, parent: Parent, opts: { redirectTo?: string | null; hideGoogle?: boolean } = {}): Promise<Response> {
+export async function completeSignIn(
+  args: Args,
+  parent: Parent,
+  opts: { redirectTo?: string | null; hideGoogle?: boolean } = {},
+): Promise<Response> {
   const { db, log } = args.context.services;
   const to = opts.redirectTo ? safeRedirect(opts.redirectTo) : defaultTarget(parent);
   if (opts.hideGoogle && !parent.hide_google) await setHideGoogle(db, parent.id, true);
@@ -75,7 +93,11 @@ export async function completeSignIn(args: Args, parent: Parent, opts: { redirec
  * A provider (Google, Apple) vouched for an email. A known parent signs in (two-step still applies); an
  * unknown or unverified email goes back to /login with the invalidEmail banner of spec 1 §8.
  */
-export async function providerSignIn(args: Args, identity: { provider: string; email: string | null; emailVerified: boolean }, extraHeaders: string[] = []): Promise<Response> {
+export async function providerSignIn(
+  args: Args,
+  identity: { provider: string; email: string | null; emailVerified: boolean },
+  extraHeaders: string[] = [],
+): Promise<Response> {
   const { db, log } = args.context.services;
   const parent = identity.email && identity.emailVerified ? await findParentByEmail(db, identity.email) : undefined;
   if (!parent) {

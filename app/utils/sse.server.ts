@@ -32,7 +32,9 @@ export function mountSse(app: Express, services: AppServices): void {
     if (req.destroyed || res.writableEnded) return; // gone while we looked the session up
     const held = open.get(session.id) ?? 0;
     if (held >= SSE_STREAMS_PER_SESSION) {
-      res.status(429).json({ respones_msg: `Too many live-update connections are open for this sign-in (at most ${SSE_STREAMS_PER_SESSION}). Please close some tabs.` });
+      res.status(429).json({
+        respones_msg: `Too many live-update connections are open for this sign-in (at most ${SSE_STREAMS_PER_SESSION}). Please close some tabs.`,
+      });
       return;
     }
     open.set(session.id, held + 1);

@@ -244,9 +244,23 @@ function isPostgres(db: Kysely<any>): boolean {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [
-    "delegation_kids", "delegations", "notifications", "device_locations", "location_settings", "global_settings",
-    "app_usage_daily", "app_usage_hourly", "category_limits", "profile_apps", "catalog_apps", "store_categories",
-    "device_status", "devices", "kid_profiles", "sessions", "parents",
+    "delegation_kids",
+    "delegations",
+    "notifications",
+    "device_locations",
+    "location_settings",
+    "global_settings",
+    "app_usage_daily",
+    "app_usage_hourly",
+    "category_limits",
+    "profile_apps",
+    "catalog_apps",
+    "store_categories",
+    "device_status",
+    "devices",
+    "kid_profiles",
+    "sessions",
+    "parents",
   ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }

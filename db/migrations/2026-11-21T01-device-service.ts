@@ -110,7 +110,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["install_retries", "device_logs", "browser_logs", "app_requests", "device_message_receipts", "enrollment_tokens", "device_policies", "device_commands"]) {
+  for (const t of [
+    "install_retries",
+    "device_logs",
+    "browser_logs",
+    "app_requests",
+    "device_message_receipts",
+    "enrollment_tokens",
+    "device_policies",
+    "device_commands",
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

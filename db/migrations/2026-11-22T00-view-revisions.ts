@@ -11,7 +11,15 @@ import { sql, type Kysely } from "kysely";
 /** Tables whose rows carry the kid directly. */
 const BY_PROFILE = ["devices", "profile_apps", "category_limits", "notifications"] as const;
 /** Tables whose rows carry the phone; the kid is the phone's profile. */
-const BY_DEVICE = ["device_status", "app_usage_hourly", "app_usage_daily", "global_settings", "location_settings", "device_locations", "device_policies"] as const;
+const BY_DEVICE = [
+  "device_status",
+  "app_usage_hourly",
+  "app_usage_daily",
+  "global_settings",
+  "location_settings",
+  "device_locations",
+  "device_policies",
+] as const;
 /** Shared catalogue tables (written by seeds and migrations only): a change counts for every kid. */
 const EVERYONE = ["store_categories", "catalog_apps"] as const;
 
@@ -20,7 +28,10 @@ function isPostgres(db: Kysely<any>): boolean {
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("kid_profiles").addColumn("view_rev", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("kid_profiles")
+    .addColumn("view_rev", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
 
   if (isPostgres(db)) {
     await sql`CREATE FUNCTION kp_view_rev_self() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -28,7 +39,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         IF NEW.view_rev = OLD.view_rev THEN NEW.view_rev := OLD.view_rev + 1; END IF;
         RETURN NEW;
       END $$`.execute(db);
-    await sql`CREATE TRIGGER kid_profiles_view_rev BEFORE UPDATE ON kid_profiles FOR EACH ROW EXECUTE FUNCTION kp_view_rev_self()`.execute(db);
+    await sql`CREATE TRIGGER kid_profiles_view_rev BEFORE UPDATE ON kid_profiles FOR EACH ROW EXECUTE FUNCTION kp_view_rev_self()`.execute(
+      db,
+    );
 
     await sql`CREATE FUNCTION kp_view_rev_by_profile() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -54,13 +67,19 @@ export async function up(db: Kysely<any>): Promise<void> {
         RETURN NULL;
       END $$`.execute(db);
     for (const t of BY_PROFILE) {
-      await sql`CREATE TRIGGER ${sql.raw(`${t}_view_rev`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(t)} FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(db);
+      await sql`CREATE TRIGGER ${sql.raw(`${t}_view_rev`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(t)} FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(
+        db,
+      );
     }
     for (const t of BY_DEVICE) {
-      await sql`CREATE TRIGGER ${sql.raw(`${t}_view_rev`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(t)} FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_device()`.execute(db);
+      await sql`CREATE TRIGGER ${sql.raw(`${t}_view_rev`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(t)} FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_device()`.execute(
+        db,
+      );
     }
     for (const t of EVERYONE) {
-      await sql`CREATE TRIGGER ${sql.raw(`${t}_view_rev`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(t)} FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_everyone()`.execute(db);
+      await sql`CREATE TRIGGER ${sql.raw(`${t}_view_rev`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(t)} FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_everyone()`.execute(
+        db,
+      );
     }
     return;
   }
@@ -71,7 +90,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   const kidOf = (key: "profile" | "device", row: "NEW" | "OLD") =>
     key === "profile" ? `${row}.profile_id` : `(SELECT profile_id FROM devices WHERE id = ${row}.device_id)`;
   const bump = (target: string) => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id = ${target};`;
-  const tables: [string, "profile" | "device"][] = [...BY_PROFILE.map((t) => [t, "profile"] as [string, "profile"]), ...BY_DEVICE.map((t) => [t, "device"] as [string, "device"])];
+  const tables: [string, "profile" | "device"][] = [
+    ...BY_PROFILE.map((t) => [t, "profile"] as [string, "profile"]),
+    ...BY_DEVICE.map((t) => [t, "device"] as [string, "device"]),
+  ];
   for (const [t, key] of tables) {
     const col = key === "profile" ? "profile_id" : "device_id";
     await sql.raw(`CREATE TRIGGER ${t}_view_rev_i AFTER INSERT ON ${t} FOR EACH ROW BEGIN ${bump(kidOf(key, "NEW"))} END`).execute(db);
@@ -84,8 +106,16 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute(db);
   }
   for (const t of EVERYONE) {
-    for (const [suffix, event] of [["i", "INSERT"], ["u", "UPDATE"], ["d", "DELETE"]] as const) {
-      await sql.raw(`CREATE TRIGGER ${t}_view_rev_${suffix} AFTER ${event} ON ${t} FOR EACH ROW BEGIN UPDATE kid_profiles SET view_rev = view_rev + 1; END`).execute(db);
+    for (const [suffix, event] of [
+      ["i", "INSERT"],
+      ["u", "UPDATE"],
+      ["d", "DELETE"],
+    ] as const) {
+      await sql
+        .raw(
+          `CREATE TRIGGER ${t}_view_rev_${suffix} AFTER ${event} ON ${t} FOR EACH ROW BEGIN UPDATE kid_profiles SET view_rev = view_rev + 1; END`,
+        )
+        .execute(db);
     }
   }
 }

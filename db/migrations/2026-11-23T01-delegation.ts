@@ -42,7 +42,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("read_at", "text")
     .execute();
-  await db.schema.createIndex("parent_notifications_recipient_idx").on("parent_notifications").columns(["recipient_email", "created_at"]).execute();
+  await db.schema
+    .createIndex("parent_notifications_recipient_idx")
+    .on("parent_notifications")
+    .columns(["recipient_email", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -41,12 +41,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("parent_ratings_profile_idx").on("parent_ratings").columns(["profile_id", "package_name"]).execute();
 
   if (isPostgres(db)) {
-    await sql`CREATE TRIGGER parent_ratings_view_rev AFTER INSERT OR UPDATE OR DELETE ON parent_ratings FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(db);
+    await sql`CREATE TRIGGER parent_ratings_view_rev AFTER INSERT OR UPDATE OR DELETE ON parent_ratings FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(
+      db,
+    );
     return;
   }
   const bump = (row: "NEW" | "OLD") => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id = ${row}.profile_id;`;
-  await sql.raw(`CREATE TRIGGER parent_ratings_view_rev_i AFTER INSERT ON parent_ratings FOR EACH ROW BEGIN ${bump("NEW")} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER parent_ratings_view_rev_d AFTER DELETE ON parent_ratings FOR EACH ROW BEGIN ${bump("OLD")} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER parent_ratings_view_rev_i AFTER INSERT ON parent_ratings FOR EACH ROW BEGIN ${bump("NEW")} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER parent_ratings_view_rev_d AFTER DELETE ON parent_ratings FOR EACH ROW BEGIN ${bump("OLD")} END`)
+    .execute(db);
   await sql
     .raw(
       `CREATE TRIGGER parent_ratings_view_rev_u AFTER UPDATE ON parent_ratings FOR EACH ROW BEGIN ${bump("OLD")} ` +

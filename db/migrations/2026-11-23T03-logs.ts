@@ -4,7 +4,10 @@ import type { Kysely } from "kysely";
 // phone blocked (each visit is reported, allowed or blocked), and an index for the blocked list (the policy's
 // blockedUrls and the page's "covered by" lookups read every blocked row of a phone).
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("browser_logs").addColumn("blocked_visits", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("browser_logs")
+    .addColumn("blocked_visits", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex("browser_logs_device_blocked_idx").on("browser_logs").columns(["device_id", "is_blocked"]).execute();
 }
 

@@ -5,7 +5,10 @@ import type { Kysely } from "kysely";
 // are stored with it). UNIQUE(profile_id, kind, period_start) makes building idempotent: an insert that meets
 // an existing row does nothing. The parent's time zone (IANA, UTC until set) decides when a period closes.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("parents").addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC")).execute();
+  await db.schema
+    .alterTable("parents")
+    .addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC"))
+    .execute();
   await db.schema
     .createTable("reports")
     .addColumn("id", "text", (c) => c.primaryKey())

@@ -43,7 +43,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     if ([...ACCENTED].length !== [...FOLDED].length) throw new Error("accent map out of step");
     await sql
-      .raw(`CREATE OR REPLACE FUNCTION kp_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT translate(lower(coalesce(t, '')), '${ACCENTED}', '${FOLDED}') $$`)
+      .raw(
+        `CREATE OR REPLACE FUNCTION kp_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT translate(lower(coalesce(t, '')), '${ACCENTED}', '${FOLDED}') $$`,
+      )
       .execute(db);
     await sql`ALTER TABLE catalog_apps ADD COLUMN search_vector tsvector`.execute(db);
     await sql`
@@ -55,7 +57,9 @@ export async function up(db: Kysely<any>): Promise<void> {
           setweight(to_tsvector('simple', kp_fold(regexp_replace(coalesce(NEW.description_html, ''), '<[^>]*>', ' ', 'g'))), 'C');
         RETURN NEW;
       END $$`.execute(db);
-    await sql`CREATE TRIGGER catalog_apps_search BEFORE INSERT OR UPDATE OF title, developer, description_html ON catalog_apps FOR EACH ROW EXECUTE FUNCTION kp_catalog_search_vector()`.execute(db);
+    await sql`CREATE TRIGGER catalog_apps_search BEFORE INSERT OR UPDATE OF title, developer, description_html ON catalog_apps FOR EACH ROW EXECUTE FUNCTION kp_catalog_search_vector()`.execute(
+      db,
+    );
     await sql`UPDATE catalog_apps SET title = title`.execute(db);
     await sql`CREATE INDEX catalog_apps_search_idx ON catalog_apps USING gin (search_vector)`.execute(db);
     return;
@@ -66,15 +70,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     )
     .execute(db);
   const row = (r: "NEW" | "OLD") => `${r}.package_name, ${r}.title, coalesce(${r}.developer, ''), coalesce(${r}.description_html, '')`;
-  await sql.raw(`CREATE TRIGGER catalog_apps_fts_i AFTER INSERT ON catalog_apps BEGIN INSERT INTO catalog_apps_fts (package_name, title, developer, description) VALUES (${row("NEW")}); END`).execute(db);
-  await sql.raw("CREATE TRIGGER catalog_apps_fts_d AFTER DELETE ON catalog_apps BEGIN DELETE FROM catalog_apps_fts WHERE package_name = OLD.package_name; END").execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER catalog_apps_fts_i AFTER INSERT ON catalog_apps BEGIN INSERT INTO catalog_apps_fts (package_name, title, developer, description) VALUES (${row("NEW")}); END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER catalog_apps_fts_d AFTER DELETE ON catalog_apps BEGIN DELETE FROM catalog_apps_fts WHERE package_name = OLD.package_name; END",
+    )
+    .execute(db);
   await sql
     .raw(
       "CREATE TRIGGER catalog_apps_fts_u AFTER UPDATE OF package_name, title, developer, description_html ON catalog_apps BEGIN " +
         `DELETE FROM catalog_apps_fts WHERE package_name = OLD.package_name; INSERT INTO catalog_apps_fts (package_name, title, developer, description) VALUES (${row("NEW")}); END`,
     )
     .execute(db);
-  await sql`INSERT INTO catalog_apps_fts (package_name, title, developer, description) SELECT package_name, title, coalesce(developer, ''), coalesce(description_html, '') FROM catalog_apps`.execute(db);
+  await sql`INSERT INTO catalog_apps_fts (package_name, title, developer, description) SELECT package_name, title, coalesce(developer, ''), coalesce(description_html, '') FROM catalog_apps`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

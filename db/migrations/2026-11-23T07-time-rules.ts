@@ -18,7 +18,10 @@ function isPostgres(db: Kysely<any>): boolean {
 export async function up(db: Kysely<any>): Promise<void> {
   const parents = (await db.introspection.getTables()).find((t) => t.name === "parents");
   if (!parents?.columns.some((c) => c.name === "time_zone")) {
-    await db.schema.alterTable("parents").addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC")).execute();
+    await db.schema
+      .alterTable("parents")
+      .addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC"))
+      .execute();
   }
 
   await db.schema
@@ -64,7 +67,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("bonus_grants_profile_day_idx").on("bonus_grants").columns(["profile_id", "day"]).execute();
 
   if (isPostgres(db)) {
-    await sql`CREATE TRIGGER bonus_grants_view_rev AFTER INSERT OR UPDATE OR DELETE ON bonus_grants FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(db);
+    await sql`CREATE TRIGGER bonus_grants_view_rev AFTER INSERT OR UPDATE OR DELETE ON bonus_grants FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(
+      db,
+    );
     return;
   }
   const bump = (row: "NEW" | "OLD") => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id = ${row}.profile_id;`;

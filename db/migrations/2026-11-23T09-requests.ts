@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("app_requests").addColumn("answered_at", "text").execute();
 
   if (isPostgres(db)) {
-    await sql`CREATE TRIGGER app_requests_view_rev AFTER INSERT OR UPDATE OR DELETE ON app_requests FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(db);
+    await sql`CREATE TRIGGER app_requests_view_rev AFTER INSERT OR UPDATE OR DELETE ON app_requests FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(
+      db,
+    );
     return;
   }
   const bump = (row: "NEW" | "OLD") => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id = ${row}.profile_id;`;

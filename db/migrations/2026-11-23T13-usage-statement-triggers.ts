@@ -15,7 +15,8 @@ function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter.constructor.name.toLowerCase().includes("postgres");
 }
 
-const bump = (rows: string) => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT d.profile_id FROM devices d WHERE d.id IN (${rows}));`;
+const bump = (rows: string) =>
+  `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT d.profile_id FROM devices d WHERE d.id IN (${rows}));`;
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
@@ -26,9 +27,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   await fn("kp_view_rev_by_device_del", bump("SELECT device_id FROM old_rows"));
   for (const t of TABLES) {
     await sql.raw(`DROP TRIGGER IF EXISTS ${t}_view_rev ON ${t}`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${t}_view_rev_i AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_ins()`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${t}_view_rev_u AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_upd()`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${t}_view_rev_d AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_del()`).execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER ${t}_view_rev_i AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_ins()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER ${t}_view_rev_u AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_upd()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER ${t}_view_rev_d AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_del()`,
+      )
+      .execute(db);
   }
 }
 
@@ -36,7 +49,10 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
   for (const t of TABLES) {
     for (const s of ["i", "u", "d"]) await sql.raw(`DROP TRIGGER IF EXISTS ${t}_view_rev_${s} ON ${t}`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${t}_view_rev AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_device()`).execute(db);
+    await sql
+      .raw(`CREATE TRIGGER ${t}_view_rev AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_device()`)
+      .execute(db);
   }
-  for (const f of ["kp_view_rev_by_device_ins", "kp_view_rev_by_device_upd", "kp_view_rev_by_device_del"]) await sql.raw(`DROP FUNCTION IF EXISTS ${f}()`).execute(db);
+  for (const f of ["kp_view_rev_by_device_ins", "kp_view_rev_by_device_upd", "kp_view_rev_by_device_del"])
+    await sql.raw(`DROP FUNCTION IF EXISTS ${f}()`).execute(db);
 }

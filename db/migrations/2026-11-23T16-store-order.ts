@@ -13,12 +13,15 @@ const RECOMMENDED_FIRST = "(CASE WHEN expert_rating = 'EXPERT_RECOMMENDATION' TH
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql.raw(`CREATE INDEX catalog_apps_store_order_idx ON catalog_apps (${RECOMMENDED_FIRST}, reviews DESC, title)`).execute(db);
-  await sql.raw(`CREATE INDEX catalog_apps_genre_order_idx ON catalog_apps (genre_id, ${RECOMMENDED_FIRST}, reviews DESC, title)`).execute(db);
+  await sql
+    .raw(`CREATE INDEX catalog_apps_genre_order_idx ON catalog_apps (genre_id, ${RECOMMENDED_FIRST}, reviews DESC, title)`)
+    .execute(db);
   await sql.raw(`CREATE INDEX catalog_apps_expert_order_idx ON catalog_apps (expert_rating, reviews DESC, title)`).execute(db);
   await sql`DROP INDEX catalog_apps_genre_idx`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("catalog_apps_genre_idx").on("catalog_apps").column("genre_id").execute();
-  for (const name of ["catalog_apps_expert_order_idx", "catalog_apps_genre_order_idx", "catalog_apps_store_order_idx"]) await sql.raw(`DROP INDEX ${name}`).execute(db);
+  for (const name of ["catalog_apps_expert_order_idx", "catalog_apps_genre_order_idx", "catalog_apps_store_order_idx"])
+    await sql.raw(`DROP INDEX ${name}`).execute(db);
 }

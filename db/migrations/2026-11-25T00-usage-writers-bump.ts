@@ -17,11 +17,16 @@ function isPostgres(db: Kysely<any>): boolean {
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
-  for (const t of TABLES) for (const s of ["i", "u", "d"]) await sql.raw(`DROP TRIGGER IF EXISTS ${t}_view_rev_${s}${isPostgres(db) ? ` ON ${t}` : ""}`).execute(db);
-  if (isPostgres(db)) for (const f of ["kp_view_rev_by_device_ins", "kp_view_rev_by_device_upd", "kp_view_rev_by_device_del"]) await sql.raw(`DROP FUNCTION IF EXISTS ${f}()`).execute(db);
+  for (const t of TABLES)
+    for (const s of ["i", "u", "d"])
+      await sql.raw(`DROP TRIGGER IF EXISTS ${t}_view_rev_${s}${isPostgres(db) ? ` ON ${t}` : ""}`).execute(db);
+  if (isPostgres(db))
+    for (const f of ["kp_view_rev_by_device_ins", "kp_view_rev_by_device_upd", "kp_view_rev_by_device_del"])
+      await sql.raw(`DROP FUNCTION IF EXISTS ${f}()`).execute(db);
 }
 
-const bumpPg = (rows: string) => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT d.profile_id FROM devices d WHERE d.id IN (${rows}));`;
+const bumpPg = (rows: string) =>
+  `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT d.profile_id FROM devices d WHERE d.id IN (${rows}));`;
 const kidOf = (row: "NEW" | "OLD") => `(SELECT profile_id FROM devices WHERE id = ${row}.device_id)`;
 const bumpLite = (target: string) => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id = ${target};`;
 
@@ -33,9 +38,21 @@ export async function down(db: Kysely<any>): Promise<void> {
     await fn("kp_view_rev_by_device_upd", bumpPg("SELECT device_id FROM old_rows UNION SELECT device_id FROM new_rows"));
     await fn("kp_view_rev_by_device_del", bumpPg("SELECT device_id FROM old_rows"));
     for (const t of TABLES) {
-      await sql.raw(`CREATE TRIGGER ${t}_view_rev_i AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_ins()`).execute(db);
-      await sql.raw(`CREATE TRIGGER ${t}_view_rev_u AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_upd()`).execute(db);
-      await sql.raw(`CREATE TRIGGER ${t}_view_rev_d AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_del()`).execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER ${t}_view_rev_i AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_ins()`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER ${t}_view_rev_u AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_upd()`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER ${t}_view_rev_d AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_device_del()`,
+        )
+        .execute(db);
     }
     return;
   }
@@ -43,7 +60,9 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql.raw(`CREATE TRIGGER ${t}_view_rev_i AFTER INSERT ON ${t} FOR EACH ROW BEGIN ${bumpLite(kidOf("NEW"))} END`).execute(db);
     await sql.raw(`CREATE TRIGGER ${t}_view_rev_d AFTER DELETE ON ${t} FOR EACH ROW BEGIN ${bumpLite(kidOf("OLD"))} END`).execute(db);
     await sql
-      .raw(`CREATE TRIGGER ${t}_view_rev_u AFTER UPDATE ON ${t} FOR EACH ROW BEGIN ${bumpLite(kidOf("OLD"))} UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE NEW.device_id IS NOT OLD.device_id AND id = ${kidOf("NEW")}; END`)
+      .raw(
+        `CREATE TRIGGER ${t}_view_rev_u AFTER UPDATE ON ${t} FOR EACH ROW BEGIN ${bumpLite(kidOf("OLD"))} UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE NEW.device_id IS NOT OLD.device_id AND id = ${kidOf("NEW")}; END`,
+      )
       .execute(db);
   }
 }

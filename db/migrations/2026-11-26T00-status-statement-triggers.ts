@@ -12,7 +12,8 @@ function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter.constructor.name.toLowerCase().includes("postgres");
 }
 
-const bump = (rows: string) => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT d.profile_id FROM devices d WHERE d.id IN (${rows}));`;
+const bump = (rows: string) =>
+  `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT d.profile_id FROM devices d WHERE d.id IN (${rows}));`;
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
@@ -22,14 +23,31 @@ export async function up(db: Kysely<any>): Promise<void> {
   await fn("kp_view_rev_by_status_upd", bump("SELECT device_id FROM old_rows UNION SELECT device_id FROM new_rows"));
   await fn("kp_view_rev_by_status_del", bump("SELECT device_id FROM old_rows"));
   await sql.raw(`DROP TRIGGER IF EXISTS device_status_view_rev ON device_status`).execute(db);
-  await sql.raw(`CREATE TRIGGER device_status_view_rev_i AFTER INSERT ON device_status REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_status_ins()`).execute(db);
-  await sql.raw(`CREATE TRIGGER device_status_view_rev_u AFTER UPDATE ON device_status REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_status_upd()`).execute(db);
-  await sql.raw(`CREATE TRIGGER device_status_view_rev_d AFTER DELETE ON device_status REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_status_del()`).execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER device_status_view_rev_i AFTER INSERT ON device_status REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_status_ins()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER device_status_view_rev_u AFTER UPDATE ON device_status REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_status_upd()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER device_status_view_rev_d AFTER DELETE ON device_status REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kp_view_rev_by_status_del()`,
+    )
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
   for (const s of ["i", "u", "d"]) await sql.raw(`DROP TRIGGER IF EXISTS device_status_view_rev_${s} ON device_status`).execute(db);
-  for (const f of ["kp_view_rev_by_status_ins", "kp_view_rev_by_status_upd", "kp_view_rev_by_status_del"]) await sql.raw(`DROP FUNCTION IF EXISTS ${f}()`).execute(db);
-  await sql.raw(`CREATE TRIGGER device_status_view_rev AFTER INSERT OR UPDATE OR DELETE ON device_status FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_device()`).execute(db);
+  for (const f of ["kp_view_rev_by_status_ins", "kp_view_rev_by_status_upd", "kp_view_rev_by_status_del"])
+    await sql.raw(`DROP FUNCTION IF EXISTS ${f}()`).execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER device_status_view_rev AFTER INSERT OR UPDATE OR DELETE ON device_status FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_device()`,
+    )
+    .execute(db);
 }

@@ -17,27 +17,51 @@ const RING = "('RING', 'STOP_SOUND')";
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    await sql`CREATE TRIGGER kid_time_rules_view_rev AFTER INSERT OR UPDATE OR DELETE ON kid_time_rules FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(db);
+    await sql`CREATE TRIGGER kid_time_rules_view_rev AFTER INSERT OR UPDATE OR DELETE ON kid_time_rules FOR EACH ROW EXECUTE FUNCTION kp_view_rev_by_profile()`.execute(
+      db,
+    );
     // A WHEN may name NEW only on insert and update, OLD only on update and delete: one trigger per event.
-    await sql.raw(`CREATE TRIGGER device_commands_ring_view_rev_i AFTER INSERT ON device_commands FOR EACH ROW WHEN (NEW.type IN ${RING}) EXECUTE FUNCTION kp_view_rev_by_device()`).execute(db);
     await sql
-      .raw(`CREATE TRIGGER device_commands_ring_view_rev_u AFTER UPDATE ON device_commands FOR EACH ROW WHEN (NEW.type IN ${RING} OR OLD.type IN ${RING}) EXECUTE FUNCTION kp_view_rev_by_device()`)
+      .raw(
+        `CREATE TRIGGER device_commands_ring_view_rev_i AFTER INSERT ON device_commands FOR EACH ROW WHEN (NEW.type IN ${RING}) EXECUTE FUNCTION kp_view_rev_by_device()`,
+      )
       .execute(db);
-    await sql.raw(`CREATE TRIGGER device_commands_ring_view_rev_d AFTER DELETE ON device_commands FOR EACH ROW WHEN (OLD.type IN ${RING}) EXECUTE FUNCTION kp_view_rev_by_device()`).execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER device_commands_ring_view_rev_u AFTER UPDATE ON device_commands FOR EACH ROW WHEN (NEW.type IN ${RING} OR OLD.type IN ${RING}) EXECUTE FUNCTION kp_view_rev_by_device()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER device_commands_ring_view_rev_d AFTER DELETE ON device_commands FOR EACH ROW WHEN (OLD.type IN ${RING}) EXECUTE FUNCTION kp_view_rev_by_device()`,
+      )
+      .execute(db);
     return;
   }
   const bump = (target: string) => `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id = ${target};`;
   const ofPhone = (row: "NEW" | "OLD") => `(SELECT profile_id FROM devices WHERE id = ${row}.device_id)`;
-  await sql.raw(`CREATE TRIGGER kid_time_rules_view_rev_i AFTER INSERT ON kid_time_rules FOR EACH ROW BEGIN ${bump("NEW.profile_id")} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER kid_time_rules_view_rev_d AFTER DELETE ON kid_time_rules FOR EACH ROW BEGIN ${bump("OLD.profile_id")} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER kid_time_rules_view_rev_i AFTER INSERT ON kid_time_rules FOR EACH ROW BEGIN ${bump("NEW.profile_id")} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER kid_time_rules_view_rev_d AFTER DELETE ON kid_time_rules FOR EACH ROW BEGIN ${bump("OLD.profile_id")} END`)
+    .execute(db);
   await sql
     .raw(
       `CREATE TRIGGER kid_time_rules_view_rev_u AFTER UPDATE ON kid_time_rules FOR EACH ROW BEGIN ${bump("OLD.profile_id")} ` +
         `UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE NEW.profile_id IS NOT OLD.profile_id AND id = NEW.profile_id; END`,
     )
     .execute(db);
-  await sql.raw(`CREATE TRIGGER device_commands_ring_view_rev_i AFTER INSERT ON device_commands FOR EACH ROW WHEN NEW.type IN ${RING} BEGIN ${bump(ofPhone("NEW"))} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER device_commands_ring_view_rev_d AFTER DELETE ON device_commands FOR EACH ROW WHEN OLD.type IN ${RING} BEGIN ${bump(ofPhone("OLD"))} END`).execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER device_commands_ring_view_rev_i AFTER INSERT ON device_commands FOR EACH ROW WHEN NEW.type IN ${RING} BEGIN ${bump(ofPhone("NEW"))} END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER device_commands_ring_view_rev_d AFTER DELETE ON device_commands FOR EACH ROW WHEN OLD.type IN ${RING} BEGIN ${bump(ofPhone("OLD"))} END`,
+    )
+    .execute(db);
   await sql
     .raw(
       `CREATE TRIGGER device_commands_ring_view_rev_u AFTER UPDATE ON device_commands FOR EACH ROW WHEN NEW.type IN ${RING} OR OLD.type IN ${RING} BEGIN ${bump(ofPhone("OLD"))} ` +
@@ -47,7 +71,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const names = ["kid_time_rules_view_rev", "device_commands_ring_view_rev_i", "device_commands_ring_view_rev_u", "device_commands_ring_view_rev_d"];
+  const names = [
+    "kid_time_rules_view_rev",
+    "device_commands_ring_view_rev_i",
+    "device_commands_ring_view_rev_u",
+    "device_commands_ring_view_rev_d",
+  ];
   if (isPostgres(db)) {
     await sql`DROP TRIGGER IF EXISTS kid_time_rules_view_rev ON kid_time_rules`.execute(db);
     for (const n of names.slice(1)) await sql.raw(`DROP TRIGGER IF EXISTS ${n} ON device_commands`).execute(db);

@@ -21,7 +21,11 @@ const kidsNaming = (id: string) =>
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    await sql.raw(`CREATE FUNCTION kp_view_rev_by_actor() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${kidsNaming("NEW.id")} RETURN NULL; END $$`).execute(db);
+    await sql
+      .raw(
+        `CREATE FUNCTION kp_view_rev_by_actor() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${kidsNaming("NEW.id")} RETURN NULL; END $$`,
+      )
+      .execute(db);
     await sql
       .raw(
         `CREATE TRIGGER parents_actor_view_rev AFTER UPDATE OF name, email ON parents FOR EACH ROW ` +
@@ -31,7 +35,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     return;
   }
   await sql
-    .raw(`CREATE TRIGGER parents_actor_view_rev AFTER UPDATE OF name, email ON parents FOR EACH ROW WHEN NEW.name IS NOT OLD.name OR NEW.email IS NOT OLD.email BEGIN ${kidsNaming("NEW.id")} END`)
+    .raw(
+      `CREATE TRIGGER parents_actor_view_rev AFTER UPDATE OF name, email ON parents FOR EACH ROW WHEN NEW.name IS NOT OLD.name OR NEW.email IS NOT OLD.email BEGIN ${kidsNaming("NEW.id")} END`,
+    )
     .execute(db);
 }
 

@@ -23,7 +23,8 @@ export function kidAccessOfSession(db: DB, sessionId: string): KidAccess {
   return { own: sessionParentId(db, sessionId), delegated: delegatedThroughSession(db, sessionId) };
 }
 
-const sessionParentId = (db: DB, sessionId: string) => db.selectFrom("sessions").select("sessions.parent_id").where("sessions.id", "=", sessionId);
+const sessionParentId = (db: DB, sessionId: string) =>
+  db.selectFrom("sessions").select("sessions.parent_id").where("sessions.id", "=", sessionId);
 
 const delegatedToEmail = (db: DB, email: string) =>
   db
@@ -86,10 +87,21 @@ export async function findAccessibleKid(db: DB, parent: { id: string; email: str
  * device-service/commands/limits.ts), read by the phone's id in the same statement. With `profileId`, the phone must
  * also be that kid's (a page whose URL names both, e.g. /device-info's actions).
  */
-export async function findAccessibleDevice(db: DB, parent: { id: string; email: string }, serialNumber: string, opts: { commandsIssuedSince?: string; profileId?: string } = {}) {
+export async function findAccessibleDevice(
+  db: DB,
+  parent: { id: string; email: string },
+  serialNumber: string,
+  opts: { commandsIssuedSince?: string; profileId?: string } = {},
+) {
   const { commandsIssuedSince: since, profileId } = opts;
   // Compiled once per set of values given (db/compiled.ts keys on their names): on every Lock, Reboot and setting sent to a phone.
-  const values = { serial: serialNumber, parentId: parent.id, email: parent.email, ...(since === undefined ? {} : { since }), ...(profileId === undefined ? {} : { profileId }) };
+  const values = {
+    serial: serialNumber,
+    parentId: parent.id,
+    email: parent.email,
+    ...(since === undefined ? {} : { since }),
+    ...(profileId === undefined ? {} : { profileId }),
+  };
   const [row] = await executeTemplate(db, "findAccessibleDevice", values, (v) => {
     let query = db
       .selectFrom("devices")

@@ -15,11 +15,19 @@ export async function markEmailVerified(db: DB, parentId: string, now: Date = ne
 }
 
 export async function setTwoStep(db: DB, parentId: string, enabled: boolean): Promise<void> {
-  await db.updateTable("parents").set({ two_step_enabled: enabled ? 1 : 0, updated_at: nowIso() }).where("id", "=", parentId).execute();
+  await db
+    .updateTable("parents")
+    .set({ two_step_enabled: enabled ? 1 : 0, updated_at: nowIso() })
+    .where("id", "=", parentId)
+    .execute();
 }
 
 export async function setHideGoogle(db: DB, parentId: string, hide: boolean): Promise<void> {
-  await db.updateTable("parents").set({ hide_google: hide ? 1 : 0, updated_at: nowIso() }).where("id", "=", parentId).execute();
+  await db
+    .updateTable("parents")
+    .set({ hide_google: hide ? 1 : 0, updated_at: nowIso() })
+    .where("id", "=", parentId)
+    .execute();
 }
 
 // ---------- sessions (listing and targeted sign-out) ----------
@@ -61,7 +69,10 @@ export async function revokeSessionById(db: DB, parentId: string, sessionId: str
 
 export async function addToOutbox(db: DB, mail: { to: string; subject: string; text: string }, now: Date = new Date()): Promise<string> {
   const id = newId();
-  await db.insertInto("mail_outbox").values({ id, to_address: mail.to, subject: mail.subject, text_body: mail.text, created_at: nowIso(now) }).execute();
+  await db
+    .insertInto("mail_outbox")
+    .values({ id, to_address: mail.to, subject: mail.subject, text_body: mail.text, created_at: nowIso(now) })
+    .execute();
   return id;
 }
 
@@ -72,7 +83,11 @@ export async function listOutbox(db: DB, limit = 50) {
 // ---------- single-use links ----------
 
 /** Records a link id as used. False when it was used before (the primary key refuses the second insert). */
-export async function spendLinkOnce(db: DB, link: { id: string; purpose: string; expiresAt: Date }, now: Date = new Date()): Promise<boolean> {
+export async function spendLinkOnce(
+  db: DB,
+  link: { id: string; purpose: string; expiresAt: Date },
+  now: Date = new Date(),
+): Promise<boolean> {
   const res = await db
     .insertInto("used_links")
     .values({ id: link.id, purpose: link.purpose, used_at: nowIso(now), expires_at: nowIso(link.expiresAt) })
@@ -90,20 +105,54 @@ export async function isLinkUsed(db: DB, id: string): Promise<boolean> {
 export const OTP_MAX_ATTEMPTS = 5;
 
 /** Stores a new code (hashed by the caller) and voids every earlier one of the parent. */
-export async function storeOtp(db: DB, parentId: string, id: string, codeHash: string, ttlMs: number, now: Date = new Date()): Promise<void> {
+export async function storeOtp(
+  db: DB,
+  parentId: string,
+  id: string,
+  codeHash: string,
+  ttlMs: number,
+  now: Date = new Date(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("otp_codes").set({ consumed_at: nowIso(now) }).where("parent_id", "=", parentId).where("consumed_at", "is", null).execute();
+    await trx
+      .updateTable("otp_codes")
+      .set({ consumed_at: nowIso(now) })
+      .where("parent_id", "=", parentId)
+      .where("consumed_at", "is", null)
+      .execute();
     await trx
       .insertInto("otp_codes")
-      .values({ id, parent_id: parentId, code_hash: codeHash, created_at: nowIso(now), expires_at: nowIso(new Date(now.getTime() + ttlMs)), consumed_at: null })
+      .values({
+        id,
+        parent_id: parentId,
+        code_hash: codeHash,
+        created_at: nowIso(now),
+        expires_at: nowIso(new Date(now.getTime() + ttlMs)),
+        consumed_at: null,
+      })
       .execute();
   });
 }
 
 /** The parent's live code (storeOtp keeps at most one), else the most recent spent one (to explain why). */
 export async function latestOtp(db: DB, parentId: string) {
-  const live = await db.selectFrom("otp_codes").selectAll().where("parent_id", "=", parentId).where("consumed_at", "is", null).executeTakeFirst();
-  return live ?? db.selectFrom("otp_codes").selectAll().where("parent_id", "=", parentId).orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const live = await db
+    .selectFrom("otp_codes")
+    .selectAll()
+    .where("parent_id", "=", parentId)
+    .where("consumed_at", "is", null)
+    .executeTakeFirst();
+  return (
+    live ??
+    db
+      .selectFrom("otp_codes")
+      .selectAll()
+      .where("parent_id", "=", parentId)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst()
+  );
 }
 
 /** Spends one try atomically. Returns the tries used so far, or null when the code is gone (used, voided, expired). */
@@ -122,7 +171,12 @@ export async function spendOtpTry(db: DB, id: string, now: Date = new Date()): P
 
 /** Marks a code consumed (right code) or void (too many tries). True only for the caller that did it. */
 export async function consumeOtp(db: DB, id: string, now: Date = new Date()): Promise<boolean> {
-  const res = await db.updateTable("otp_codes").set({ consumed_at: nowIso(now) }).where("id", "=", id).where("consumed_at", "is", null).executeTakeFirst();
+  const res = await db
+    .updateTable("otp_codes")
+    .set({ consumed_at: nowIso(now) })
+    .where("id", "=", id)
+    .where("consumed_at", "is", null)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 
@@ -130,7 +184,12 @@ export async function consumeOtp(db: DB, id: string, now: Date = new Date()): Pr
 
 const hashToken = (t: string) => createHash("sha256").update(t).digest("hex");
 
-export async function createSigninToken(db: DB, parentId: string, ttlMs: number, now: Date = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function createSigninToken(
+  db: DB,
+  parentId: string,
+  ttlMs: number,
+  now: Date = new Date(),
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + ttlMs);
   await db
@@ -187,7 +246,12 @@ export async function hitCounter(db: DB, key: string, windowMs: number, now: Dat
 }
 
 export async function peekCounter(db: DB, key: string, windowMs: number, now: Date = new Date()): Promise<number> {
-  const row = await db.selectFrom("rate_limits").select("hits").where("key", "=", key).where("window_start", "=", windowStart(now, windowMs)).executeTakeFirst();
+  const row = await db
+    .selectFrom("rate_limits")
+    .select("hits")
+    .where("key", "=", key)
+    .where("window_start", "=", windowStart(now, windowMs))
+    .executeTakeFirst();
   return row ? Number(row.hits) : 0;
 }
 

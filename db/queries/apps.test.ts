@@ -28,13 +28,23 @@ describe.each(DIALECTS)("app and category queries on %s", (dialect) => {
     expect(d).toMatchObject({ packageName: package_name, appExist: true, isAppInstalled: true });
     expect(d?.catalog?.title).toBeTruthy();
     expect(await getAppDetail(f.t.db, f.mia.deviceId, "org.school.homework2")).toBeNull(); // Leo's own app, not Mia's
-    expect(await getAppDetail(f.t.db, f.leo.deviceId, "org.school.homework2")).toMatchObject({ appExist: true, catalog: null, category: "Others" });
+    expect(await getAppDetail(f.t.db, f.leo.deviceId, "org.school.homework2")).toMatchObject({
+      appExist: true,
+      catalog: null,
+      category: "Others",
+    });
   });
 
   it("an app's usage chart sums to the daily rollup (Day by hour, Week by day)", async () => {
     const { package_name } = await usedApp();
     const day = await getAppUsageChart(f.t.db, f.mia.deviceId, package_name, DAY);
-    const stored = await f.t.db.selectFrom("app_usage_daily").select("minutes").where("device_id", "=", f.mia.deviceId).where("package_name", "=", package_name).where("day", "=", "2026-11-21").executeTakeFirstOrThrow();
+    const stored = await f.t.db
+      .selectFrom("app_usage_daily")
+      .select("minutes")
+      .where("device_id", "=", f.mia.deviceId)
+      .where("package_name", "=", package_name)
+      .where("day", "=", "2026-11-21")
+      .executeTakeFirstOrThrow();
     expect(day.total).toBe(stored.minutes);
     expect(day.chart.rows).toHaveLength(24);
     const week = await getAppUsageChart(f.t.db, f.mia.deviceId, package_name, WEEK);
@@ -46,7 +56,9 @@ describe.each(DIALECTS)("app and category queries on %s", (dialect) => {
     const all = await listKidApps(f.t.db, f.mia.deviceId);
     expect(all.length).toBeGreaterThan(5);
     const one = all.find((a) => a.category !== "Others")!;
-    expect((await listKidApps(f.t.db, f.mia.deviceId, { q: one.title.slice(0, 4).toUpperCase() })).map((a) => a.packageName)).toContain(one.packageName);
+    expect((await listKidApps(f.t.db, f.mia.deviceId, { q: one.title.slice(0, 4).toUpperCase() })).map((a) => a.packageName)).toContain(
+      one.packageName,
+    );
     const inCat = await listKidApps(f.t.db, f.mia.deviceId, { category: one.category });
     expect(inCat.every((a) => a.category === one.category)).toBe(true);
     expect(await listKidApps(f.t.db, f.mia.deviceId, { q: "no such app anywhere" })).toEqual([]);
@@ -70,11 +82,34 @@ describe.each(DIALECTS)("app and category queries on %s", (dialect) => {
     await f.t.db.deleteFrom("kid_ratings").where("package_name", "=", package_name).execute();
     await f.t.db
       .insertInto("kid_ratings")
-      .values([5, 3, 2, 1].map((rating, i) => ({ id: `k${i}`, profile_id: i % 2 ? f.leo.profileId : f.mia.profileId, package_name, rating, review: `review ${i}`, created_at: ts })))
+      .values(
+        [5, 3, 2, 1].map((rating, i) => ({
+          id: `k${i}`,
+          profile_id: i % 2 ? f.leo.profileId : f.mia.profileId,
+          package_name,
+          rating,
+          review: `review ${i}`,
+          created_at: ts,
+        })),
+      )
       .execute();
     await f.t.db
       .insertInto("parent_ratings")
-      .values({ id: "p1", parent_id: parent.parent_id, profile_id: f.mia.profileId, package_name, is_educational: 4, is_positive: 2, is_suitable_content: 5, is_easy_to_understand: 3, is_recommend: 1, is_easy_to_stop: null, review: "Good", created_at: ts, updated_at: ts })
+      .values({
+        id: "p1",
+        parent_id: parent.parent_id,
+        profile_id: f.mia.profileId,
+        package_name,
+        is_educational: 4,
+        is_positive: 2,
+        is_suitable_content: 5,
+        is_easy_to_understand: 3,
+        is_recommend: 1,
+        is_easy_to_stop: null,
+        review: "Good",
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     const kids = await getKidRatings(f.t.db, package_name);
     expect(kids).toMatchObject({ avgKidsRating: 2.8, totalKidsRating: 4, positive: 2, natural: 1, negative: 1, positivePercent: 50 });
@@ -82,6 +117,10 @@ describe.each(DIALECTS)("app and category queries on %s", (dialect) => {
     const parents = await getParentRatings(f.t.db, package_name);
     expect(parents).toMatchObject({ parentsRatingAvg: 3.5, totalParentsRating: 1, educational: 4, upVoting: 1, downVoting: 0 });
     expect(parents.lastFiveReviews[0]).toMatchObject({ review: "Good", kidName: "Mia", isRecommend: true });
-    expect(await getParentRatings(f.t.db, "org.nobody.rated")).toMatchObject({ parentsRatingAvg: null, totalParentsRating: 0, lastFiveReviews: [] });
+    expect(await getParentRatings(f.t.db, "org.nobody.rated")).toMatchObject({
+      parentsRatingAvg: null,
+      totalParentsRating: 0,
+      lastFiveReviews: [],
+    });
   });
 });

@@ -13,11 +13,20 @@ export async function getAppDetail(db: DB, deviceId: string, packageName: string
   const [catalog, app, usedToday] = await Promise.all([
     db.selectFrom("catalog_apps").selectAll().where("package_name", "=", packageName).executeTakeFirst(),
     db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst(),
-    db.selectFrom("app_usage_daily").select("minutes").where("device_id", "=", deviceId).where("package_name", "=", packageName).where("day", "=", limitDay()).executeTakeFirst(),
+    db
+      .selectFrom("app_usage_daily")
+      .select("minutes")
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", packageName)
+      .where("day", "=", limitDay())
+      .executeTakeFirst(),
   ]);
   if (!catalog && !app) return null;
   const category = app?.play_store_category ?? catalog?.genre_id ?? "Others";
-  const categoryName = category === "Others" ? "Others" : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
+  const categoryName =
+    category === "Others"
+      ? "Others"
+      : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
   return {
     packageName,
     catalog: catalog ?? null,
@@ -62,12 +71,19 @@ export async function getAppUsageChart(db: DB, deviceId: string, packageName: st
   const fromMs = Date.parse(`${period.from}T00:00:00Z`);
   for (const r of rows) {
     const s = String(r.slot);
-    const i = period.filter === "day" ? Number.parseInt(s.slice(11, 13), 10) : Math.round((Date.parse(`${s.slice(0, 10)}T00:00:00Z`) - fromMs) / 86_400_000);
+    const i =
+      period.filter === "day"
+        ? Number.parseInt(s.slice(11, 13), 10)
+        : Math.round((Date.parse(`${s.slice(0, 10)}T00:00:00Z`) - fromMs) / 86_400_000);
     if (i >= 0 && i < values.length) values[i] += Number(r.minutes);
   }
   return {
     total: values.reduce((a, b) => a + b, 0),
-    chart: { slots, categories: [{ key: "app", name: "Screen time" }], rows: slots.map((slot, i) => ({ slot, values: { app: values[i] } })) },
+    chart: {
+      slots,
+      categories: [{ key: "app", name: "Screen time" }],
+      rows: slots.map((slot, i) => ({ slot, values: { app: values[i] } })),
+    },
   };
 }
 
@@ -77,7 +93,9 @@ export async function listKidApps(db: DB, deviceId: string, opts: { q?: string; 
     .selectFrom("profile_apps as pa")
     .leftJoin("catalog_apps as c", "c.package_name", "pa.package_name")
     .leftJoin("store_categories as sc", "sc.id", "pa.play_store_category")
-    .leftJoin("app_usage_daily as u", (j) => j.onRef("u.device_id", "=", "pa.device_id").onRef("u.package_name", "=", "pa.package_name").on("u.day", "=", limitDay()))
+    .leftJoin("app_usage_daily as u", (j) =>
+      j.onRef("u.device_id", "=", "pa.device_id").onRef("u.package_name", "=", "pa.package_name").on("u.day", "=", limitDay()),
+    )
     .select([
       "pa.package_name",
       "pa.play_store_category",

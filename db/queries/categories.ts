@@ -12,8 +12,15 @@ const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 export async function getCategoryDetail(db: DB, profileId: string, deviceId: string, category: string, period: UsagePeriod) {
   // The category's name is read beside the rest (one wait, not two); an unknown id still answers null.
-  const naming = category === "Others" ? Promise.resolve({ name: "Others" }) : db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst();
-  const appsInCat = db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId).where("play_store_category", "=", category);
+  const naming =
+    category === "Others"
+      ? Promise.resolve({ name: "Others" })
+      : db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst();
+  const appsInCat = db
+    .selectFrom("profile_apps")
+    .select("package_name")
+    .where("device_id", "=", deviceId)
+    .where("play_store_category", "=", category);
   const [known, limit, apps, usage, today] = await Promise.all([
     naming,
     db.selectFrom("category_limits").selectAll().where("profile_id", "=", profileId).where("category", "=", category).executeTakeFirst(),
@@ -74,7 +81,10 @@ export async function getCategoryDetail(db: DB, profileId: string, deviceId: str
   const topSet = new Set(top.map((a) => a.packageName));
   for (const u of usage) {
     const s = String(u.slot);
-    const i = period.filter === "day" ? Number.parseInt(s.slice(11, 13), 10) : Math.round((Date.parse(`${s.slice(0, 10)}T00:00:00Z`) - fromMs) / 86_400_000);
+    const i =
+      period.filter === "day"
+        ? Number.parseInt(s.slice(11, 13), 10)
+        : Math.round((Date.parse(`${s.slice(0, 10)}T00:00:00Z`) - fromMs) / 86_400_000);
     const key = topSet.has(u.package_name) ? u.package_name : "__rest";
     if (rows[i] && key in rows[i].values) rows[i].values[key] += Number(u.minutes);
   }

@@ -4,7 +4,14 @@ import { DIALECTS } from "../index.testing";
 import { useDemoFamily } from "./dashboard/dashboard.testing";
 import { createParent } from "./parents";
 import type { KyselyPlugin } from "kysely";
-import { appChangedBy, categoryChangedBy, deviceSettingsChangedBy, globalSettingChangedBy, sleepModeChangedBy, uninstalledBy } from "./parent-profile";
+import {
+  appChangedBy,
+  categoryChangedBy,
+  deviceSettingsChangedBy,
+  globalSettingChangedBy,
+  sleepModeChangedBy,
+  uninstalledBy,
+} from "./parent-profile";
 import { listDashboardInstalls, listStoreInstalled } from "./store/installed";
 
 /** Issue 18: per-app limits, category limits, installs and uninstalls name the parent who changed them last. */
@@ -16,12 +23,25 @@ describe.each(DIALECTS)("changed by, apps, categories and installs, on %s", (dia
     const sam = await createParent(db, { email: "sam@example.com", name: "Sam", passwordHash: "x", emailVerified: true });
     const ts = nowIso();
     const row = (pkg: string, by: string | null, deviceId = f.mia.deviceId, profileId = f.mia.profileId, installing = false) => ({
-      id: newId(), profile_id: profileId, device_id: deviceId, package_name: pkg, is_installed: installing ? 0 : 1, install_state: installing ? ("installing" as const) : ("installed" as const),
-      installation_failure_reason: null, install_type: "FORCE_INSTALLED", created_at: ts, updated_at: ts, updated_by: by,
+      id: newId(),
+      profile_id: profileId,
+      device_id: deviceId,
+      package_name: pkg,
+      is_installed: installing ? 0 : 1,
+      install_state: installing ? ("installing" as const) : ("installed" as const),
+      installation_failure_reason: null,
+      install_type: "FORCE_INSTALLED",
+      created_at: ts,
+      updated_at: ts,
+      updated_by: by,
     });
     await db
       .insertInto("profile_apps")
-      .values([row("org.krita", sam.id, undefined, undefined, true), row("com.adsk.sketchbook", null), row("org.krita", null, f.leo.deviceId, f.leo.profileId)])
+      .values([
+        row("org.krita", sam.id, undefined, undefined, true),
+        row("com.adsk.sketchbook", null),
+        row("org.krita", null, f.leo.deviceId, f.leo.profileId),
+      ])
       .execute();
     const expected = { id: sam.id, name: "Sam", email: "sam@example.com" };
     expect(await appChangedBy(db, f.mia.deviceId, "org.krita")).toEqual(expected);
@@ -40,7 +60,18 @@ describe.each(DIALECTS)("changed by, apps, categories and installs, on %s", (dia
     const { db } = f.t;
     const lee = await createParent(db, { email: "lee@example.com", name: "Lee", passwordHash: "x", emailVerified: true });
     expect(await categoryChangedBy(db, f.mia.profileId, "CHANGED_BY_TEST")).toBeNull();
-    await db.insertInto("category_limits").values({ id: newId(), profile_id: f.mia.profileId, category: "CHANGED_BY_TEST", enable_daily_limit: 1, daily_limit_minutes: 30, updated_at: nowIso(), updated_by: lee.id }).execute();
+    await db
+      .insertInto("category_limits")
+      .values({
+        id: newId(),
+        profile_id: f.mia.profileId,
+        category: "CHANGED_BY_TEST",
+        enable_daily_limit: 1,
+        daily_limit_minutes: 30,
+        updated_at: nowIso(),
+        updated_by: lee.id,
+      })
+      .execute();
     expect(await categoryChangedBy(db, f.mia.profileId, "CHANGED_BY_TEST")).toEqual({ id: lee.id, name: "Lee", email: "lee@example.com" });
     expect(await categoryChangedBy(db, f.leo.profileId, "CHANGED_BY_TEST")).toBeNull();
   });
@@ -52,8 +83,19 @@ describe.each(DIALECTS)("changed by, apps, categories and installs, on %s", (dia
       createParent(db, { email: "ben@example.com", name: "Ben", passwordHash: "x", emailVerified: true }),
     ]);
     const cmd = (pkg: string, by: string, at: string, deviceId = f.mia.deviceId) => ({
-      id: newId(), device_id: deviceId, type: "UNINSTALL_APP", payload: JSON.stringify({ action: "uninstall_app", packageName: pkg, requestId: null }), status: "queued" as const,
-      policy_version: null, issued_by: by, error: null, result: null, created_at: at, sent_at: null, completed_at: null, expires_at: null,
+      id: newId(),
+      device_id: deviceId,
+      type: "UNINSTALL_APP",
+      payload: JSON.stringify({ action: "uninstall_app", packageName: pkg, requestId: null }),
+      status: "queued" as const,
+      policy_version: null,
+      issued_by: by,
+      error: null,
+      result: null,
+      created_at: at,
+      sent_at: null,
+      completed_at: null,
+      expires_at: null,
     });
     expect(await uninstalledBy(db, f.mia.deviceId, "com.example.gone")).toBeNull();
     await db
@@ -77,12 +119,19 @@ describe.each(DIALECTS)("changed by, apps, categories and installs, on %s", (dia
     await db.updateTable("kid_profiles").set({ sleep_mode_by: kim.id }).where("id", "=", f.mia.profileId).execute();
     await db.updateTable("devices").set({ settings_updated_by: kim.id }).where("id", "=", f.mia.deviceId).execute();
     await db.deleteFrom("global_settings").where("device_id", "=", f.mia.deviceId).where("key", "=", "GlobalDailyLimit").execute();
-    await db.insertInto("global_settings").values({ device_id: f.mia.deviceId, key: "GlobalDailyLimit", value: "60", updated_at: ts, updated_by: kim.id }).execute();
+    await db
+      .insertInto("global_settings")
+      .values({ device_id: f.mia.deviceId, key: "GlobalDailyLimit", value: "60", updated_at: ts, updated_by: kim.id })
+      .execute();
     let statements = 0;
     const counter: KyselyPlugin = { transformQuery: (a) => ((statements += 1), a.node), transformResult: async (a) => a.result };
     const counted = db.withPlugin(counter);
     const expected = { id: kim.id, name: "Kim", email: "kim@example.com" };
-    for (const read of [() => sleepModeChangedBy(counted, f.mia.profileId), () => deviceSettingsChangedBy(counted, f.mia.deviceId), () => globalSettingChangedBy(counted, f.mia.deviceId)]) {
+    for (const read of [
+      () => sleepModeChangedBy(counted, f.mia.profileId),
+      () => deviceSettingsChangedBy(counted, f.mia.deviceId),
+      () => globalSettingChangedBy(counted, f.mia.deviceId),
+    ]) {
       statements = 0;
       expect(await read()).toEqual(expected);
       expect(statements).toBe(1);

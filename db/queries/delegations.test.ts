@@ -5,7 +5,13 @@ import { canAccessKid } from "./access";
 import { answerDelegation, createDelegation, listAccessReceived, listDelegatedAccess, listOwnKids, revokeDelegation } from "./delegations";
 import { createKidProfile, findLiveSessionWithKids, listKidsForParent } from "./kids";
 import { createSession, revokeSession } from "./sessions";
-import { addParentNotification, listParentNotifications, markParentNotificationsRead, sleepModeChangedBy, updateParentName } from "./parent-profile";
+import {
+  addParentNotification,
+  listParentNotifications,
+  markParentNotificationsRead,
+  sleepModeChangedBy,
+  updateParentName,
+} from "./parent-profile";
 import { createParent, findParentById } from "./parents";
 
 describe.each(DIALECTS)("delegations on %s", (dialect) => {
@@ -31,7 +37,8 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     await t?.destroy();
   });
 
-  const invite = (email: string, kids: string[]) => createDelegation(t.db, owner, { email, name: "Someone", allowedKids: kids, accessLevel: "full" });
+  const invite = (email: string, kids: string[]) =>
+    createDelegation(t.db, owner, { email, name: "Someone", allowedKids: kids, accessLevel: "full" });
 
   it("lists only the owner's own kids for the add form", async () => {
     expect((await listOwnKids(t.db, owner.id)).map((k) => k.name).sort()).toEqual(["Leo", "Mia"]);
@@ -47,7 +54,12 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     if (!created.ok) throw new Error(created.message);
     expect(await canAccessKid(t.db, verified, mia)).toBe(false);
     const [given] = await listDelegatedAccess(t.db, owner.id);
-    expect(given).toMatchObject({ delegateEmail: "bob@family.example", status: "Pending", accessLevel: "full", kids: [{ id: mia, name: "Mia" }] });
+    expect(given).toMatchObject({
+      delegateEmail: "bob@family.example",
+      status: "Pending",
+      accessLevel: "full",
+      kids: [{ id: mia, name: "Mia" }],
+    });
     const [received] = await listAccessReceived(t.db, "Bob@Family.example");
     expect(received).toMatchObject({ id: created.id, ownerName: "Alice", status: "Pending" });
     // A second open invitation to the same address is refused.
@@ -60,12 +72,18 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     expect(accepted).toMatchObject({ ok: true, delegation: { status: "Accepted" } });
     expect(await canAccessKid(t.db, verified, mia)).toBe(true);
     expect(await canAccessKid(t.db, verified, leo)).toBe(false);
-    const row = await t.db.selectFrom("delegations").select(["responded_by", "responded_at"]).where("id", "=", created.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("delegations")
+      .select(["responded_by", "responded_at"])
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     expect(row.responded_by).toBe(verified.id);
     expect(row.responded_at).toBeTruthy();
     // Answering twice does nothing.
     expect(await answerDelegation(t.db, verified, created.id, "Rejected")).toEqual({ ok: false, reason: "not-pending" });
-    expect(await listKidsForParent(t.db, verified)).toEqual([{ id: mia, name: "Mia", serialNumber: null, own: false, ownerName: "Alice", phone: "none", lastSeen: null }]);
+    expect(await listKidsForParent(t.db, verified)).toEqual([
+      { id: mia, name: "Mia", serialNumber: null, own: false, ownerName: "Alice", phone: "none", lastSeen: null },
+    ]);
 
     // Only the owner may revoke; revoking ends access at once; revoking twice is refused.
     expect(await revokeDelegation(t.db, verified.id, created.id)).toEqual({ ok: false, reason: "not-found" });
@@ -80,7 +98,9 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     // Re-inviting after a revocation makes a new pending invitation; the old row stays as the record.
     const again = await invite("bob@family.example", [leo]);
     expect(again.ok).toBe(true);
-    const statuses = (await listDelegatedAccess(t.db, owner.id)).filter((d) => d.delegateEmail === "bob@family.example").map((d) => d.status);
+    const statuses = (await listDelegatedAccess(t.db, owner.id))
+      .filter((d) => d.delegateEmail === "bob@family.example")
+      .map((d) => d.status);
     expect(statuses.sort()).toEqual(["Pending", "Revoked"]);
   });
 
@@ -90,7 +110,10 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
     expect((await listAccessReceived(t.db, unverified.email)).map((d) => d.status)).toEqual(["Pending"]);
     expect(await answerDelegation(t.db, unverified, created.id, "Accepted")).toEqual({ ok: false, reason: "unverified" });
     expect(await canAccessKid(t.db, unverified, leo)).toBe(false);
-    expect(await answerDelegation(t.db, unverified, created.id, "Rejected")).toMatchObject({ ok: true, delegation: { status: "Rejected" } });
+    expect(await answerDelegation(t.db, unverified, created.id, "Rejected")).toMatchObject({
+      ok: true,
+      delegation: { status: "Rejected" },
+    });
     expect(await canAccessKid(t.db, unverified, leo)).toBe(false);
     const again = await invite("carol@family.example", [leo]);
     expect(again.ok).toBe(true);
@@ -122,7 +145,16 @@ describe.each(DIALECTS)("delegations on %s", (dialect) => {
       expect(listed?.parent).toEqual(await findParentById(t.db, parent.id));
       return listed!;
     };
-    const revs = async (ids: string[]) => new Map((await t.db.selectFrom("kid_profiles").select(["id", "view_rev"]).where("id", "in", ids.length ? ids : ["none"]).execute()).map((r) => [r.id, r.view_rev]));
+    const revs = async (ids: string[]) =>
+      new Map(
+        (
+          await t.db
+            .selectFrom("kid_profiles")
+            .select(["id", "view_rev"])
+            .where("id", "in", ids.length ? ids : ["none"])
+            .execute()
+        ).map((r) => [r.id, r.view_rev]),
+      );
     const same = async (parent: Parent) => {
       const listed = await viaSession(parent);
       expect(listed.kids).toEqual(await listKidsForParent(t.db, parent));

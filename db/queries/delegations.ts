@@ -29,7 +29,13 @@ export interface DelegationRow {
 
 /** The owner's own kids (never kids delegated to them: access cannot be passed on). */
 export async function listOwnKids(db: DB, ownerId: string): Promise<{ id: string; name: string }[]> {
-  return db.selectFrom("kid_profiles").select(["id", "name"]).where("parent_id", "=", ownerId).orderBy("created_at").orderBy("name").execute();
+  return db
+    .selectFrom("kid_profiles")
+    .select(["id", "name"])
+    .where("parent_id", "=", ownerId)
+    .orderBy("created_at")
+    .orderBy("name")
+    .execute();
 }
 
 export type CreateResult = { ok: true; id: string } | { ok: false; message: string };
@@ -42,7 +48,12 @@ export async function createDelegation(
 ): Promise<CreateResult> {
   const email = input.email.trim().toLowerCase();
   if (email === owner.email.toLowerCase()) return { ok: false, message: "You already have access to your own kids." };
-  const own = await db.selectFrom("kid_profiles").select("id").where("parent_id", "=", owner.id).where("id", "in", input.allowedKids).execute();
+  const own = await db
+    .selectFrom("kid_profiles")
+    .select("id")
+    .where("parent_id", "=", owner.id)
+    .where("id", "in", input.allowedKids)
+    .execute();
   if (own.length !== input.allowedKids.length) return { ok: false, message: "Please choose among your own kids." };
   const ts = nowIso(now);
   const id = newId();
@@ -54,10 +65,20 @@ export async function createDelegation(
       .where("delegate_email", "=", email)
       .where("status", "in", ACTIVE)
       .executeTakeFirst();
-    if (existing) return { ok: false as const, message: `${email} already has access or an open invitation. Revoke it first to change the kids.` };
+    if (existing)
+      return { ok: false as const, message: `${email} already has access or an open invitation. Revoke it first to change the kids.` };
     await trx
       .insertInto("delegations")
-      .values({ id, owner_parent_id: owner.id, delegate_email: email, delegate_name: input.name.trim(), access_level: input.accessLevel, status: "Pending", created_at: ts, updated_at: ts })
+      .values({
+        id,
+        owner_parent_id: owner.id,
+        delegate_email: email,
+        delegate_name: input.name.trim(),
+        access_level: input.accessLevel,
+        status: "Pending",
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     await trx
       .insertInto("delegation_kids")
@@ -112,7 +133,10 @@ export async function listDelegatedAccess(db: DB, ownerId: string): Promise<Dele
 
 /** 'Access Received from Others': what was given to this address, newest first. */
 export async function listAccessReceived(db: DB, email: string): Promise<DelegationRow[]> {
-  return withKids(db, (await baseQuery(db).where("delegations.delegate_email", "=", email.toLowerCase()).execute()) as Omit<DelegationRow, "kids">[]);
+  return withKids(
+    db,
+    (await baseQuery(db).where("delegations.delegate_email", "=", email.toLowerCase()).execute()) as Omit<DelegationRow, "kids">[],
+  );
 }
 
 export async function findDelegation(db: DB, id: string): Promise<DelegationRow | undefined> {
@@ -149,7 +173,9 @@ export async function answerDelegation(
   return { ok: true, delegation: { ...current, status: answer, updatedAt: ts } };
 }
 
-export type RevokeResult = { ok: true; delegation: DelegationRow; wasAccepted: boolean } | { ok: false; reason: "not-found" | "not-active" };
+export type RevokeResult =
+  | { ok: true; delegation: DelegationRow; wasAccepted: boolean }
+  | { ok: false; reason: "not-found" | "not-active" };
 
 /** The owner ends a pending or accepted delegation; access ends with this write. Only the owner: others get not found. */
 export async function revokeDelegation(db: DB, ownerId: string, id: string, now: Date = new Date()): Promise<RevokeResult> {

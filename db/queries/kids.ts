@@ -8,7 +8,11 @@ import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { newId, nowIso } from "../../core/ids.server";
 
 /** A parent's new kid profile (before any phone is added). */
-export async function createKidProfile(db: DB, parentId: string, kid: { name: string; birthMonth: number; birthYear: number }): Promise<string> {
+export async function createKidProfile(
+  db: DB,
+  parentId: string,
+  kid: { name: string; birthMonth: number; birthYear: number },
+): Promise<string> {
   // The same value rules as the form and the device service (core/values.ts); a caller that skipped them fails here.
   const name = kidName.parse(kid.name);
   birthMonth.parse(kid.birthMonth);
@@ -17,7 +21,17 @@ export async function createKidProfile(db: DB, parentId: string, kid: { name: st
   const now = nowIso();
   await db
     .insertInto("kid_profiles")
-    .values({ id, parent_id: parentId, name, birth_month: kid.birthMonth, birth_year: kid.birthYear, picture_mime: null, picture: null, created_at: now, updated_at: now })
+    .values({
+      id,
+      parent_id: parentId,
+      name,
+      birth_month: kid.birthMonth,
+      birth_year: kid.birthYear,
+      picture_mime: null,
+      picture: null,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
   return id;
 }
@@ -44,7 +58,13 @@ export async function listKidsForParent(db: DB, parent: { id: string; email: str
  * more there (the list materialised in a join, or built as JSON).
  * Undefined when the token names no live session (the same rules as findLiveSessionParent, idle touch included).
  */
-export async function findLiveSessionWithKids(db: DB, token: string, policy: SessionPolicy, opts: { pageSize?: number } = {}, now: Date = new Date()) {
+export async function findLiveSessionWithKids(
+  db: DB,
+  token: string,
+  policy: SessionPolicy,
+  opts: { pageSize?: number } = {},
+  now: Date = new Date(),
+) {
   const id = sessionIdOf(token);
   if (!id) return undefined;
   await touched(id); // this process's idle-clock touch of the session, if one is in flight (sessions.ts)
@@ -55,7 +75,15 @@ export async function findLiveSessionWithKids(db: DB, token: string, policy: Ses
     const sessionKey = JSON.stringify(["live-session-delegated", id]);
     const sessionRead = () =>
       sessionParentQuery(db, id).select((eb) =>
-        eb.exists(eb.selectFrom("delegations").select("delegations.id").whereRef("delegations.delegate_email", "=", "parents.email").where("delegations.status", "=", "Accepted")).as("has_delegated"),
+        eb
+          .exists(
+            eb
+              .selectFrom("delegations")
+              .select("delegations.id")
+              .whereRef("delegations.delegate_email", "=", "parents.email")
+              .where("delegations.status", "=", "Accepted"),
+          )
+          .as("has_delegated"),
       );
     const [row] = readCompiledNow(db, sessionKey, sessionRead) ?? (await executeCompiledOnce(db, sessionKey, sessionRead));
     if (!row) return undefined;
@@ -93,13 +121,29 @@ function kidsListQuery(db: DB, access: KidAccess, opts: { pageSize?: number; sea
     .leftJoin("devices", (j) => j.onRef("devices.profile_id", "=", "kid_profiles.id").on("devices.unenrolled_at", "is", null))
     .leftJoin("device_status", "device_status.device_id", "devices.id")
     .innerJoin("parents as owner", "owner.id", "kid_profiles.parent_id")
-    .select(["kid_profiles.id", "kid_profiles.name", "kid_profiles.parent_id", "devices.serial_number", "device_status.online", "device_status.updated_at as last_seen", "owner.name as owner_name"])
+    .select([
+      "kid_profiles.id",
+      "kid_profiles.name",
+      "kid_profiles.parent_id",
+      "devices.serial_number",
+      "device_status.online",
+      "device_status.updated_at as last_seen",
+      "owner.name as owner_name",
+    ])
     .where((eb) =>
       access.delegated === null
         ? eb("kid_profiles.parent_id", "=", access.own)
         : dbDialect(db) === "sqlite"
           ? eb.or([eb("kid_profiles.parent_id", "=", access.own), eb("kid_profiles.id", "in", access.delegated)])
-          : eb("kid_profiles.id", "in", eb.selectFrom("kid_profiles").select("kid_profiles.id").where("kid_profiles.parent_id", "=", access.own).union(access.delegated)),
+          : eb(
+              "kid_profiles.id",
+              "in",
+              eb
+                .selectFrom("kid_profiles")
+                .select("kid_profiles.id")
+                .where("kid_profiles.parent_id", "=", access.own)
+                .union(access.delegated),
+            ),
     )
     .orderBy("kid_profiles.created_at")
     .orderBy("kid_profiles.name")
@@ -108,7 +152,15 @@ function kidsListQuery(db: DB, access: KidAccess, opts: { pageSize?: number; sea
   return opts.search ? q.where("kid_profiles.name", "like", `%${opts.search.replace(/[%_]/g, "")}%`) : q;
 }
 
-type KidRow = { id: string; name: string; parent_id: string; serial_number: string | null; online: number | boolean | null; last_seen: string | null; owner_name: string };
+type KidRow = {
+  id: string;
+  name: string;
+  parent_id: string;
+  serial_number: string | null;
+  online: number | boolean | null;
+  last_seen: string | null;
+  owner_name: string;
+};
 
 /** One entry per kid (a kid with two phones lists once, with its first device). */
 function toKidsList(rows: KidRow[], parentId: string) {

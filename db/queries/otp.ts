@@ -6,7 +6,10 @@ import { OTP_MAX_ATTEMPTS, consumeOtp, latestOtp, spendOtpTry, storeOtp } from "
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_LENGTH = 4;
 
-export type OtpResult = { ok: true } | { ok: false; reason: "wrong"; triesLeft: number } | { ok: false; reason: "voided" | "expired" | "none" };
+export type OtpResult =
+  | { ok: true }
+  | { ok: false; reason: "wrong"; triesLeft: number }
+  | { ok: false; reason: "voided" | "expired" | "none" };
 
 export const OTP_MESSAGES = {
   wrong: (left: number) => `The code is incorrect. You have ${left} ${left === 1 ? "try" : "tries"} left.`,

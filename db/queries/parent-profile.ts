@@ -5,13 +5,26 @@ import { newId, nowIso } from "../../core/ids.server";
 /** The parent profile page's other reads and writes: the name, portal notifications, "changed by". */
 
 export async function updateParentName(db: DB, parentId: string, name: string, now: Date = new Date()): Promise<void> {
-  await db.updateTable("parents").set({ name: name.trim(), updated_at: nowIso(now) }).where("id", "=", parentId).execute();
+  await db
+    .updateTable("parents")
+    .set({ name: name.trim(), updated_at: nowIso(now) })
+    .where("id", "=", parentId)
+    .execute();
 }
 
 // ---- portal notifications (to an address: an invitee may sign up after being invited) ----
 
-export async function addParentNotification(db: DB, to: string, message: string, link: string | null, now: Date = new Date()): Promise<void> {
-  await db.insertInto("parent_notifications").values({ id: newId(), recipient_email: to.toLowerCase(), message, link, created_at: nowIso(now), read_at: null }).execute();
+export async function addParentNotification(
+  db: DB,
+  to: string,
+  message: string,
+  link: string | null,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .insertInto("parent_notifications")
+    .values({ id: newId(), recipient_email: to.toLowerCase(), message, link, created_at: nowIso(now), read_at: null })
+    .execute();
 }
 
 export async function listParentNotifications(db: DB, email: string, limit = 20) {
@@ -26,7 +39,12 @@ export async function listParentNotifications(db: DB, email: string, limit = 20)
 }
 
 export async function markParentNotificationsRead(db: DB, email: string, now: Date = new Date()): Promise<void> {
-  await db.updateTable("parent_notifications").set({ read_at: nowIso(now) }).where("recipient_email", "=", email.toLowerCase()).where("read_at", "is", null).execute();
+  await db
+    .updateTable("parent_notifications")
+    .set({ read_at: nowIso(now) })
+    .where("recipient_email", "=", email.toLowerCase())
+    .where("read_at", "is", null)
+    .execute();
 }
 
 // ---- "changed by" ----
@@ -47,9 +65,17 @@ type Column<T extends ByTable> = keyof Database[T] & string;
  * parent no longer there, is null), so a page's "changed by" costs one database round, not two one after the other.
  * The row is the one whose columns equal `match`.
  */
-async function changedBy<T extends ByTable>(db: DB, table: T, by: Column<T>, match: Partial<Record<Column<T>, string>>): Promise<Actor | null> {
+async function changedBy<T extends ByTable>(
+  db: DB,
+  table: T,
+  by: Column<T>,
+  match: Partial<Record<Column<T>, string>>,
+): Promise<Actor | null> {
   const ref = (column: string) => db.dynamic.ref<string>(`${table}.${column}`);
-  let q = db.selectFrom(table as ByTable).innerJoin("parents", (j) => j.onRef("parents.id", "=", ref(by) as never)).select(ACTOR);
+  let q = db
+    .selectFrom(table as ByTable)
+    .innerJoin("parents", (j) => j.onRef("parents.id", "=", ref(by) as never))
+    .select(ACTOR);
   for (const [column, value] of Object.entries(match)) q = q.where(ref(column) as never, "=", value as never);
   return (await q.executeTakeFirst()) ?? null;
 }
@@ -58,16 +84,19 @@ async function changedBy<T extends ByTable>(db: DB, table: T, by: Column<T>, mat
 export const sleepModeChangedBy = (db: DB, profileId: string) => changedBy(db, "kid_profiles", "sleep_mode_by", { id: profileId });
 
 /** Who last saved a phone's global setting (the global daily limit by default). */
-export const globalSettingChangedBy = (db: DB, deviceId: string, key = "GlobalDailyLimit") => changedBy(db, "global_settings", "updated_by", { device_id: deviceId, key });
+export const globalSettingChangedBy = (db: DB, deviceId: string, key = "GlobalDailyLimit") =>
+  changedBy(db, "global_settings", "updated_by", { device_id: deviceId, key });
 
 /** Who last changed a phone's protection, full access or map flag. */
 export const deviceSettingsChangedBy = (db: DB, deviceId: string) => changedBy(db, "devices", "settings_updated_by", { id: deviceId });
 
 /** Who last changed an app on this phone: its daily limit, enabled state, or its install from the store. */
-export const appChangedBy = (db: DB, deviceId: string, packageName: string) => changedBy(db, "profile_apps", "updated_by", { device_id: deviceId, package_name: packageName });
+export const appChangedBy = (db: DB, deviceId: string, packageName: string) =>
+  changedBy(db, "profile_apps", "updated_by", { device_id: deviceId, package_name: packageName });
 
 /** Who last changed a kid's category: its daily limit or enabled state. */
-export const categoryChangedBy = (db: DB, profileId: string, category: string) => changedBy(db, "category_limits", "updated_by", { profile_id: profileId, category });
+export const categoryChangedBy = (db: DB, profileId: string, category: string) =>
+  changedBy(db, "category_limits", "updated_by", { profile_id: profileId, category });
 
 /**
  * Who last uninstalled an app from this phone (the UNINSTALL_APP command's issuer; the app's own row is gone),

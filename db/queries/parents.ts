@@ -16,7 +16,15 @@ export async function findParentById(db: DB, id: string): Promise<Parent | undef
 
 export async function createParent(
   db: DB,
-  input: { email: string; name: string; passwordHash: string | null; role?: "parent" | "operator"; useDefaultPassword?: boolean; emailVerified?: boolean; timeZone?: string },
+  input: {
+    email: string;
+    name: string;
+    passwordHash: string | null;
+    role?: "parent" | "operator";
+    useDefaultPassword?: boolean;
+    emailVerified?: boolean;
+    timeZone?: string;
+  },
 ): Promise<Parent> {
   const now = nowIso();
   const row = {

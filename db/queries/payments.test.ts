@@ -14,7 +14,14 @@ import {
   upsertPayment,
 } from "./payments";
 
-const card = (last4: string) => ({ brand: "visa", last4, exp_month: 12, exp_year: 2030, billing_name: "Jo", billing_email: "jo@example.com" });
+const card = (last4: string) => ({
+  brand: "visa",
+  last4,
+  exp_month: 12,
+  exp_year: 2030,
+  billing_name: "Jo",
+  billing_email: "jo@example.com",
+});
 
 describe.each(DIALECTS)("payments queries on %s", (dialect) => {
   let t: TestDb;
@@ -55,15 +62,34 @@ describe.each(DIALECTS)("payments queries on %s", (dialect) => {
 
   it("history: newest first, paged, per parent; a provider_ref written twice updates in place", async () => {
     for (let i = 0; i < 12; i++) {
-      await upsertPayment(t.db, { parent_id: a, product_name: `P${i}`, unit_amount: 499, status: "Success", created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() });
+      await upsertPayment(t.db, {
+        parent_id: a,
+        product_name: `P${i}`,
+        unit_amount: 499,
+        status: "Success",
+        created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+      });
     }
-    await upsertPayment(t.db, { parent_id: b, product_name: "Other", unit_amount: 1, status: "Success", created_at: "2026-02-01T00:00:00.000Z" });
+    await upsertPayment(t.db, {
+      parent_id: b,
+      product_name: "Other",
+      unit_amount: 1,
+      status: "Success",
+      created_at: "2026-02-01T00:00:00.000Z",
+    });
     const p1 = await listPayments(t.db, a, 1, 10);
     expect(p1.total).toBe(12);
     expect(p1.rows.map((r) => r.product_name).slice(0, 2)).toEqual(["P11", "P10"]);
     expect((await listPayments(t.db, a, 2, 10)).rows.map((r) => r.product_name)).toEqual(["P1", "P0"]);
 
-    const inv = { parent_id: b, provider_ref: "in_1", product_name: "Monthly", unit_amount: 499, status: "Fail" as const, created_at: "2026-03-01T00:00:00.000Z" };
+    const inv = {
+      parent_id: b,
+      provider_ref: "in_1",
+      product_name: "Monthly",
+      unit_amount: 499,
+      status: "Fail" as const,
+      created_at: "2026-03-01T00:00:00.000Z",
+    };
     await upsertPayment(t.db, inv);
     await upsertPayment(t.db, { ...inv, status: "Success" });
     const rows = (await listPayments(t.db, b)).rows.filter((r) => r.provider_ref === "in_1");

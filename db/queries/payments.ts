@@ -26,13 +26,25 @@ export interface SavedCard {
 
 /** The parent's cards, the default first, then newest first. */
 export async function listPaymentMethods(db: DB, parentId: string): Promise<PaymentMethodRow[]> {
-  return db.selectFrom("payment_methods").selectAll().where("parent_id", "=", parentId).orderBy("is_default", "desc").orderBy("created_at", "desc").orderBy("id").execute();
+  return db
+    .selectFrom("payment_methods")
+    .selectAll()
+    .where("parent_id", "=", parentId)
+    .orderBy("is_default", "desc")
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
 }
 
 /** Keeps a card's receipt parts; the parent's first card becomes the default. */
 export async function addPaymentMethod(db: DB, parentId: string, card: SavedCard, now: Date = new Date()): Promise<PaymentMethodRow> {
   return db.transaction().execute(async (trx) => {
-    const any = await trx.selectFrom("payment_methods").select("id").where("parent_id", "=", parentId).where("is_default", "=", 1).executeTakeFirst();
+    const any = await trx
+      .selectFrom("payment_methods")
+      .select("id")
+      .where("parent_id", "=", parentId)
+      .where("is_default", "=", 1)
+      .executeTakeFirst();
     const row = {
       id: newId(),
       parent_id: parentId,
@@ -58,16 +70,30 @@ export async function addPaymentMethod(db: DB, parentId: string, card: SavedCard
 /** Makes one of the parent's own cards the default. False when the card is not theirs (or gone). */
 export async function setDefaultPaymentMethod(db: DB, parentId: string, id: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const own = await trx.selectFrom("payment_methods").select("id").where("parent_id", "=", parentId).where("id", "=", id).executeTakeFirst();
+    const own = await trx
+      .selectFrom("payment_methods")
+      .select("id")
+      .where("parent_id", "=", parentId)
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!own) return false;
-    await trx.updateTable("payment_methods").set({ is_default: sql<number>`CASE WHEN id = ${id} THEN 1 ELSE 0 END` }).where("parent_id", "=", parentId).execute();
+    await trx
+      .updateTable("payment_methods")
+      .set({ is_default: sql<number>`CASE WHEN id = ${id} THEN 1 ELSE 0 END` })
+      .where("parent_id", "=", parentId)
+      .execute();
     return true;
   });
 }
 
 /** Deletes one of the parent's own cards; the default card is kept (the page hides Delete for it). */
 export async function deletePaymentMethod(db: DB, parentId: string, id: string): Promise<"deleted" | "not-found" | "default"> {
-  const row = await db.selectFrom("payment_methods").select(["id", "is_default"]).where("parent_id", "=", parentId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("payment_methods")
+    .select(["id", "is_default"])
+    .where("parent_id", "=", parentId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) return "not-found";
   if (row.is_default) return "default";
   await db.deleteFrom("payment_methods").where("parent_id", "=", parentId).where("id", "=", id).execute();
@@ -122,7 +148,12 @@ export async function upsertPayment(db: DB, p: PaymentInput): Promise<void> {
 }
 
 /** One page of the parent's history, newest first, and the total count. */
-export async function listPayments(db: DB, parentId: string, page = 1, pageSize = PAYMENTS_PAGE_SIZE): Promise<{ rows: PaymentRow[]; total: number }> {
+export async function listPayments(
+  db: DB,
+  parentId: string,
+  page = 1,
+  pageSize = PAYMENTS_PAGE_SIZE,
+): Promise<{ rows: PaymentRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom("payments")
@@ -133,7 +164,11 @@ export async function listPayments(db: DB, parentId: string, page = 1, pageSize 
       .limit(pageSize)
       .offset((Math.max(1, page) - 1) * pageSize)
       .execute(),
-    db.selectFrom("payments").select(sql<number>`count(*)`.as("n")).where("parent_id", "=", parentId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("payments")
+      .select(sql<number>`count(*)`.as("n"))
+      .where("parent_id", "=", parentId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }

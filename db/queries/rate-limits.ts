@@ -14,7 +14,13 @@ export const ACCOUNT_LOCK_MESSAGE =
   "Too many failed sign-in attempts for this account. Please try again in an hour, or reset your password.";
 
 /** Counts one attempt of `action` from this address in the current minute. Returns false when over the limit. */
-export async function allowAddress(db: DB, env: Pick<Env, "RATE_LIMIT_IP_PER_MINUTE">, ip: string, action: LimitedAction, now = new Date()): Promise<boolean> {
+export async function allowAddress(
+  db: DB,
+  env: Pick<Env, "RATE_LIMIT_IP_PER_MINUTE">,
+  ip: string,
+  action: LimitedAction,
+  now = new Date(),
+): Promise<boolean> {
   const hits = await hitCounter(db, `ip:${action}:${ip || "unknown"}`, 60_000, now);
   return hits <= env.RATE_LIMIT_IP_PER_MINUTE;
 }
@@ -22,7 +28,12 @@ export async function allowAddress(db: DB, env: Pick<Env, "RATE_LIMIT_IP_PER_MIN
 const HOUR = 3_600_000;
 const normalizeKey = (email: string) => email.trim().toLowerCase().slice(0, 254);
 
-export async function accountLocked(db: DB, env: Pick<Env, "RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR">, email: string, now = new Date()): Promise<boolean> {
+export async function accountLocked(
+  db: DB,
+  env: Pick<Env, "RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR">,
+  email: string,
+  now = new Date(),
+): Promise<boolean> {
   return (await peekCounter(db, `acct-fail:${normalizeKey(email)}`, HOUR, now)) >= env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
 }
 

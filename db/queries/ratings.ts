@@ -39,7 +39,15 @@ export async function getKidRatings(db: DB, packageName: string) {
     positivePercent: pct(count(agg?.positive), total),
     naturalPercent: pct(count(agg?.natural), total),
     negativePercent: pct(count(agg?.negative), total),
-    lastFiveReviews: last.map((r) => ({ id: r.id, kidsRating: r.rating, name: r.name, birthYear: r.birth_year, birthMonth: r.birth_month, review: r.review, created_at: r.created_at })),
+    lastFiveReviews: last.map((r) => ({
+      id: r.id,
+      kidsRating: r.rating,
+      name: r.name,
+      birthYear: r.birth_year,
+      birthMonth: r.birth_month,
+      review: r.review,
+      created_at: r.created_at,
+    })),
   };
 }
 
@@ -61,7 +69,18 @@ export async function getParentRatings(db: DB, packageName: string) {
       .selectFrom("parent_ratings as r")
       .innerJoin("parents as p", "p.id", "r.parent_id")
       .innerJoin("kid_profiles as k", "k.id", "r.profile_id")
-      .select(["r.id", "r.is_educational", "r.is_positive", "r.is_suitable_content", "r.is_easy_to_understand", "r.is_recommend", "r.review", "r.updated_at", "p.name", "k.name as kidName"])
+      .select([
+        "r.id",
+        "r.is_educational",
+        "r.is_positive",
+        "r.is_suitable_content",
+        "r.is_easy_to_understand",
+        "r.is_recommend",
+        "r.review",
+        "r.updated_at",
+        "p.name",
+        "k.name as kidName",
+      ])
       .where("r.package_name", "=", packageName)
       .orderBy("r.updated_at", "desc")
       .orderBy("r.id")

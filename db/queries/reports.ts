@@ -1,7 +1,16 @@
 import { appTitle } from "../../core/store";
 import { sql } from "kysely";
 import type { DB } from "../index";
-import type { ReportApp, ReportCategory, ReportDay, ReportLimitHit, ReportMailState, ReportRequest, ReportRow, ReportsTable } from "../schema-reports";
+import type {
+  ReportApp,
+  ReportCategory,
+  ReportDay,
+  ReportLimitHit,
+  ReportMailState,
+  ReportRequest,
+  ReportRow,
+  ReportsTable,
+} from "../schema-reports";
 import { GLOBAL_DAILY_LIMIT_KEY } from "./dashboard/limits";
 import { categoryLabel, KIDS_APP_PACKAGE } from "./dashboard/usage";
 import { nowIso } from "../../core/ids.server";
@@ -29,7 +38,11 @@ export async function reportTargets(db: DB, opts: { profileIds?: string[] } = {}
       "p.kids_report_type as kind",
       "p.time_zone as timeZone",
       "k.created_at as kidCreatedAt",
-      eb.selectFrom("devices as d").select((e) => e.fn.min("d.created_at").as("m")).whereRef("d.profile_id", "=", "k.id").as("firstDeviceAt"),
+      eb
+        .selectFrom("devices as d")
+        .select((e) => e.fn.min("d.created_at").as("m"))
+        .whereRef("d.profile_id", "=", "k.id")
+        .as("firstDeviceAt"),
     ])
     .where("p.kids_report_type", "in", ["Weekly", "Monthly"]);
   if (opts.profileIds) q = q.where("k.id", "in", opts.profileIds.length ? opts.profileIds : [""]);
@@ -119,7 +132,12 @@ export async function kidLimits(db: DB, profileId: string): Promise<KidLimits> {
       .where("pa.profile_id", "=", profileId)
       .execute(),
     db.selectFrom("store_categories").select(["id", "name"]).execute(),
-    db.selectFrom("category_limits").select(["category", "daily_limit_minutes"]).where("profile_id", "=", profileId).where("enable_daily_limit", "=", 1).execute(),
+    db
+      .selectFrom("category_limits")
+      .select(["category", "daily_limit_minutes"])
+      .where("profile_id", "=", profileId)
+      .where("enable_daily_limit", "=", 1)
+      .execute(),
     db
       .selectFrom("global_settings as g")
       .innerJoin("devices as d", "d.id", "g.device_id")
@@ -140,7 +158,11 @@ export async function kidLimits(db: DB, profileId: string): Promise<KidLimits> {
       limit: a.enable_daily_limit ? Number(a.daily_limit_minutes) : 0,
     });
   }
-  const categories = new Map(cats.filter((c) => c.daily_limit_minutes > 0).map((c) => [c.category, { name: categoryLabel(c.category, categoryNames), limit: Number(c.daily_limit_minutes) }]));
+  const categories = new Map(
+    cats
+      .filter((c) => c.daily_limit_minutes > 0)
+      .map((c) => [c.category, { name: categoryLabel(c.category, categoryNames), limit: Number(c.daily_limit_minutes) }]),
+  );
   const device = Math.max(0, ...global.map((g) => Number.parseInt(g.value, 10)).filter((n) => Number.isFinite(n)));
   return { apps: appMap, categories, categoryNames, device };
 }
@@ -159,7 +181,13 @@ export async function answeredRequests(db: DB, profileId: string, from: string, 
     .where("r.updated_at", "<", to)
     .orderBy("r.updated_at")
     .execute();
-  return rows.map((r) => ({ packageName: r.package_name, name: appTitle(r.title, r.package_name), type: r.request_type, status: r.status, at: r.updated_at }));
+  return rows.map((r) => ({
+    packageName: r.package_name,
+    name: appTitle(r.title, r.package_name),
+    type: r.request_type,
+    status: r.status,
+    at: r.updated_at,
+  }));
 }
 
 export type NewReport = Omit<ReportsTable, "mail_claimed_at">;
@@ -227,7 +255,8 @@ export async function reportRecipients(db: DB, profileId: string): Promise<{ ema
   for (const d of delegates) {
     // A delegate who turned reports Off (their own unsubscribe link) gets none.
     if (d.kids_report_type === "Off") continue;
-    if (!out.some((o) => o.email.toLowerCase() === d.delegate_email.toLowerCase())) out.push({ email: d.delegate_email, name: d.delegate_name, parentId: d.id ?? null });
+    if (!out.some((o) => o.email.toLowerCase() === d.delegate_email.toLowerCase()))
+      out.push({ email: d.delegate_email, name: d.delegate_name, parentId: d.id ?? null });
   }
   return out;
 }
@@ -252,12 +281,19 @@ export async function listReports(db: DB, profileId: string, year: number, month
 }
 
 export async function countReports(db: DB): Promise<number> {
-  const r = await db.selectFrom("reports").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom("reports")
+    .select(sql<number>`count(*)`.as("n"))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 export async function setParentTimeZone(db: DB, parentId: string, timeZone: string, now = new Date()): Promise<void> {
-  await db.updateTable("parents").set({ time_zone: timeZone, updated_at: nowIso(now) }).where("id", "=", parentId).execute();
+  await db
+    .updateTable("parents")
+    .set({ time_zone: timeZone, updated_at: nowIso(now) })
+    .where("id", "=", parentId)
+    .execute();
 }
 
 /** A stored report as the page and the mail read it (JSON columns parsed; chart images left out). */

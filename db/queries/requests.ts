@@ -95,6 +95,11 @@ export async function pendingRequestCounts(db: DB, profileIds: string[]): Promis
 
 /** Whether this id is a request of this phone, answered or not (a route's check before it calls the service). */
 export async function requestOnDevice(db: DB, deviceId: string, id: string): Promise<{ id: string; status: string } | null> {
-  const r = await db.selectFrom("app_requests").select(["id", "status"]).where("id", "=", id).where("device_id", "=", deviceId).executeTakeFirst();
+  const r = await db
+    .selectFrom("app_requests")
+    .select(["id", "status"])
+    .where("id", "=", id)
+    .where("device_id", "=", deviceId)
+    .executeTakeFirst();
   return r ?? null;
 }

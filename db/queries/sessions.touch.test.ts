@@ -7,7 +7,8 @@ import { createSession, findLiveSession, findLiveSessionParent, type SessionPoli
 import type { DB } from "../index";
 
 const policy: SessionPolicy = { idleMinutes: 30, absoluteDays: 7 };
-const settled = <T>(p: Promise<T>, ms: number) => Promise.race([p.then(() => "settled" as const), new Promise<"pending">((r) => setTimeout(() => r("pending"), ms))]);
+const settled = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p.then(() => "settled" as const), new Promise<"pending">((r) => setTimeout(() => r("pending"), ms))]);
 
 /**
  * The idle clock's once-a-minute touch is not waited for by the request that made it (its commit can stall on the

@@ -65,7 +65,12 @@ export function touched(sessionId: string): Promise<void> | undefined {
 }
 
 /** The rules of a live session, and the once-a-minute touch of its idle clock (not waited for: `touching`). */
-async function checkLive(db: DB, row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string }, policy: SessionPolicy, now: Date): Promise<boolean> {
+async function checkLive(
+  db: DB,
+  row: { id: string; revoked_at: string | null; expires_at: string; last_seen_at: string },
+  policy: SessionPolicy,
+  now: Date,
+): Promise<boolean> {
   if (row.revoked_at) return false;
   if (new Date(row.expires_at).getTime() <= now.getTime()) return false;
   const lastSeen = new Date(row.last_seen_at).getTime();
@@ -115,7 +120,12 @@ export function sessionParentQuery(db: DB, sessionId: string) {
     .selectFrom("sessions")
     .innerJoin("parents", "parents.id", "sessions.parent_id")
     .selectAll("parents")
-    .select(["sessions.id as session_id", "sessions.revoked_at as session_revoked_at", "sessions.expires_at as session_expires_at", "sessions.last_seen_at as session_last_seen_at"])
+    .select([
+      "sessions.id as session_id",
+      "sessions.revoked_at as session_revoked_at",
+      "sessions.expires_at as session_expires_at",
+      "sessions.last_seen_at as session_last_seen_at",
+    ])
     .where("sessions.id", "=", sessionId);
 }
 
@@ -127,12 +137,22 @@ export async function liveParentOf(
   now: Date,
 ): Promise<Parent | undefined> {
   const { session_id, session_revoked_at, session_expires_at, session_last_seen_at, ...parent } = row;
-  const live = await checkLive(db, { id: session_id, revoked_at: session_revoked_at, expires_at: session_expires_at, last_seen_at: session_last_seen_at }, policy, now);
+  const live = await checkLive(
+    db,
+    { id: session_id, revoked_at: session_revoked_at, expires_at: session_expires_at, last_seen_at: session_last_seen_at },
+    policy,
+    now,
+  );
   return live ? parent : undefined;
 }
 
 /** findLiveSession and the session's parent in one query (one round trip on every guarded page). */
-export async function findLiveSessionParent(db: DB, token: string, policy: SessionPolicy, now: Date = new Date()): Promise<Parent | undefined> {
+export async function findLiveSessionParent(
+  db: DB,
+  token: string,
+  policy: SessionPolicy,
+  now: Date = new Date(),
+): Promise<Parent | undefined> {
   const id = sessionIdOf(token);
   if (!id) return undefined;
   await touched(id);
@@ -142,7 +162,12 @@ export async function findLiveSessionParent(db: DB, token: string, policy: Sessi
 }
 
 export async function revokeSession(db: DB, token: string): Promise<void> {
-  await db.updateTable("sessions").set({ revoked_at: nowIso() }).where("id", "=", hashToken(token)).where("revoked_at", "is", null).execute();
+  await db
+    .updateTable("sessions")
+    .set({ revoked_at: nowIso() })
+    .where("id", "=", hashToken(token))
+    .where("revoked_at", "is", null)
+    .execute();
 }
 
 export async function revokeAllSessions(db: DB, parentId: string): Promise<number> {

@@ -27,7 +27,16 @@ export async function seedBig(db: DB, now: Date = new Date(), log: (m: string) =
   const parentId = newId();
   await db
     .insertInto("parents")
-    .values({ id: parentId, email: BENCH_LOGIN.email, name: "Bench Parent", password_hash: await hash(BENCH_LOGIN.password, ARGON), role: "parent", email_verified_at: ts, created_at: ts, updated_at: ts })
+    .values({
+      id: parentId,
+      email: BENCH_LOGIN.email,
+      name: "Bench Parent",
+      password_hash: await hash(BENCH_LOGIN.password, ARGON),
+      role: "parent",
+      email_verified_at: ts,
+      created_at: ts,
+      updated_at: ts,
+    })
     .execute();
   const kids: KidSeed[] = Array.from({ length: 5 }, (_, i) => ({
     name: `Bench Kid ${i + 1}`,

@@ -16,7 +16,14 @@ import { KIDS_APP_PACKAGE } from "./catalog";
 /** Pending requests per phone: a few screens of them, as a kid asks over a week. */
 export const BIG_REQUESTS_PER_KID = 24;
 
-const REMARKS = ["Everyone in my class has it", "For homework please", null, "Can I have 15 more minutes? I'm nearly done", "It's for the school project", null];
+const REMARKS = [
+  "Everyone in my class has it",
+  "For homework please",
+  null,
+  "Can I have 15 more minutes? I'm nearly done",
+  "It's for the school project",
+  null,
+];
 
 export async function seedBigExtras(db: DB, parentId: string, now: Date = new Date()): Promise<boolean> {
   const kids = await db
@@ -27,9 +34,23 @@ export async function seedBigExtras(db: DB, parentId: string, now: Date = new Da
     .orderBy("k.name")
     .execute();
   if (kids.length === 0) return false;
-  const present = await db.selectFrom("app_requests").select("id").where("profile_id", "in", kids.map((k) => k.profileId)).limit(1).executeTakeFirst();
+  const present = await db
+    .selectFrom("app_requests")
+    .select("id")
+    .where(
+      "profile_id",
+      "in",
+      kids.map((k) => k.profileId),
+    )
+    .limit(1)
+    .executeTakeFirst();
   if (present) return false;
-  const catalogue = await db.selectFrom("catalog_apps").select(["package_name", "is_system_app"]).orderBy("reviews", "desc").orderBy("package_name").execute();
+  const catalogue = await db
+    .selectFrom("catalog_apps")
+    .select(["package_name", "is_system_app"])
+    .orderBy("reviews", "desc")
+    .orderBy("package_name")
+    .execute();
   const ts = nowIso(now);
   for (const [k, kid] of kids.entries()) {
     const installed = await db
@@ -62,11 +83,53 @@ export async function seedBigExtras(db: DB, parentId: string, now: Date = new Da
       };
     });
     await db.insertInto("app_requests").values(rows).execute();
-    const categories = [...new Set((await db.selectFrom("profile_apps").select("play_store_category").where("device_id", "=", kid.deviceId).orderBy("play_store_category").execute()).map((r) => r.play_store_category))];
+    const categories = [
+      ...new Set(
+        (
+          await db
+            .selectFrom("profile_apps")
+            .select("play_store_category")
+            .where("device_id", "=", kid.deviceId)
+            .orderBy("play_store_category")
+            .execute()
+        ).map((r) => r.play_store_category),
+      ),
+    ];
     const week = [0, 1, 2, 3, 4];
-    await createSchedule(db, kid.profileId, { name: "Bedtime", days: [...week, 5, 6], start: 20 * 60 + 30, end: 7 * 60, blocksAll: true, categories: [], apps: [] }, now);
-    await createSchedule(db, kid.profileId, { name: "School time", days: week, start: 8 * 60 + 30, end: 15 * 60, blocksAll: false, categories: categories.filter((c) => c !== "EDUCATION").slice(0, 4), apps: [] }, now);
-    await createSchedule(db, kid.profileId, { name: "Homework", days: [0, 1, 2, 3], start: 17 * 60, end: 18 * 60, blocksAll: false, categories: [], apps: installed.slice(k, k + 6).map((a) => a.package_name) }, now);
+    await createSchedule(
+      db,
+      kid.profileId,
+      { name: "Bedtime", days: [...week, 5, 6], start: 20 * 60 + 30, end: 7 * 60, blocksAll: true, categories: [], apps: [] },
+      now,
+    );
+    await createSchedule(
+      db,
+      kid.profileId,
+      {
+        name: "School time",
+        days: week,
+        start: 8 * 60 + 30,
+        end: 15 * 60,
+        blocksAll: false,
+        categories: categories.filter((c) => c !== "EDUCATION").slice(0, 4),
+        apps: [],
+      },
+      now,
+    );
+    await createSchedule(
+      db,
+      kid.profileId,
+      {
+        name: "Homework",
+        days: [0, 1, 2, 3],
+        start: 17 * 60,
+        end: 18 * 60,
+        blocksAll: false,
+        categories: [],
+        apps: installed.slice(k, k + 6).map((a) => a.package_name),
+      },
+      now,
+    );
   }
   return true;
 }

@@ -3,7 +3,18 @@ import { KIDS_APP_PACKAGE, STORE_CATEGORIES } from "./catalog";
 import { CATALOG_APPS, DEMO_CATALOG_APPS } from "./catalog-all";
 
 /** Issue 13 item 2: the curated catalogue — at least 300 apps, every one of the store's 56 categories stocked. */
-const CONTENT_RATINGS = new Set(["Everyone", "Everyone 10+", "Teen", "Mature 17+", "Adults only 18+", "Rated for 3+", "Rated for 7+", "Rated for 12+", "Rated for 16+", "Rated for 18+"]);
+const CONTENT_RATINGS = new Set([
+  "Everyone",
+  "Everyone 10+",
+  "Teen",
+  "Mature 17+",
+  "Adults only 18+",
+  "Rated for 3+",
+  "Rated for 7+",
+  "Rated for 12+",
+  "Rated for 16+",
+  "Rated for 18+",
+]);
 const EXPERT = new Set(["EXPERT_RECOMMENDATION", "PARENTAL_SUPERVISION", "16+"]);
 
 describe("seed catalogue", () => {

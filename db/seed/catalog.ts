@@ -77,13 +77,9 @@ const CATEGORY_DEFS = [
 
 export type CategoryId = (typeof CATEGORY_DEFS)[number]["id"];
 
-export const STORE_CATEGORIES: StoreCategorySeed[] = CATEGORY_DEFS.map(
-  (c): StoreCategorySeed => ({ id: c.id, name: c.name }),
-);
+export const STORE_CATEGORIES: StoreCategorySeed[] = CATEGORY_DEFS.map((c): StoreCategorySeed => ({ id: c.id, name: c.name }));
 
-const CATEGORY_NAMES: ReadonlyMap<string, string> = new Map(
-  STORE_CATEGORIES.map((c): [string, string] => [c.id, c.name]),
-);
+const CATEGORY_NAMES: ReadonlyMap<string, string> = new Map(STORE_CATEGORIES.map((c): [string, string] => [c.id, c.name]));
 
 export type ExpertRatingSeed = "EXPERT_RECOMMENDATION" | "PARENTAL_SUPERVISION" | "16+";
 
@@ -179,7 +175,9 @@ export interface Listing {
 }
 
 export function listing(l: Listing): CatalogAppSeed {
-  const expert: ExpertFields = l.expert ? { expert_rating: l.expert[0], expert_rating_comment: l.expert[1] } : { expert_rating: null, expert_rating_comment: null };
+  const expert: ExpertFields = l.expert
+    ? { expert_rating: l.expert[0], expert_rating_comment: l.expert[1] }
+    : { expert_rating: null, expert_rating_comment: null };
   return app({
     package_name: l.pkg,
     title: l.title,
@@ -251,8 +249,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 4, 2026",
     privacy_policy: "https://www.khanacademy.org/about/privacy-policy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A nonprofit, ad-free library of lessons that follows school curricula and suits independent homework help.",
+    expert_rating_comment: "A nonprofit, ad-free library of lessons that follows school curricula and suits independent homework help.",
     min_age: 9,
   }),
   app({
@@ -272,8 +269,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 12, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "The school's own assignment hub; communication is limited to classmates and teachers inside the class.",
+    expert_rating_comment: "The school's own assignment hub; communication is limited to classmates and teachers inside the class.",
     min_age: 6,
   }),
   app({
@@ -294,8 +290,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Sep 23, 2026",
     privacy_policy: "https://www.scratchjr.org/privacy-policy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A gentle, ad-free introduction to coding that encourages storytelling and logical thinking.",
+    expert_rating_comment: "A gentle, ad-free introduction to coding that encourages storytelling and logical thinking.",
     min_age: 3,
   }),
   app({
@@ -316,8 +311,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 29, 2026",
     privacy_policy: "https://www.getepic.com/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A large, age-filtered reading library; the subscription prompt appears after the free daily allowance.",
+    expert_rating_comment: "A large, age-filtered reading library; the subscription prompt appears after the free daily allowance.",
     min_age: 3,
   }),
   app({
@@ -337,8 +331,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Aug 19, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Speech-recognition reading practice with no ads or purchases, designed for early readers.",
+    expert_rating_comment: "Speech-recognition reading practice with no ads or purchases, designed for early readers.",
     min_age: 3,
   }),
   app({
@@ -380,8 +373,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 21, 2026",
     privacy_policy: "https://photomath.com/en/privacypolicy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Great for checking work, but it can hand over answers instantly; agree on when it may be used for homework.",
+    expert_rating_comment: "Great for checking work, but it can hand over answers instantly; agree on when it may be used for homework.",
     min_age: 9,
   }),
   app({
@@ -402,8 +394,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 6, 2026",
     privacy_policy: "https://trust.kahoot.com/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Classroom-friendly quiz games with nicknames only; no open chat between players.",
+    expert_rating_comment: "Classroom-friendly quiz games with nicknames only; no open chat between players.",
     min_age: 6,
   }),
   app({
@@ -423,8 +414,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Jul 30, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Explains concepts rather than just answers and links to vetted learning resources.",
+    expert_rating_comment: "Explains concepts rather than just answers and links to vetted learning resources.",
     min_age: 13,
   }),
 
@@ -447,8 +437,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 15, 2026",
     privacy_policy: "https://learn.khanacademy.org/khan-academy-kids/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Completely free and ad-free early learning with a thoughtful, adaptive curriculum.",
+    expert_rating_comment: "Completely free and ad-free early learning with a thoughtful, adaptive curriculum.",
     min_age: 0,
   }),
   app({
@@ -484,14 +473,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "7.0 and up",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Watch free full episodes and clips of your favorite PBS KIDS shows.<br>Includes a 24/7 live stream of PBS KIDS.",
+    description_html: "Watch free full episodes and clips of your favorite PBS KIDS shows.<br>Includes a 24/7 live stream of PBS KIDS.",
     recent_changes: "Improved Chromecast support.",
     updated: "Oct 9, 2026",
     privacy_policy: "https://pbskids.org/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A closed library of curriculum-based shows with no ads inside episodes.",
+    expert_rating_comment: "A closed library of curriculum-based shows with no ads inside episodes.",
     min_age: 0,
   }),
   app({
@@ -511,8 +498,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 18, 2026",
     privacy_policy: "https://kids.youtube.com/t/privacynotice",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A much safer choice than regular YouTube, especially with the 'approved content only' setting switched on.",
+    expert_rating_comment: "A much safer choice than regular YouTube, especially with the 'approved content only' setting switched on.",
     min_age: 3,
   }),
   app({
@@ -577,8 +563,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 1, 2026",
     privacy_policy: "https://www.zeptolab.com/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Clever physics puzzles that reward planning; ads appear between levels in the free version.",
+    expert_rating_comment: "Clever physics puzzles that reward planning; ads appear between levels in the free version.",
     min_age: 6,
   }),
   app({
@@ -689,8 +674,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 5, 2026",
     privacy_policy: "https://supercell.com/en/privacy-policy/",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Strategic fun, but progression pushes paid chests and passes; clan chat is open to strangers.",
+    expert_rating_comment: "Strategic fun, but progression pushes paid chests and passes; clan chat is open to strangers.",
     min_age: 9,
   }),
   app({
@@ -732,8 +716,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 16, 2026",
     privacy_policy: "https://sybogames.com/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Fast, cartoonish runner without violence or chat; rewarded ads are optional.",
+    expert_rating_comment: "Fast, cartoonish runner without violence or chat; rewarded ads are optional.",
     min_age: 6,
   }),
   app({
@@ -754,8 +737,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Sep 30, 2026",
     privacy_policy: "https://www.innersloth.com/privacy-policy/",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Great social deduction with friends, but public lobbies include free chat with strangers; use quick chat only.",
+    expert_rating_comment: "Great social deduction with friends, but public lobbies include free chat with strangers; use quick chat only.",
     min_age: 9,
   }),
   app({
@@ -799,8 +781,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Jun 24, 2026",
     privacy_policy: "https://ustwogames.co.uk/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A beautiful, calm puzzle game that builds spatial reasoning; no ads and no pressure.",
+    expert_rating_comment: "A beautiful, calm puzzle game that builds spatial reasoning; no ads and no pressure.",
     min_age: 6,
   }),
   app({
@@ -867,8 +848,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 27, 2026",
     privacy_policy: "https://ninjakiwi.com/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Deep, non-violent strategy with a one-time price; optional purchases are easy to ignore.",
+    expert_rating_comment: "Deep, non-violent strategy with a one-time price; optional purchases are easy to ignore.",
     min_age: 6,
   }),
   app({
@@ -889,8 +869,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 15, 2026",
     privacy_policy: "https://www.chess.com/legal/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Excellent for strategic thinking; chat and messaging are turned off on kids accounts.",
+    expert_rating_comment: "Excellent for strategic thinking; chat and messaging are turned off on kids accounts.",
     min_age: 6,
   }),
   app({
@@ -995,8 +974,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Sep 12, 2026",
     privacy_policy: "https://fingersoft.com/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Simple, funny physics driving with no chat; expect banner and video ads in the free version.",
+    expert_rating_comment: "Simple, funny physics driving with no chat; expect banner and video ads in the free version.",
     min_age: 6,
   }),
   app({
@@ -1011,14 +989,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "7.0 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Tap the black tiles in time with the music across thousands of songs.<br>Play piano, guitar and drum styles.",
+    description_html: "Tap the black tiles in time with the music across thousands of songs.<br>Play piano, guitar and drum styles.",
     recent_changes: "New songs added weekly.",
     updated: "Nov 7, 2026",
     privacy_policy: "https://amanotes.com/privacy-policy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Fun rhythm practice, but frequent video ads and a VIP subscription prompt can lead to accidental taps.",
+    expert_rating_comment: "Fun rhythm practice, but frequent video ads and a VIP subscription prompt can lead to accidental taps.",
     min_age: 6,
   }),
   app({
@@ -1039,8 +1015,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 28, 2026",
     privacy_policy: "https://genshin.hoyoverse.com/en/company/privacy",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Gacha-based character pulls work like gambling and encourage heavy spending; better suited to older teens.",
+    expert_rating_comment: "Gacha-based character pulls work like gambling and encourage heavy spending; better suited to older teens.",
     min_age: 16,
   }),
   app({
@@ -1061,8 +1036,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 12, 2026",
     privacy_policy: "https://www.ea.com/legal/privacy-and-cookie-policy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Sports gameplay is fine for kids, but player packs are randomized purchases; keep purchase approval on.",
+    expert_rating_comment: "Sports gameplay is fine for kids, but player packs are randomized purchases; keep purchase approval on.",
     min_age: 9,
   }),
   app({
@@ -1083,8 +1057,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 18, 2026",
     privacy_policy: "https://www.playtika.com/privacy-notice/",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Simulated gambling normalizes slot-machine mechanics and pushes coin purchases; not appropriate for children.",
+    expert_rating_comment: "Simulated gambling normalizes slot-machine mechanics and pushes coin purchases; not appropriate for children.",
     min_age: 16,
   }),
 
@@ -1123,8 +1096,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Watch, create and share short videos.<br>A personalized For You feed based on what you watch, like and share.",
+    description_html: "Watch, create and share short videos.<br>A personalized For You feed based on what you watch, like and share.",
     recent_changes: "New editing effects and stability fixes.",
     updated: "Nov 19, 2026",
     privacy_policy: "https://www.tiktok.com/legal/privacy-policy",
@@ -1151,8 +1123,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 17, 2026",
     privacy_policy: "https://values.snap.com/privacy/privacy-policy",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Disappearing messages and location sharing via Snap Map carry real risks for younger users.",
+    expert_rating_comment: "Disappearing messages and location sharing via Snap Map carry real risks for younger users.",
     min_age: 16,
   }),
   app({
@@ -1172,8 +1143,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 20, 2026",
     privacy_policy: "https://www.facebook.com/privacy/policy/",
     expert_rating: "16+",
-    expert_rating_comment:
-      "An adult-oriented network with public groups, marketplace and messaging from strangers.",
+    expert_rating_comment: "An adult-oriented network with public groups, marketplace and messaging from strangers.",
     min_age: 16,
   }),
   app({
@@ -1188,14 +1158,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "9 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Reddit is where people dive into their interests, hobbies and passions.<br>Join communities and discuss anything.",
+    description_html: "Reddit is where people dive into their interests, hobbies and passions.<br>Join communities and discuss anything.",
     recent_changes: "Faster feed loading.",
     updated: "Nov 18, 2026",
     privacy_policy: "https://www.reddit.com/policies/privacy-policy",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Communities are moderated inconsistently and adult content is a tap away.",
+    expert_rating_comment: "Communities are moderated inconsistently and adult content is a tap away.",
     min_age: 16,
   }),
   app({
@@ -1216,8 +1184,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 24, 2026",
     privacy_policy: "https://www.lego.com/en-us/legal/notices-and-policies/privacy-policy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A moderated social space with anonymous usernames and preset stickers instead of free text.",
+    expert_rating_comment: "A moderated social space with anonymous usernames and preset stickers instead of free text.",
     min_age: 6,
   }),
   app({
@@ -1282,8 +1249,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 18, 2026",
     privacy_policy: "https://messengerkids.com/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Contacts must be approved by a parent and there are no ads; a good first messaging app.",
+    expert_rating_comment: "Contacts must be approved by a parent and there are no ads; a good first messaging app.",
     min_age: 6,
   }),
   app({
@@ -1303,8 +1269,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 19, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "The phone's built-in texting app with spam filtering and nudity warnings for supervised accounts.",
+    expert_rating_comment: "The phone's built-in texting app with spam filtering and nudity warnings for supervised accounts.",
     min_age: 6,
     is_system_app: true,
   }),
@@ -1325,8 +1290,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 16, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Needed for school accounts; supervised Google accounts get strong spam and phishing filtering.",
+    expert_rating_comment: "Needed for school accounts; supervised Google accounts get strong spam and phishing filtering.",
     min_age: 9,
     is_system_app: true,
   }),
@@ -1347,8 +1311,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 18, 2026",
     privacy_policy: "https://www.google.com/chrome/privacy/",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Opens the whole web; keep SafeSearch and website filters on for supervised accounts.",
+    expert_rating_comment: "Opens the whole web; keep SafeSearch and website filters on for supervised accounts.",
     min_age: 6,
     is_system_app: true,
   }),
@@ -1412,8 +1375,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 11, 2026",
     privacy_policy: "https://telegram.org/privacy",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Huge public channels and nearby-people discovery with little moderation make it risky for children.",
+    expert_rating_comment: "Huge public channels and nearby-people discovery with little moderation make it risky for children.",
     min_age: 16,
   }),
 
@@ -1435,8 +1397,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 20, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Use a supervised experience with content settings; autoplay and Shorts can lead to unsuitable videos quickly.",
+    expert_rating_comment: "Use a supervised experience with content settings; autoplay and Shorts can lead to unsuitable videos quickly.",
     min_age: 9,
   }),
   app({
@@ -1472,14 +1433,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "7.0 and up",
     offers_iap: true,
     ad_supported: false,
-    description_html:
-      "A free all-in-one video editor with templates, effects, filters and music.<br>Export and share directly to TikTok.",
+    description_html: "A free all-in-one video editor with templates, effects, filters and music.<br>Export and share directly to TikTok.",
     recent_changes: "New AI effects and templates.",
     updated: "Nov 15, 2026",
     privacy_policy: "https://www.capcut.com/clause/privacy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "A capable creative tool, but template feeds surface trending social content and it funnels videos to TikTok.",
+    expert_rating_comment: "A capable creative tool, but template feeds surface trending social content and it funnels videos to TikTok.",
     min_age: 13,
   }),
   app({
@@ -1494,8 +1453,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Edit videos with multiple layers, chroma key, transitions and effects.<br>Premium removes the watermark.",
+    description_html: "Edit videos with multiple layers, chroma key, transitions and effects.<br>Premium removes the watermark.",
     recent_changes: "Export speed improvements.",
     updated: "Oct 13, 2026",
     privacy_policy: "https://kinemaster.com/privacy",
@@ -1521,8 +1479,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 17, 2026",
     privacy_policy: "https://help.netflix.com/legal/privacy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Safe only on a Kids profile with a PIN on adult profiles; the full catalog includes mature titles.",
+    expert_rating_comment: "Safe only on a Kids profile with a PIN on adult profiles; the full catalog includes mature titles.",
     min_age: 6,
   }),
   app({
@@ -1543,8 +1500,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 13, 2026",
     privacy_policy: "https://privacy.thewaltdisneycompany.com/en/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Mostly family content; set up a Junior Mode profile to hide titles rated above the child's age.",
+    expert_rating_comment: "Mostly family content; set up a Junior Mode profile to hide titles rated above the child's age.",
     min_age: 3,
   }),
   app({
@@ -1559,14 +1515,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Watch live streams of gaming, music and just chatting, and join the chat.<br>Follow your favorite streamers.",
+    description_html: "Watch live streams of gaming, music and just chatting, and join the chat.<br>Follow your favorite streamers.",
     recent_changes: "New clip discovery feed.",
     updated: "Nov 9, 2026",
     privacy_policy: "https://www.twitch.tv/p/legal/privacy-notice/",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Live, unfiltered streams with fast-moving public chat and frequent adult language.",
+    expert_rating_comment: "Live, unfiltered streams with fast-moving public chat and frequent adult language.",
     min_age: 16,
   }),
 
@@ -1583,14 +1537,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Listen to songs, podcasts and audiobooks for free.<br>Discover playlists made for you and share music with friends.",
+    description_html: "Listen to songs, podcasts and audiobooks for free.<br>Discover playlists made for you and share music with friends.",
     recent_changes: "Managed accounts now support explicit-content locks.",
     updated: "Nov 19, 2026",
     privacy_policy: "https://www.spotify.com/legal/privacy-policy/",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Turn off explicit content in settings or use a managed Family account; podcasts are not all kid-friendly.",
+    expert_rating_comment: "Turn off explicit content in settings or use a managed Family account; podcasts are not all kid-friendly.",
     min_age: 9,
   }),
   app({
@@ -1605,8 +1557,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "7.0 and up",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Music and stories hand-picked for kids, available with Spotify Premium Family.<br>Ad-free with parental controls.",
+    description_html: "Music and stories hand-picked for kids, available with Spotify Premium Family.<br>Ad-free with parental controls.",
     recent_changes: "New bedtime playlists.",
     updated: "Aug 28, 2026",
     privacy_policy: "https://www.spotify.com/legal/privacy-policy/",
@@ -1631,8 +1582,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 18, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Music videos and lyrics are not filtered by default; enable restricted mode for younger listeners.",
+    expert_rating_comment: "Music videos and lyrics are not filtered by default; enable restricted mode for younger listeners.",
     min_age: 9,
   }),
   app({
@@ -1653,8 +1603,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 26, 2026",
     privacy_policy: "https://www.hellosimply.com/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Effective instrument practice with instant feedback; most lessons require a subscription.",
+    expert_rating_comment: "Effective instrument practice with instant feedback; most lessons require a subscription.",
     min_age: 6,
   }),
   app({
@@ -1669,8 +1618,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Name any song in seconds and follow along with time-synced lyrics.<br>Discover concerts near you.",
+    description_html: "Name any song in seconds and follow along with time-synced lyrics.<br>Discover concerts near you.",
     recent_changes: "Bug fixes.",
     updated: "Oct 20, 2026",
     privacy_policy: "https://www.apple.com/legal/privacy/",
@@ -1696,8 +1644,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 4, 2026",
     privacy_policy: "https://www.bandlab.com/privacy-policy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Great creative studio, but the public feed and messaging connect teens with strangers.",
+    expert_rating_comment: "Great creative studio, but the public feed and messaging connect teens with strangers.",
     min_age: 13,
   }),
 
@@ -1714,14 +1661,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "6.0 and up",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "The free encyclopedia, in over 300 languages, with no ads.<br>Save articles to read offline.",
+    description_html: "The free encyclopedia, in over 300 languages, with no ads.<br>Save articles to read offline.",
     recent_changes: "Improved reading lists and dark mode.",
     updated: "Nov 5, 2026",
     privacy_policy: "https://foundation.wikimedia.org/wiki/Privacy_policy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A trustworthy, ad-free reference for school research; some articles cover mature topics factually.",
+    expert_rating_comment: "A trustworthy, ad-free reference for school research; some articles cover mature topics factually.",
     min_age: 9,
   }),
   app({
@@ -1735,14 +1680,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Buy and read ebooks, audiobooks and comics.<br>Reading Practice helps young readers sound out words.",
+    description_html: "Buy and read ebooks, audiobooks and comics.<br>Reading Practice helps young readers sound out words.",
     recent_changes: "Bug fixes.",
     updated: "Oct 31, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Purchases follow Family Link approval; Reading Practice is excellent for early readers.",
+    expert_rating_comment: "Purchases follow Family Link approval; Reading Practice is excellent for early readers.",
     min_age: 6,
   }),
   app({
@@ -1763,8 +1706,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 12, 2026",
     privacy_policy: "https://www.amazon.com/privacy",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A great reader; the store is unfiltered, so buy books from the parent account.",
+    expert_rating_comment: "A great reader; the store is unfiltered, so buy books from the parent account.",
     min_age: 9,
   }),
   app({
@@ -1779,14 +1721,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Borrow ebooks, audiobooks and magazines free from your local library.<br>All you need is a library card.",
+    description_html: "Borrow ebooks, audiobooks and magazines free from your local library.<br>All you need is a library card.",
     recent_changes: "Improved audiobook player.",
     updated: "Oct 8, 2026",
     privacy_policy: "https://company.overdrive.com/policies/privacy-policy/",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Free library borrowing with a teen/kids collection filter and no purchases.",
+    expert_rating_comment: "Free library borrowing with a teen/kids collection filter and no purchases.",
     min_age: 6,
   }),
   app({
@@ -1801,8 +1741,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Listen to the world's largest selection of audiobooks, podcasts and originals.<br>Members get credits each month.",
+    description_html: "Listen to the world's largest selection of audiobooks, podcasts and originals.<br>Members get credits each month.",
     recent_changes: "New listening stats.",
     updated: "Nov 10, 2026",
     privacy_policy: "https://www.audible.com/legal/privacy-notice",
@@ -1823,8 +1762,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "6.0 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "America's most trusted dictionary with voice search, synonyms and word of the day.<br>Works offline.",
+    description_html: "America's most trusted dictionary with voice search, synonyms and word of the day.<br>Works offline.",
     recent_changes: "New words added.",
     updated: "Jul 14, 2026",
     privacy_policy: "https://www.merriam-webster.com/privacy-policy",
@@ -1850,8 +1788,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 14, 2026",
     privacy_policy: "https://www.webtoons.com/en/privacy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Many series include romance, violence or horror; check what your teen is reading.",
+    expert_rating_comment: "Many series include romance, violence or horror; check what your teen is reading.",
     min_age: 13,
   }),
   app({
@@ -1871,8 +1808,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 17, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Reputable sources, but real-world news includes distressing stories; best discussed together.",
+    expert_rating_comment: "Reputable sources, but real-world news includes distressing stories; best discussed together.",
     min_age: 13,
   }),
 
@@ -1930,14 +1866,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Free up space, find files faster and share offline with others.<br>Keep private files in a Safe Folder.",
+    description_html: "Free up space, find files faster and share offline with others.<br>Keep private files in a Safe Folder.",
     recent_changes: "Faster cleaning suggestions.",
     updated: "Nov 6, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A tidy file manager; note that Safe Folder can hide files from casual checks.",
+    expert_rating_comment: "A tidy file manager; note that Safe Folder can hide files from casual checks.",
     min_age: 6,
     is_system_app: true,
   }),
@@ -2000,8 +1934,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Oct 16, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "The built-in camera; talk with kids about what is okay to photograph and share.",
+    expert_rating_comment: "The built-in camera; talk with kids about what is okay to photograph and share.",
     min_age: 3,
     is_system_app: true,
   }),
@@ -2022,8 +1955,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 19, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Private by default; shared albums and partner sharing are worth reviewing together.",
+    expert_rating_comment: "Private by default; shared albums and partner sharing are worth reviewing together.",
     min_age: 6,
     is_system_app: true,
   }),
@@ -2038,8 +1970,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Create, edit and collaborate on documents from your phone or tablet.<br>Work offline and share with classmates.",
+    description_html: "Create, edit and collaborate on documents from your phone or tablet.<br>Work offline and share with classmates.",
     recent_changes: "Improved commenting.",
     updated: "Nov 11, 2026",
     privacy_policy: GOOGLE_PRIVACY,
@@ -2079,8 +2010,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Quickly capture what's on your mind with notes, lists, photos and voice memos.<br>Set reminders and share notes.",
+    description_html: "Quickly capture what's on your mind with notes, lists, photos and voice memos.<br>Set reminders and share notes.",
     recent_changes: "Checklist improvements.",
     updated: "Oct 23, 2026",
     privacy_policy: GOOGLE_PRIVACY,
@@ -2100,8 +2030,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: true,
     ad_supported: false,
-    description_html:
-      "Meet, chat, call and collaborate in one app.<br>Join video meetings with a link or meeting ID.",
+    description_html: "Meet, chat, call and collaborate in one app.<br>Join video meetings with a link or meeting ID.",
     recent_changes: "Meeting reliability improvements.",
     updated: "Nov 13, 2026",
     privacy_policy: "https://www.zoom.com/en/trust/privacy/privacy-statement/",
@@ -2123,14 +2052,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "6.0 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "A popular drawing app with 15,000+ brushes, layers and comic tools.<br>Record your drawing process as a video.",
+    description_html: "A popular drawing app with 15,000+ brushes, layers and comic tools.<br>Record your drawing process as a video.",
     recent_changes: "New brushes and filters.",
     updated: "Nov 1, 2026",
     privacy_policy: "https://ibispaint.com/privacy.jsp",
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "A powerful art studio for budding illustrators; the online gallery is optional.",
+    expert_rating_comment: "A powerful art studio for budding illustrators; the online gallery is optional.",
     min_age: 9,
   }),
   app({
@@ -2165,8 +2092,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Explore the globe with satellite imagery and 3D terrain.<br>Take guided tours with Voyager stories.",
+    description_html: "Explore the globe with satellite imagery and 3D terrain.<br>Take guided tours with Voyager stories.",
     recent_changes: "Historical imagery improvements.",
     updated: "Oct 5, 2026",
     privacy_policy: GOOGLE_PRIVACY,
@@ -2185,14 +2111,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Navigate your world faster and easier with Google Maps.<br>Real-time transit, walking directions and offline maps.",
+    description_html: "Navigate your world faster and easier with Google Maps.<br>Real-time transit, walking directions and offline maps.",
     recent_changes: "Improved walking navigation.",
     updated: "Nov 18, 2026",
     privacy_policy: GOOGLE_PRIVACY,
     expert_rating: "EXPERT_RECOMMENDATION",
-    expert_rating_comment:
-      "Useful for getting around safely; review location-sharing settings and reviews posted publicly.",
+    expert_rating_comment: "Useful for getting around safely; review location-sharing settings and reviews posted publicly.",
     min_age: 9,
     is_system_app: true,
   }),
@@ -2214,8 +2138,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     updated: "Nov 9, 2026",
     privacy_policy: "https://www.life360.com/privacy-policy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Location sharing works best when agreed on openly with your child; review what data is collected.",
+    expert_rating_comment: "Location sharing works best when agreed on openly with your child; review what data is collected.",
     min_age: 9,
   }),
   app({
@@ -2230,14 +2153,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: true,
-    description_html:
-      "Discover recipes, home ideas, style inspiration and other ideas to try.<br>Save pins to boards.",
+    description_html: "Discover recipes, home ideas, style inspiration and other ideas to try.<br>Save pins to boards.",
     recent_changes: "Improved search.",
     updated: "Nov 15, 2026",
     privacy_policy: "https://policy.pinterest.com/privacy-policy",
     expert_rating: "PARENTAL_SUPERVISION",
-    expert_rating_comment:
-      "Mostly creative inspiration, but search can surface unsuitable images and messaging is available.",
+    expert_rating_comment: "Mostly creative inspiration, but search can surface unsuitable images and messaging is available.",
     min_age: 13,
   }),
   app({
@@ -2294,8 +2215,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Local weather forecasts, live radar maps and severe weather alerts.<br>Hourly and 10-day forecasts.",
+    description_html: "Local weather forecasts, live radar maps and severe weather alerts.<br>Hourly and 10-day forecasts.",
     recent_changes: "Radar performance improvements.",
     updated: "Nov 17, 2026",
     privacy_policy: "https://weather.com/en-US/twc/privacy-policy",
@@ -2315,8 +2235,7 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: false,
     ad_supported: true,
-    description_html:
-      "Thousands of easy recipes with step-by-step videos.<br>Filter by diet, difficulty and cooking time.",
+    description_html: "Thousands of easy recipes with step-by-step videos.<br>Filter by diet, difficulty and cooking time.",
     recent_changes: "New seasonal recipe collections.",
     updated: "Oct 11, 2026",
     privacy_policy: "https://www.buzzfeed.com/about/privacy",
@@ -2336,14 +2255,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "Varies with device",
     offers_iap: false,
     ad_supported: false,
-    description_html:
-      "Browse, search and buy millions of products with fast delivery.<br>Track packages and manage orders.",
+    description_html: "Browse, search and buy millions of products with fast delivery.<br>Track packages and manage orders.",
     recent_changes: "Bug fixes.",
     updated: "Nov 20, 2026",
     privacy_policy: "https://www.amazon.com/privacy",
     expert_rating: "16+",
-    expert_rating_comment:
-      "Real purchases with saved payment methods and an unfiltered catalog; not for unsupervised children.",
+    expert_rating_comment: "Real purchases with saved payment methods and an unfiltered catalog; not for unsupervised children.",
     min_age: 16,
   }),
   app({
@@ -2379,14 +2296,12 @@ export const DEMO_CATALOG_APPS: CatalogAppSeed[] = [
     android_version_text: "8.0 and up",
     offers_iap: true,
     ad_supported: true,
-    description_html:
-      "Match and chat with people nearby.<br>Users must be 18 or older.",
+    description_html: "Match and chat with people nearby.<br>Users must be 18 or older.",
     recent_changes: "Safety features and bug fixes.",
     updated: "Nov 12, 2026",
     privacy_policy: "https://policies.tinder.com/privacy",
     expert_rating: "16+",
-    expert_rating_comment:
-      "An adults-only dating service; it should never be installed on a child's phone.",
+    expert_rating_comment: "An adults-only dating service; it should never be installed on a child's phone.",
     min_age: 16,
   }),
 ];

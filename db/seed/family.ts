@@ -22,7 +22,10 @@ export function prng(seed: number) {
 export async function insertChunked<T extends Record<string, unknown>>(db: DB, table: string, rows: T[], chunk = 500) {
   for (let i = 0; i < rows.length; i += chunk) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await (db as any).insertInto(table).values(rows.slice(i, i + chunk)).execute();
+    await (db as any)
+      .insertInto(table)
+      .values(rows.slice(i, i + chunk))
+      .execute();
   }
 }
 
@@ -70,7 +73,17 @@ export async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
     profileIds.push(profileId);
     await db
       .insertInto("kid_profiles")
-      .values({ id: profileId, parent_id: o.parentId, name: kid.name, birth_month: kid.birthMonth, birth_year: kid.birthYear, picture_mime: null, picture: null, created_at: now, updated_at: now })
+      .values({
+        id: profileId,
+        parent_id: o.parentId,
+        name: kid.name,
+        birth_month: kid.birthMonth,
+        birth_year: kid.birthYear,
+        picture_mime: null,
+        picture: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await db
       .insertInto("devices")
@@ -116,11 +129,24 @@ export async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
         updated_at: now,
       })
       .execute();
-    await db.insertInto("location_settings").values({ device_id: deviceId, enable_location_tracking: 1, location_tracking_interval: 15, updated_at: now }).execute();
-    await db.insertInto("global_settings").values({ device_id: deviceId, key: "GlobalDailyLimit", value: k === 0 ? "180" : "0", updated_at: now }).execute();
+    await db
+      .insertInto("location_settings")
+      .values({ device_id: deviceId, enable_location_tracking: 1, location_tracking_interval: 15, updated_at: now })
+      .execute();
+    await db
+      .insertInto("global_settings")
+      .values({ device_id: deviceId, key: "GlobalDailyLimit", value: k === 0 ? "180" : "0", updated_at: now })
+      .execute();
     await db
       .insertInto("device_locations")
-      .values({ id: newId(), device_id: deviceId, latitude: kid.location[0], longitude: kid.location[1], device_time: new Date(o.now.getTime() - 20 * 60_000).toISOString(), received_at: now })
+      .values({
+        id: newId(),
+        device_id: deviceId,
+        latitude: kid.location[0],
+        longitude: kid.location[1],
+        device_time: new Date(o.now.getTime() - 20 * 60_000).toISOString(),
+        received_at: now,
+      })
       .execute();
 
     // Installed apps: the kids app, then a selection from the catalog, plus one manually installed app ('Others').
@@ -154,7 +180,15 @@ export async function seedFamily(db: DB, o: FamilyOptions): Promise<string[]> {
     await insertChunked(
       db,
       "category_limits",
-      categories.map((category, i) => ({ id: newId(), profile_id: profileId, category, enable_daily_limit: i === 0 ? 1 : 0, daily_limit_minutes: i === 0 ? 60 : 0, is_category_enabled: 1, updated_at: now })),
+      categories.map((category, i) => ({
+        id: newId(),
+        profile_id: profileId,
+        category,
+        enable_daily_limit: i === 0 ? 1 : 0,
+        daily_limit_minutes: i === 0 ? 60 : 0,
+        is_category_enabled: 1,
+        updated_at: now,
+      })),
     );
 
     // Hourly usage: each app is used in a few waking hours a day; an hour never exceeds 60 minutes in total,

@@ -52,8 +52,28 @@ export async function seedDemo(db: DB, now: Date = new Date()): Promise<typeof D
   await seedFamily(db, {
     parentId,
     kids: [
-      { name: "Mia", birthMonth: 3, birthYear: 2014, serial: "DEMO-MIA-0001", brand: "Samsung", model: "Galaxy A15", battery: 76, healthy: true, location: [51.5014, -0.1419] },
-      { name: "Leo", birthMonth: 8, birthYear: 2019, serial: "DEMO-LEO-0002", brand: "Lenovo", model: "Tab M8", battery: 15, healthy: false, location: [51.5079, -0.0877] },
+      {
+        name: "Mia",
+        birthMonth: 3,
+        birthYear: 2014,
+        serial: "DEMO-MIA-0001",
+        brand: "Samsung",
+        model: "Galaxy A15",
+        battery: 76,
+        healthy: true,
+        location: [51.5014, -0.1419],
+      },
+      {
+        name: "Leo",
+        birthMonth: 8,
+        birthYear: 2019,
+        serial: "DEMO-LEO-0002",
+        brand: "Lenovo",
+        model: "Tab M8",
+        battery: 15,
+        healthy: false,
+        location: [51.5079, -0.0877],
+      },
     ],
     // Picked from the first hundred only, so the demo kids keep the same apps however the catalogue grows.
     apps: DEMO_CATALOG_APPS,

@@ -34,7 +34,14 @@ export async function seedDemoKidRatings(db: DB, parentId: string, now: Date): P
       .values(
         apps.map((a, i) => {
           const [rating, review] = DEMO_KID_RATINGS[(i + k) % DEMO_KID_RATINGS.length]!;
-          return { id: newId(), profile_id: kid.id, package_name: a.package_name, rating, review, created_at: new Date(now.getTime() - (i * 26 + k * 7 + 2) * 3_600_000).toISOString() };
+          return {
+            id: newId(),
+            profile_id: kid.id,
+            package_name: a.package_name,
+            rating,
+            review,
+            created_at: new Date(now.getTime() - (i * 26 + k * 7 + 2) * 3_600_000).toISOString(),
+          };
         }),
       )
       .execute();

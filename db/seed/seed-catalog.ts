@@ -5,9 +5,16 @@ import { CATALOG_APPS } from "./catalog-all";
 import { insertChunked } from "./family";
 
 export async function seedCatalog(db: DB, extra: CatalogAppSeed[] = []): Promise<void> {
-  const existing = await db.selectFrom("store_categories").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+  const existing = await db
+    .selectFrom("store_categories")
+    .select(sql<number>`count(*)`.as("n"))
+    .executeTakeFirstOrThrow();
   if (Number(existing.n) === 0) {
-    await insertChunked(db, "store_categories", STORE_CATEGORIES.map((c, i) => ({ id: c.id, name: c.name, sort: i })));
+    await insertChunked(
+      db,
+      "store_categories",
+      STORE_CATEGORIES.map((c, i) => ({ id: c.id, name: c.name, sort: i })),
+    );
   }
   const have = new Set((await db.selectFrom("catalog_apps").select("package_name").execute()).map((r) => r.package_name));
   const rows = [...CATALOG_APPS, ...extra]

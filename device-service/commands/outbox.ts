@@ -38,7 +38,12 @@ export interface CommandFrameData {
 }
 
 export function frameData(c: CarriedCommand): CommandFrameData {
-  return { type: c.type as CommandType, payload: JSON.parse(c.payload) as Record<string, unknown>, issuedAt: c.created_at, expiresAt: c.expires_at };
+  return {
+    type: c.type as CommandType,
+    payload: JSON.parse(c.payload) as Record<string, unknown>,
+    issuedAt: c.created_at,
+    expiresAt: c.expires_at,
+  };
 }
 
 /**
@@ -94,7 +99,11 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
     const sent = await sending;
     return sent === "sent here" ? ((await findCommand(deps.db, row.id)) ?? row) : row;
   } catch (err) {
-    deps.log("warn", "command stored, dispatch deferred", { commandId: row.id, deviceId: input.deviceId, error: err instanceof Error ? err.message : String(err) });
+    deps.log("warn", "command stored, dispatch deferred", {
+      commandId: row.id,
+      deviceId: input.deviceId,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return row;
   } finally {
     await expiry;
@@ -107,15 +116,22 @@ export async function issueCommand(deps: DeviceServiceDeps, input: IssueInput): 
  * them (socket or push), so their rows changed. `knownOnline`: the caller read the phone as connected (IssueInput's
  * `online`), so whether to push is not read again.
  */
-export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh: DeviceCommand[] = [], knownOnline = false): Promise<"sent here" | "handed on"> {
+export async function dispatch(
+  deps: DeviceServiceDeps,
+  deviceId: string,
+  fresh: DeviceCommand[] = [],
+  knownOnline = false,
+): Promise<"sent here" | "handed on"> {
   const carried = carriable(deps, fresh);
   if (deps.connections?.has(deviceId)) {
     await deps.connections.deliver(deviceId, { carried });
     return "sent here";
   }
-  const published = deps.bus.publish({ type: "device.command", deviceId, ...(carried ? { commands: carried } : {}) }).catch((err: unknown) => {
-    deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
-  });
+  const published = deps.bus
+    .publish({ type: "device.command", deviceId, ...(carried ? { commands: carried } : {}) })
+    .catch((err: unknown) => {
+      deps.log("warn", "device.command not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
+    });
   if (!deps.push || fresh.length === 0 || knownOnline) {
     await published;
     return "handed on";
@@ -123,14 +139,20 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
   // Whether to push is read while the bus carries the message (one wait, not two). A phone that connects meanwhile
   // gets the command on connecting (and perhaps a needless push); one that drops meanwhile gets it on its return, as
   // it would had it dropped a moment after a read made in turn.
-  const [, status] = await Promise.all([published, deps.db.selectFrom("device_status").select("online").where("device_id", "=", deviceId).executeTakeFirst()]);
+  const [, status] = await Promise.all([
+    published,
+    deps.db.selectFrom("device_status").select("online").where("device_id", "=", deviceId).executeTakeFirst(),
+  ]);
   if (status?.online) return "handed on"; // connected to another process: the bus carries it there
   const device = await deps.db.selectFrom("devices").select(["id", "fcm_token"]).where("id", "=", deviceId).executeTakeFirst();
   if (!device) return "handed on";
   let pushed = false;
   for (const c of fresh) {
     try {
-      const r = await deps.push.send({ deviceId, fcmToken: device.fcm_token }, { commandId: c.id, type: c.type, data: { payload: c.payload.slice(0, 2000) } });
+      const r = await deps.push.send(
+        { deviceId, fcmToken: device.fcm_token },
+        { commandId: c.id, type: c.type, data: { payload: c.payload.slice(0, 2000) } },
+      );
       if (r === "sent") {
         pushed = true;
         await deps.db
@@ -142,7 +164,12 @@ export async function dispatch(deps: DeviceServiceDeps, deviceId: string, fresh:
       }
     } catch (err) {
       // The command stays queued and is delivered when the phone connects.
-      deps.log("warn", "push failed", { deviceId, commandId: c.id, transport: deps.push.name, error: err instanceof Error ? err.message : String(err) });
+      deps.log("warn", "push failed", {
+        deviceId,
+        commandId: c.id,
+        transport: deps.push.name,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
   return pushed ? "sent here" : "handed on";
@@ -170,11 +197,13 @@ export function scheduleExpiry(deps: Pick<DeviceServiceDeps, "jobs" | "log">, ex
   if (scheduled.size >= 4096) for (const past of scheduled.keys()) if (past < Date.now()) scheduled.delete(past);
   const sweeps = scheduled;
   const until = nowIso(new Date(at));
-  const enqueued = jobs.enqueue("command-expiry", { until }, { delayMs: Math.max(0, at - Date.now()) + 250, jobId: `expire-at-${at}` }).catch((err: unknown) => {
-    // Asked again by the next command of that second; the start-up recovery and the minute's sweep close it anyway.
-    sweeps.delete(at);
-    deps.log("warn", "command expiry not scheduled", { until, error: err instanceof Error ? err.message : String(err) });
-  });
+  const enqueued = jobs
+    .enqueue("command-expiry", { until }, { delayMs: Math.max(0, at - Date.now()) + 250, jobId: `expire-at-${at}` })
+    .catch((err: unknown) => {
+      // Asked again by the next command of that second; the start-up recovery and the minute's sweep close it anyway.
+      sweeps.delete(at);
+      deps.log("warn", "command expiry not scheduled", { until, error: err instanceof Error ? err.message : String(err) });
+    });
   sweeps.set(at, enqueued);
   return enqueued;
 }
@@ -226,7 +255,15 @@ function openCommandsReader(db: DB, includeSent: boolean): Coalesced<DeviceComma
 async function openCommandsOf(db: DB, deviceIds: string[], includeSent: boolean): Promise<Map<string, DeviceCommand[]>> {
   const statuses = includeSent ? OPEN_STATUSES : ["queued" as const];
   if (deviceIds.length === 1) {
-    const rows = await db.selectFrom("device_commands").selectAll().where("device_id", "=", deviceIds[0]!).where("status", "in", statuses).orderBy("created_at").orderBy("id").limit(DELIVERY_BATCH).execute();
+    const rows = await db
+      .selectFrom("device_commands")
+      .selectAll()
+      .where("device_id", "=", deviceIds[0]!)
+      .where("status", "in", statuses)
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(DELIVERY_BATCH)
+      .execute();
     return new Map([[deviceIds[0]!, rows]]);
   }
   const ranked = db
@@ -236,7 +273,14 @@ async function openCommandsOf(db: DB, deviceIds: string[], includeSent: boolean)
     .where("device_id", "in", deviceIds)
     .where("status", "in", statuses)
     .as("c");
-  const rows = await db.selectFrom(ranked).selectAll().where("kp_rank", "<=", DELIVERY_BATCH).orderBy("device_id").orderBy("created_at").orderBy("id").execute();
+  const rows = await db
+    .selectFrom(ranked)
+    .selectAll()
+    .where("kp_rank", "<=", DELIVERY_BATCH)
+    .orderBy("device_id")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   return groupBy(
     rows.map(({ kp_rank: _rank, ...r }) => r as DeviceCommand),
     (r) => r.device_id,
@@ -261,7 +305,12 @@ export async function findCommand(db: DB, id: string): Promise<DeviceCommand | u
 }
 
 /** Closes a command that is still open past its expiry. Idempotent; returns whether it changed anything. */
-export async function expireCommand(deps: Pick<DeviceServiceDeps, "db">, commandId: string, now = new Date(), reason = "expired before the phone acknowledged it"): Promise<boolean> {
+export async function expireCommand(
+  deps: Pick<DeviceServiceDeps, "db">,
+  commandId: string,
+  now = new Date(),
+  reason = "expired before the phone acknowledged it",
+): Promise<boolean> {
   const res = await deps.db
     .updateTable("device_commands")
     .set({ status: "expired", completed_at: nowIso(now), error: reason })
@@ -283,7 +332,12 @@ export interface AckInput {
  * The phone acknowledges by command id. Idempotent: a repeated ack changes nothing. An acknowledged
  * APPLY_POLICY marks its policy version applied; the kid's parents hear about it on their dashboards.
  */
-export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: string, ack: AckInput, profileId?: string): Promise<DeviceCommand | undefined> {
+export async function acknowledgeCommand(
+  deps: DeviceServiceDeps,
+  deviceId: string,
+  ack: AckInput,
+  profileId?: string,
+): Promise<DeviceCommand | undefined> {
   const now = nowIso();
   // When the socket knows the phone's kid, its parents are read beside the update rather than after it (one round
   // trip fewer on the way to their dashboards); a repeated ack wastes that read.
@@ -306,7 +360,13 @@ export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: stri
     .where(commitWithoutFlushWait(deps.db))
     .returningAll()
     .executeTakeFirst();
-  if (!closed) return deps.db.selectFrom("device_commands").selectAll().where("id", "=", ack.commandId).where("device_id", "=", deviceId).executeTakeFirst();
+  if (!closed)
+    return deps.db
+      .selectFrom("device_commands")
+      .selectAll()
+      .where("id", "=", ack.commandId)
+      .where("device_id", "=", deviceId)
+      .executeTakeFirst();
   if (closed.type === "APPLY_POLICY" && closed.policy_version !== null && ack.status === "acknowledged") {
     await deps.db
       .updateTable("device_policies")
@@ -317,13 +377,21 @@ export async function acknowledgeCommand(deps: DeviceServiceDeps, deviceId: stri
       .execute();
   }
   // The socket knows the phone's kid; other callers have it read.
-  const kid = profileId ?? (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst())?.profile_id;
+  const kid =
+    profileId ?? (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst())?.profile_id;
   if (kid) await notifyParents(deps, kid, `command.${ack.status}`, { parents, commandId: closed.id });
   return closed;
 }
 
 export async function recentCommands(db: DB, deviceId: string, limit = 20) {
-  const rows = await db.selectFrom("device_commands").selectAll().where("device_id", "=", deviceId).orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
+  const rows = await db
+    .selectFrom("device_commands")
+    .selectAll()
+    .where("device_id", "=", deviceId)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
   const now = nowIso();
   return rows.map((r) => ({
     id: r.id,
@@ -358,7 +426,11 @@ export async function expireOverdueKids(db: DB, now = new Date()): Promise<{ exp
   const deviceIds = [...new Set(rows.map((r) => r.device_id))];
   const profileIds = new Set<string>();
   for (let i = 0; i < deviceIds.length; i += 1000) {
-    const kids = await db.selectFrom("devices").select("profile_id").where("id", "in", deviceIds.slice(i, i + 1000)).execute();
+    const kids = await db
+      .selectFrom("devices")
+      .select("profile_id")
+      .where("id", "in", deviceIds.slice(i, i + 1000))
+      .execute();
     for (const k of kids) profileIds.add(k.profile_id);
   }
   return { expired: rows.length, profileIds: [...profileIds] };

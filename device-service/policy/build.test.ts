@@ -6,10 +6,42 @@ const base: PolicyInput = {
   protectionEnabled: true,
   allowFullDeviceAccess: false,
   apps: [
-    { packageName: "com.kidsportal.kidsapp", category: "Others", disabled: true, disabledType: "Manually", enableDailyLimit: true, dailyLimitMinutes: 30, installed: true },
-    { packageName: "com.b.game", category: "GAME_PUZZLE", disabled: false, disabledType: null, enableDailyLimit: true, dailyLimitMinutes: 40, installed: true },
-    { packageName: "com.a.video", category: "VIDEO_PLAYERS", disabled: true, disabledType: "Overuse", enableDailyLimit: false, dailyLimitMinutes: 60, installed: true },
-    { packageName: "com.c.pending", category: "EDUCATION", disabled: false, disabledType: null, enableDailyLimit: false, dailyLimitMinutes: 0, installed: false },
+    {
+      packageName: "com.kidsportal.kidsapp",
+      category: "Others",
+      disabled: true,
+      disabledType: "Manually",
+      enableDailyLimit: true,
+      dailyLimitMinutes: 30,
+      installed: true,
+    },
+    {
+      packageName: "com.b.game",
+      category: "GAME_PUZZLE",
+      disabled: false,
+      disabledType: null,
+      enableDailyLimit: true,
+      dailyLimitMinutes: 40,
+      installed: true,
+    },
+    {
+      packageName: "com.a.video",
+      category: "VIDEO_PLAYERS",
+      disabled: true,
+      disabledType: "Overuse",
+      enableDailyLimit: false,
+      dailyLimitMinutes: 60,
+      installed: true,
+    },
+    {
+      packageName: "com.c.pending",
+      category: "EDUCATION",
+      disabled: false,
+      disabledType: null,
+      enableDailyLimit: false,
+      dailyLimitMinutes: 0,
+      installed: false,
+    },
   ],
   categories: [
     { category: "GAME_PUZZLE", enabled: true, enableDailyLimit: true, dailyLimitMinutes: 60 },
@@ -110,17 +142,38 @@ describe("buildPolicy", () => {
           { category: "GAME_PUZZLE", enabled: true, dailyLimitMinutes: 60 },
         ]),
     },
-    { name: "global daily limit 0 means none", input: { globalDailyLimitMinutes: 0 }, check: (p) => expect(p.limits.globalDailyLimitMinutes).toBeNull() },
+    {
+      name: "global daily limit 0 means none",
+      input: { globalDailyLimitMinutes: 0 },
+      check: (p) => expect(p.limits.globalDailyLimitMinutes).toBeNull(),
+    },
     { name: "global daily limit kept", input: {}, check: (p) => expect(p.limits.globalDailyLimitMinutes).toBe(180) },
-    { name: "blocked URLs normalised, unique, sorted", input: {}, check: (p) => expect(p.blockedUrls).toEqual(["bad.test", "example.com"]) },
-    { name: "tracking off → interval 0", input: { locationTracking: { enabled: false, intervalMinutes: 45 } }, check: (p) => expect(p.location).toEqual({ tracking: false, intervalMinutes: 0 }) },
-    { name: "tracking on with 0 → default 15", input: { locationTracking: { enabled: true, intervalMinutes: 0 } }, check: (p) => expect(p.location).toEqual({ tracking: true, intervalMinutes: 15 }) },
+    {
+      name: "blocked URLs normalised, unique, sorted",
+      input: {},
+      check: (p) => expect(p.blockedUrls).toEqual(["bad.test", "example.com"]),
+    },
+    {
+      name: "tracking off → interval 0",
+      input: { locationTracking: { enabled: false, intervalMinutes: 45 } },
+      check: (p) => expect(p.location).toEqual({ tracking: false, intervalMinutes: 0 }),
+    },
+    {
+      name: "tracking on with 0 → default 15",
+      input: { locationTracking: { enabled: true, intervalMinutes: 0 } },
+      check: (p) => expect(p.location).toEqual({ tracking: true, intervalMinutes: 15 }),
+    },
   ];
   it.each(cases)("$name", ({ input, check }) => check(buildPolicy({ ...base, ...input })));
 
   it("is pure: same input, same document; input order does not matter", () => {
     const a = buildPolicy(base);
-    const b = buildPolicy({ ...base, apps: [...base.apps].reverse(), categories: [...base.categories].reverse(), blockedUrls: [...base.blockedUrls].reverse() });
+    const b = buildPolicy({
+      ...base,
+      apps: [...base.apps].reverse(),
+      categories: [...base.categories].reverse(),
+      blockedUrls: [...base.blockedUrls].reverse(),
+    });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
   });
 

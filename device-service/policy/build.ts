@@ -1,6 +1,14 @@
 import { KIDS_APP_PACKAGE } from "../../core/store";
 import { normaliseUrl } from "./urls";
-import { buildTimeRules, NO_TIME_RULES, type PolicyBonus, type PolicySchedule, type SessionRule, type TimeRulesInput, type WeekMinutes } from "./time-rules";
+import {
+  buildTimeRules,
+  NO_TIME_RULES,
+  type PolicyBonus,
+  type PolicySchedule,
+  type SessionRule,
+  type TimeRulesInput,
+  type WeekMinutes,
+} from "./time-rules";
 
 /**
  * The device policy: a pure function of a kid's settings to a document the phone enforces. The version is
@@ -135,7 +143,10 @@ export function buildPolicy(input: PolicyInput): PolicyDocument {
         category: c.category,
         enabled: limitsEnforced ? c.enabled : true,
         dailyLimitMinutes: limitsEnforced && limit > 0 ? limit : null,
-        ...present({ dailyLimitByWeekday: c.enableDailyLimit ? rules.weekday("category", c.category) : null, session: rules.session("category", c.category) }),
+        ...present({
+          dailyLimitByWeekday: c.enableDailyLimit ? rules.weekday("category", c.category) : null,
+          session: rules.session("category", c.category),
+        }),
       };
     });
   const global = normaliseMinutes(input.globalDailyLimitMinutes);
@@ -150,10 +161,18 @@ export function buildPolicy(input: PolicyInput): PolicyDocument {
       allowFullDeviceAccess: input.allowFullDeviceAccess,
     },
     apps,
-    limits: { globalDailyLimitMinutes: limitsEnforced && global > 0 ? global : null, ...present({ globalByWeekday: rules.weekday("phone", "") }), categories },
+    limits: {
+      globalDailyLimitMinutes: limitsEnforced && global > 0 ? global : null,
+      ...present({ globalByWeekday: rules.weekday("phone", "") }),
+      categories,
+    },
     blockedUrls: [...new Set(input.blockedUrls.map(normaliseUrl).filter(Boolean))].sort(byString),
     location: { tracking, intervalMinutes: tracking ? Math.max(15, normaliseMinutes(input.locationTracking.intervalMinutes)) : 0 },
-    ...present({ timeZone: rules.timeZone === "UTC" ? null : rules.timeZone, schedules: rules.schedules.length ? rules.schedules : null, bonus: rules.bonus }),
+    ...present({
+      timeZone: rules.timeZone === "UTC" ? null : rules.timeZone,
+      schedules: rules.schedules.length ? rules.schedules : null,
+      bonus: rules.bonus,
+    }),
   };
 }
 
@@ -163,7 +182,14 @@ export function policyAspects(doc: PolicyDocument) {
     sleepMode: JSON.stringify(doc.sleepMode),
     protection: JSON.stringify(doc.protection),
     limits: JSON.stringify({
-      apps: doc.apps.map((a) => [a.packageName, a.disabled, a.dailyLimitMinutes, a.dailyLimitByWeekday ?? null, a.session ?? null, a.alwaysAllowed ?? false]),
+      apps: doc.apps.map((a) => [
+        a.packageName,
+        a.disabled,
+        a.dailyLimitMinutes,
+        a.dailyLimitByWeekday ?? null,
+        a.session ?? null,
+        a.alwaysAllowed ?? false,
+      ]),
       limits: doc.limits,
       time: [doc.timeZone ?? null, doc.schedules ?? [], doc.bonus ?? null],
     }),

@@ -59,7 +59,12 @@ describe("the enforcement decision", () => {
       "the global limit stops everything but the kids app and the phone app",
       { globalDailyLimitMinutes: 60 },
       { "com.video": 40, "com.game.b": 20, [KIDS]: 5 },
-      { "com.game.a": "Global Daily Limit Reach", "com.game.b": "Global Daily Limit Reach", "com.video": "Global Daily Limit Reach", "com.manual": "Manually" },
+      {
+        "com.game.a": "Global Daily Limit Reach",
+        "com.game.b": "Global Daily Limit Reach",
+        "com.video": "Global Daily Limit Reach",
+        "com.manual": "Manually",
+      },
     ],
     ["under the global limit", { globalDailyLimitMinutes: 60 }, { "com.video": 40 }, { "com.manual": "Manually" }],
     [
@@ -68,19 +73,29 @@ describe("the enforcement decision", () => {
       { "com.video": 40, [KIDS]: 30 },
       { "com.manual": "Manually" },
     ],
-    ["full device access lifts every block", { allowFullDeviceAccess: true, globalDailyLimitMinutes: 15 }, { "com.game.a": 90, "com.video": 90 }, {}],
+    [
+      "full device access lifts every block",
+      { allowFullDeviceAccess: true, globalDailyLimitMinutes: 15 },
+      { "com.game.a": 90, "com.video": 90 },
+      {},
+    ],
   ])("%s", (_name, input, usage, want) => expect(run(input, usage)).toEqual(want));
 
   it("gives every app of the policy a decision, blocked or not, with the minutes left", () => {
     const d = decide({ policy: buildPolicy(base), usageToday: { "com.game.a": 10 }, now: NOW });
-    expect(d.map((x) => x.packageName).sort()).toEqual([PHONE_APP_PACKAGES[0], "com.game.a", "com.game.b", KIDS, "com.manual", "com.video"].sort());
+    expect(d.map((x) => x.packageName).sort()).toEqual(
+      [PHONE_APP_PACKAGES[0], "com.game.a", "com.game.b", KIDS, "com.manual", "com.video"].sort(),
+    );
     expect(d.find((x) => x.packageName === "com.game.a")).toMatchObject({ blocked: false, reason: null, minutesLeft: 20 });
     expect(d.find((x) => x.packageName === "com.video")).toMatchObject({ blocked: false, minutesLeft: null });
   });
 
   it("the kids app is never blocked; the phone app only by hand", () => {
     const d = decide({
-      policy: { ...buildPolicy({ ...base, globalDailyLimitMinutes: 15 }), apps: buildPolicy(base).apps.map((a) => ({ ...a, disabled: true, disabledReason: "Manually" })) },
+      policy: {
+        ...buildPolicy({ ...base, globalDailyLimitMinutes: 15 }),
+        apps: buildPolicy(base).apps.map((a) => ({ ...a, disabled: true, disabledReason: "Manually" })),
+      },
       usageToday: { "com.video": 100 },
       now: NOW,
     });

@@ -95,7 +95,9 @@ const appOveruse: Rule = (app, ctx) => {
 };
 const categoryOveruse: Rule = (app, ctx) => {
   const limit = ctx.categoryLimitOf(app.category);
-  return !ctx.isExempt(app) && limit !== null && (ctx.categoryUsed.get(app.category) ?? 0) >= limit ? block("Category Overuse", ctx.midnight) : null;
+  return !ctx.isExempt(app) && limit !== null && (ctx.categoryUsed.get(app.category) ?? 0) >= limit
+    ? block("Category Overuse", ctx.midnight)
+    : null;
 };
 const globalLimit: Rule = (app, ctx) => {
   const limit = ctx.globalLimit;
@@ -127,7 +129,8 @@ function sessionRules(app: PolicyApp, ctx: EnforceContext) {
   return out;
 }
 
-const ofDay = (base: number | null, byWeekday: WeekMinutes | null | undefined, weekday: number) => (byWeekday ? (byWeekday[weekday] ?? null) : base);
+const ofDay = (base: number | null, byWeekday: WeekMinutes | null | undefined, weekday: number) =>
+  byWeekday ? (byWeekday[weekday] ?? null) : base;
 const plus = (limit: number | null, bonus: number | undefined) => (limit === null ? null : limit + Math.max(0, Number(bonus ?? 0) || 0));
 
 export function enforceContext(input: EnforceInput): EnforceContext {
@@ -154,7 +157,11 @@ export function enforceContext(input: EnforceInput): EnforceContext {
     weekday,
     midnight: nextMidnight(now, timeZone),
     used,
-    limitOf: (a) => plus(plus(ofDay(a.dailyLimitMinutes, a.dailyLimitByWeekday, weekday), bonus?.apps[a.packageName]), input.bonusMinutes?.[a.packageName]),
+    limitOf: (a) =>
+      plus(
+        plus(ofDay(a.dailyLimitMinutes, a.dailyLimitByWeekday, weekday), bonus?.apps[a.packageName]),
+        input.bonusMinutes?.[a.packageName],
+      ),
     categoryLimitOf: (c) => {
       const cat = categories.get(c);
       return cat ? plus(ofDay(cat.dailyLimitMinutes, cat.dailyLimitByWeekday, weekday), bonus?.categories[c]) : null;
@@ -238,7 +245,9 @@ export function decide(input: EnforceInput, rules: readonly Rule[] = RULES): App
 function nextWindowsByApp(input: EnforceInput, ctx: EnforceContext) {
   return (app: PolicyApp): Window | null => {
     if (ctx.isKidsApp(app) || ctx.isExempt(app)) return null;
-    const mine = (input.policy.schedules ?? []).filter((s) => s.blocks.all || s.blocks.categories.includes(app.category) || s.blocks.apps.includes(app.packageName));
+    const mine = (input.policy.schedules ?? []).filter(
+      (s) => s.blocks.all || s.blocks.categories.includes(app.category) || s.blocks.apps.includes(app.packageName),
+    );
     return nextWindow(mine, input.now, ctx.timeZone);
   };
 }

@@ -10,13 +10,24 @@ export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new 
   const device = await db
     .selectFrom("devices")
     .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
-    .select(["devices.id", "devices.profile_id", "devices.protection_enabled", "devices.allow_full_device_access", "kid_profiles.sleep_mode"])
+    .select([
+      "devices.id",
+      "devices.profile_id",
+      "devices.protection_enabled",
+      "devices.allow_full_device_access",
+      "kid_profiles.sleep_mode",
+    ])
     .where("devices.id", "=", deviceId)
     .executeTakeFirstOrThrow();
   const [apps, categories, global, location, blocked, timeRules] = await Promise.all([
     db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).execute(),
     db.selectFrom("category_limits").selectAll().where("profile_id", "=", device.profile_id).execute(),
-    db.selectFrom("global_settings").select("value").where("device_id", "=", deviceId).where("key", "=", "GlobalDailyLimit").executeTakeFirst(),
+    db
+      .selectFrom("global_settings")
+      .select("value")
+      .where("device_id", "=", deviceId)
+      .where("key", "=", "GlobalDailyLimit")
+      .executeTakeFirst(),
     db.selectFrom("location_settings").selectAll().where("device_id", "=", deviceId).executeTakeFirst(),
     db.selectFrom("browser_logs").select("url").distinct().where("device_id", "=", deviceId).where("is_blocked", "=", 1).execute(),
     loadTimeRules(db, device.profile_id, now),
@@ -34,16 +45,30 @@ export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new 
       dailyLimitMinutes: a.daily_limit_minutes,
       installed: a.is_installed === 1,
     })),
-    categories: categories.map((c) => ({ category: c.category, enabled: c.is_category_enabled === 1, enableDailyLimit: c.enable_daily_limit === 1, dailyLimitMinutes: c.daily_limit_minutes })),
+    categories: categories.map((c) => ({
+      category: c.category,
+      enabled: c.is_category_enabled === 1,
+      enableDailyLimit: c.enable_daily_limit === 1,
+      dailyLimitMinutes: c.daily_limit_minutes,
+    })),
     globalDailyLimitMinutes: Number(global?.value ?? 0) || 0,
     blockedUrls: blocked.map((b) => b.url),
-    locationTracking: { enabled: (location?.enable_location_tracking ?? 0) === 1, intervalMinutes: location?.location_tracking_interval ?? 0 },
+    locationTracking: {
+      enabled: (location?.enable_location_tracking ?? 0) === 1,
+      intervalMinutes: location?.location_tracking_interval ?? 0,
+    },
     timeRules,
   };
 }
 
 export async function latestPolicy(db: DB, deviceId: string) {
-  const row = await db.selectFrom("device_policies").selectAll().where("device_id", "=", deviceId).orderBy("version", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("device_policies")
+    .selectAll()
+    .where("device_id", "=", deviceId)
+    .orderBy("version", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? { ...row, doc: JSON.parse(row.document) as PolicyDocument } : undefined;
 }
 
@@ -54,8 +79,18 @@ export interface AppliedPolicy {
 }
 
 /** Applies the policy to every enrolled phone of a kid (rules that are the kid's, not one phone's). */
-export async function applyKidPolicies(deps: DeviceServiceDeps, profileId: string, issuedBy: string | null = null, now: Date = new Date()): Promise<Map<string, AppliedPolicy>> {
-  const devices = await deps.db.selectFrom("devices").select("id").where("profile_id", "=", profileId).where("unenrolled_at", "is", null).execute();
+export async function applyKidPolicies(
+  deps: DeviceServiceDeps,
+  profileId: string,
+  issuedBy: string | null = null,
+  now: Date = new Date(),
+): Promise<Map<string, AppliedPolicy>> {
+  const devices = await deps.db
+    .selectFrom("devices")
+    .select("id")
+    .where("profile_id", "=", profileId)
+    .where("unenrolled_at", "is", null)
+    .execute();
   const out = new Map<string, AppliedPolicy>();
   for (const d of devices) out.set(d.id, await applyPolicy(deps, d.id, issuedBy, now));
   return out;
@@ -66,7 +101,12 @@ export async function applyKidPolicies(deps: DeviceServiceDeps, profileId: strin
  * it stores version N+1, supersedes older unacknowledged policy commands and sends APPLY_POLICY.
  * When nothing changed, the pending command (if any) is re-dispatched and the same version returned.
  */
-export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, issuedBy: string | null = null, at: Date = new Date()): Promise<AppliedPolicy> {
+export async function applyPolicy(
+  deps: DeviceServiceDeps,
+  deviceId: string,
+  issuedBy: string | null = null,
+  at: Date = new Date(),
+): Promise<AppliedPolicy> {
   const doc = buildPolicy(await loadPolicyInput(deps.db, deviceId, at));
   const latest = await latestPolicy(deps.db, deviceId);
   if (latest && latest.command_id && samePolicy(latest.doc, doc)) {
@@ -76,7 +116,10 @@ export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, iss
   const version = (latest?.version ?? 0) + 1;
   const now = nowIso();
   try {
-    await deps.db.insertInto("device_policies").values({ device_id: deviceId, version, document: JSON.stringify(doc), command_id: null, created_at: now, acknowledged_at: null }).execute();
+    await deps.db
+      .insertInto("device_policies")
+      .values({ device_id: deviceId, version, document: JSON.stringify(doc), command_id: null, created_at: now, acknowledged_at: null })
+      .execute();
   } catch {
     // Another process stored this version concurrently: build on top of it.
     return applyPolicy(deps, deviceId, issuedBy, at);
@@ -88,7 +131,19 @@ export async function applyPolicy(deps: DeviceServiceDeps, deviceId: string, iss
     .where("type", "=", "APPLY_POLICY")
     .where("status", "in", OPEN_STATUSES)
     .execute();
-  const cmd = await issueCommand(deps, { deviceId, type: "APPLY_POLICY", payload: { version, policy: doc }, issuedBy, ttlMs: null, policyVersion: version });
-  await deps.db.updateTable("device_policies").set({ command_id: cmd.id }).where("device_id", "=", deviceId).where("version", "=", version).execute();
+  const cmd = await issueCommand(deps, {
+    deviceId,
+    type: "APPLY_POLICY",
+    payload: { version, policy: doc },
+    issuedBy,
+    ttlMs: null,
+    policyVersion: version,
+  });
+  await deps.db
+    .updateTable("device_policies")
+    .set({ command_id: cmd.id })
+    .where("device_id", "=", deviceId)
+    .where("version", "=", version)
+    .execute();
   return { version, commandId: cmd.id, changed: true };
 }

@@ -50,7 +50,15 @@ export interface TimeRulesInput {
   bonusDay: string;
 }
 
-export const NO_TIME_RULES: TimeRulesInput = { timeZone: "UTC", weekdayLimits: [], sessions: [], alwaysAllowed: [], schedules: [], bonus: [], bonusDay: "" };
+export const NO_TIME_RULES: TimeRulesInput = {
+  timeZone: "UTC",
+  weekdayLimits: [],
+  sessions: [],
+  alwaysAllowed: [],
+  schedules: [],
+  bonus: [],
+  bonusDay: "",
+};
 
 /** Whole multiples of 15 (rounded up); 0 and below are "no limit". */
 function step15(m: number): number | null {

@@ -27,7 +27,11 @@ async function installedApp(ctx: DeviceServiceContext, deviceId: string, package
   return { ...app, title: app.title ?? packageName };
 }
 
-const stars = z.number({ invalid_type_error: "Please choose 0 to 5 stars." }).int("Please choose 0 to 5 stars.").min(0, "Please choose 0 to 5 stars.").max(5, "Please choose 0 to 5 stars.");
+const stars = z
+  .number({ invalid_type_error: "Please choose 0 to 5 stars." })
+  .int("Please choose 0 to 5 stars.")
+  .min(0, "Please choose 0 to 5 stars.")
+  .max(5, "Please choose 0 to 5 stars.");
 
 /** Per-app settings of a kid's phone (spec 2 §2 /application); each change is applied through the policy. */
 export const appsRouter = router({
@@ -38,11 +42,19 @@ export const appsRouter = router({
       const minutes = input.enableDailyLimit ? input.dailyLimitTime : 0;
       await ctx.db
         .updateTable("profile_apps")
-        .set({ enable_daily_limit: input.enableDailyLimit ? 1 : 0, daily_limit_minutes: minutes, updated_at: nowIso(), updated_by: ctx.parent.id })
+        .set({
+          enable_daily_limit: input.enableDailyLimit ? 1 : 0,
+          daily_limit_minutes: minutes,
+          updated_at: nowIso(),
+          updated_by: ctx.parent.id,
+        })
         .where("id", "=", app.id)
         .execute();
       const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
-      const what = input.enableDailyLimit && minutes > 0 ? `${app.title} has a daily limit of ${minutes} minutes.` : `${app.title} has no daily limit.`;
+      const what =
+        input.enableDailyLimit && minutes > 0
+          ? `${app.title} has a daily limit of ${minutes} minutes.`
+          : `${app.title} has no daily limit.`;
       return { respones_msg: `${what} ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`, policyVersion: applied.version };
     }),
 
@@ -59,11 +71,18 @@ export const appsRouter = router({
     }
     await ctx.db
       .updateTable("profile_apps")
-      .set({ is_app_disabled: input.enabled ? 0 : 1, disabled_type: input.enabled ? null : "Manually", updated_at: nowIso(), updated_by: ctx.parent.id })
+      .set({
+        is_app_disabled: input.enabled ? 0 : 1,
+        disabled_type: input.enabled ? null : "Manually",
+        updated_at: nowIso(),
+        updated_by: ctx.parent.id,
+      })
       .where("id", "=", app.id)
       .execute();
     const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
-    const what = input.enabled ? `${app.title} is enabled on ${possessive(ctx.kid.name)} phone.` : `${app.title} is disabled on ${possessive(ctx.kid.name)} phone.`;
+    const what = input.enabled
+      ? `${app.title} is enabled on ${possessive(ctx.kid.name)} phone.`
+      : `${app.title} is disabled on ${possessive(ctx.kid.name)} phone.`;
     return { respones_msg: `${what} ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`, policyVersion: applied.version };
   }),
 
@@ -73,23 +92,27 @@ export const appsRouter = router({
    */
   rate: kidProcedure
     .input(
-      z
-        .object({
-          packageName: pkg,
-          isEducational: stars,
-          isPositive: stars,
-          isSuitableContent: stars,
-          isEasyToUnderstand: stars,
-          isRecommend: z.boolean(),
-          review: z.string().trim().max(1000, "The review must be 1,000 characters or fewer.").optional(),
-          expertRating: z.undefined({ invalid_type_error: EXPERT_ONLY }).optional(),
-          expertRatingComment: z.undefined({ invalid_type_error: EXPERT_ONLY }).optional(),
-        }),
+      z.object({
+        packageName: pkg,
+        isEducational: stars,
+        isPositive: stars,
+        isSuitableContent: stars,
+        isEasyToUnderstand: stars,
+        isRecommend: z.boolean(),
+        review: z.string().trim().max(1000, "The review must be 1,000 characters or fewer.").optional(),
+        expertRating: z.undefined({ invalid_type_error: EXPERT_ONLY }).optional(),
+        expertRatingComment: z.undefined({ invalid_type_error: EXPERT_ONLY }).optional(),
+      }),
     )
     .mutation(async ({ ctx, input }) => {
       const [catalog, installed] = await Promise.all([
         ctx.db.selectFrom("catalog_apps").select("title").where("package_name", "=", input.packageName).executeTakeFirst(),
-        ctx.db.selectFrom("profile_apps").select("id").where("profile_id", "=", ctx.kid.id).where("package_name", "=", input.packageName).executeTakeFirst(),
+        ctx.db
+          .selectFrom("profile_apps")
+          .select("id")
+          .where("profile_id", "=", ctx.kid.id)
+          .where("package_name", "=", input.packageName)
+          .executeTakeFirst(),
       ]);
       if (!catalog && !installed) throw new TRPCError({ code: "NOT_FOUND", message: APP_NOT_FOUND });
       const ts = nowIso();
@@ -104,7 +127,15 @@ export const appsRouter = router({
       };
       await ctx.db
         .insertInto("parent_ratings")
-        .values({ id: newId(), parent_id: ctx.parent.id, profile_id: ctx.kid.id, package_name: input.packageName, is_easy_to_stop: null, created_at: ts, ...values })
+        .values({
+          id: newId(),
+          parent_id: ctx.parent.id,
+          profile_id: ctx.kid.id,
+          package_name: input.packageName,
+          is_easy_to_stop: null,
+          created_at: ts,
+          ...values,
+        })
         .onConflict((oc) => oc.columns(["parent_id", "profile_id", "package_name"]).doUpdateSet(values))
         .execute();
       return { respones_msg: `Thank you for rating ${catalog?.title ?? input.packageName}.` };

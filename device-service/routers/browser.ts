@@ -13,9 +13,19 @@ export const NO_SUCH_ADDRESS = "We couldn't find this web address in the phone's
 /** Spec 2 /browser-logs: list, create, update status, unblock all. Every change re-applies the policy (outbox). */
 export const browserRouter = router({
   list: deviceProcedure
-    .input(z.object({ currentDate: calendarDay, urlText: z.string().max(200).optional(), filterByStatus: z.enum(["block", "unblock"]).optional() }))
+    .input(
+      z.object({
+        currentDate: calendarDay,
+        urlText: z.string().max(200).optional(),
+        filterByStatus: z.enum(["block", "unblock"]).optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => {
-      const list = await listBrowserLogs(ctx.db, ctx.device.id, { day: input.currentDate, urlText: input.urlText, status: input.filterByStatus });
+      const list = await listBrowserLogs(ctx.db, ctx.device.id, {
+        day: input.currentDate,
+        urlText: input.urlText,
+        status: input.filterByStatus,
+      });
       return { list };
     }),
 

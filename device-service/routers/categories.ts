@@ -17,17 +17,34 @@ export const categoriesRouter = router({
     .input(z.object({ category: categoryId, enableDailyLimit: z.boolean(), dailyLimitTime: minutesStep, isCategoryEnabled: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const known =
-        input.category === "Others" ? { name: "Others" } : await ctx.db.selectFrom("store_categories").select("name").where("id", "=", input.category).executeTakeFirst();
+        input.category === "Others"
+          ? { name: "Others" }
+          : await ctx.db.selectFrom("store_categories").select("name").where("id", "=", input.category).executeTakeFirst();
       if (!known) throw new TRPCError({ code: "NOT_FOUND", message: CATEGORY_NOT_FOUND });
-      const current = await ctx.db.selectFrom("category_limits").select("is_category_enabled").where("profile_id", "=", ctx.kid.id).where("category", "=", input.category).executeTakeFirst();
+      const current = await ctx.db
+        .selectFrom("category_limits")
+        .select("is_category_enabled")
+        .where("profile_id", "=", ctx.kid.id)
+        .where("category", "=", input.category)
+        .executeTakeFirst();
       const wasEnabled = current ? current.is_category_enabled === 1 : true;
       const minutes = input.enableDailyLimit ? input.dailyLimitTime : 0;
       if (input.isCategoryEnabled && !wasEnabled) {
-        const refused = enableRefusal({ enableDailyLimit: input.enableDailyLimit, dailyLimitMinutes: minutes, usedMinutes: await categoryUsedToday(ctx.db, ctx.device.id, input.category) });
+        const refused = enableRefusal({
+          enableDailyLimit: input.enableDailyLimit,
+          dailyLimitMinutes: minutes,
+          usedMinutes: await categoryUsedToday(ctx.db, ctx.device.id, input.category),
+        });
         if (refused) throw new TRPCError({ code: "BAD_REQUEST", message: refused });
       }
       const ts = nowIso();
-      const values = { enable_daily_limit: input.enableDailyLimit ? 1 : 0, daily_limit_minutes: minutes, is_category_enabled: input.isCategoryEnabled ? 1 : 0, updated_at: ts, updated_by: ctx.parent.id };
+      const values = {
+        enable_daily_limit: input.enableDailyLimit ? 1 : 0,
+        daily_limit_minutes: minutes,
+        is_category_enabled: input.isCategoryEnabled ? 1 : 0,
+        updated_at: ts,
+        updated_by: ctx.parent.id,
+      };
       await ctx.db
         .insertInto("category_limits")
         .values({ id: newId(), profile_id: ctx.kid.id, category: input.category, ...values })
@@ -40,7 +57,14 @@ export const categoriesRouter = router({
         const applied = await applyPolicy(ctx, d.id, ctx.parent.id);
         if (d.id === ctx.device.id) version = applied.version;
       }
-      const state = input.isCategoryEnabled ? (minutes > 0 ? `has a daily limit of ${minutes} minutes` : "has no daily limit") : "is disabled";
-      return { respones_msg: `${known.name} ${state} on ${possessive(ctx.kid.name)} phone. ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`, policyVersion: version };
+      const state = input.isCategoryEnabled
+        ? minutes > 0
+          ? `has a daily limit of ${minutes} minutes`
+          : "has no daily limit"
+        : "is disabled";
+      return {
+        respones_msg: `${known.name} ${state} on ${possessive(ctx.kid.name)} phone. ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`,
+        policyVersion: version,
+      };
     }),
 });

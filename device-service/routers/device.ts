@@ -43,7 +43,10 @@ export const deviceRouter = router({
     // ctx.deviceOnline was read before the command is stored (the procedure's first read): once it is, the answer
     // cannot fail (nothing half-done, commands/outbox.ts).
     const cmd = await issueCommand(ctx, { ...fromProcedure(ctx), type: input.type });
-    return { respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, ctx.deviceOnline), commandId: cmd.id };
+    return {
+      respones_msg: sentMessage(input.type === "LOCK" ? "Lock command sent to" : "Reboot command sent to", ctx.kid.name, ctx.deviceOnline),
+      commandId: cmd.id,
+    };
   }),
 
   sendFcmCommand: commandProcedure
@@ -59,7 +62,8 @@ export const deviceRouter = router({
       const packageName = input.packageName || undefined;
       if (PACKAGE_ACTIONS.includes(input.action)) {
         if (!packageName) throw new TRPCError({ code: "BAD_REQUEST", message: "Please enter the package name of the app." });
-        if (input.action !== "enable_app" && packageName === KIDS_APP_PACKAGE) throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to uninstall this app" });
+        if (input.action !== "enable_app" && packageName === KIDS_APP_PACKAGE)
+          throw new TRPCError({ code: "FORBIDDEN", message: "You don't have permission to uninstall this app" });
       }
       const cmd = await issueCommand(ctx, {
         ...fromProcedure(ctx),
@@ -81,12 +85,22 @@ export const deviceRouter = router({
 
   /** Map display flag and location tracking settings (tracking off stores interval 0). */
   updateDevice: deviceProcedure
-    .input(z.object({ enableLocationMapDisplay: z.boolean().optional(), enableLocationTracking: z.boolean().optional(), locationTrackingInterval: minutesStep.optional() }))
+    .input(
+      z.object({
+        enableLocationMapDisplay: z.boolean().optional(),
+        enableLocationTracking: z.boolean().optional(),
+        locationTrackingInterval: minutesStep.optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const ts = nowIso();
       const said: string[] = [];
       if (input.enableLocationMapDisplay !== undefined) {
-        await ctx.db.updateTable("devices").set({ enable_location_map_display: input.enableLocationMapDisplay ? 1 : 0, settings_updated_by: ctx.parent.id, updated_at: ts }).where("id", "=", ctx.device.id).execute();
+        await ctx.db
+          .updateTable("devices")
+          .set({ enable_location_map_display: input.enableLocationMapDisplay ? 1 : 0, settings_updated_by: ctx.parent.id, updated_at: ts })
+          .where("id", "=", ctx.device.id)
+          .execute();
         said.push(input.enableLocationMapDisplay ? "The map is shown on the dashboard." : "The map is hidden from the dashboard.");
       }
       if (input.enableLocationTracking !== undefined || input.locationTrackingInterval !== undefined) {
@@ -97,8 +111,21 @@ export const deviceRouter = router({
         else if (interval === 0) interval = 15;
         await ctx.db
           .insertInto("location_settings")
-          .values({ device_id: ctx.device.id, enable_location_tracking: tracking ? 1 : 0, location_tracking_interval: interval, updated_at: ts, updated_by: ctx.parent.id })
-          .onConflict((oc) => oc.column("device_id").doUpdateSet({ enable_location_tracking: tracking ? 1 : 0, location_tracking_interval: interval, updated_at: ts, updated_by: ctx.parent.id }))
+          .values({
+            device_id: ctx.device.id,
+            enable_location_tracking: tracking ? 1 : 0,
+            location_tracking_interval: interval,
+            updated_at: ts,
+            updated_by: ctx.parent.id,
+          })
+          .onConflict((oc) =>
+            oc.column("device_id").doUpdateSet({
+              enable_location_tracking: tracking ? 1 : 0,
+              location_tracking_interval: interval,
+              updated_at: ts,
+              updated_by: ctx.parent.id,
+            }),
+          )
           .execute();
         await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
         said.push(tracking ? `Location tracking is on, every ${interval} minutes.` : "Location tracking is off.");
@@ -110,7 +137,11 @@ export const deviceRouter = router({
   /** Re-sends the current policy (the spec's "apply policy"); a no-op when nothing changed and it was acknowledged. */
   applyPolicy: commandProcedure.mutation(async ({ ctx }) => {
     const applied = await applyPolicy(ctx, ctx.device.id, ctx.parent.id);
-    return { respones_msg: `Settings sent to ${possessive(ctx.kid.name)} phone.`, policyVersion: applied.version, commandId: applied.commandId };
+    return {
+      respones_msg: `Settings sent to ${possessive(ctx.kid.name)} phone.`,
+      policyVersion: applied.version,
+      commandId: applied.commandId,
+    };
   }),
 
   installApp: commandProcedure.input(z.object({ packageName: pkg })).mutation(async ({ ctx, input }) => {

@@ -14,7 +14,6 @@ import { isOnline } from "./online";
 export const SLEEP_REFRESH_MS = 2_000;
 export const PROTECTION_REFRESH_MS = 3_000;
 
-
 async function scheduleRefresh(deps: DeviceServiceDeps, profileId: string, reason: string, delayMs: number) {
   if (!deps.jobs) return;
   await deps.jobs.enqueue("kids-refresh", { profileId, reason }, { delayMs }).catch((err: unknown) => {
@@ -25,7 +24,11 @@ async function scheduleRefresh(deps: DeviceServiceDeps, profileId: string, reaso
 export const kidsRouter = router({
   /** Sleep mode: stores it, applies the new policy to the kid's phones, reloads dashboards 2 s later. */
   setSleepMode: kidProcedure.input(z.object({ sleepMode: z.boolean() })).mutation(async ({ ctx, input }) => {
-    await ctx.db.updateTable("kid_profiles").set({ sleep_mode: input.sleepMode ? 1 : 0, sleep_mode_by: ctx.parent.id, updated_at: nowIso() }).where("id", "=", ctx.kid.id).execute();
+    await ctx.db
+      .updateTable("kid_profiles")
+      .set({ sleep_mode: input.sleepMode ? 1 : 0, sleep_mode_by: ctx.parent.id, updated_at: nowIso() })
+      .where("id", "=", ctx.kid.id)
+      .execute();
     const devices = await ctx.db.selectFrom("devices").select("id").where("profile_id", "=", ctx.kid.id).orderBy("created_at").execute();
     let first: { commandId: string; policyVersion: number } | null = null;
     let online = false;
@@ -47,7 +50,12 @@ export const kidsRouter = router({
   setProtection: kidProcedure
     .input(z.object({ serialNumber, kidsAppProtectionStatus: z.boolean(), allowFullAccess: z.boolean().optional() }))
     .mutation(async ({ ctx, input }) => {
-      const device = await ctx.db.selectFrom("devices").select(["id", "allow_full_device_access"]).where("serial_number", "=", input.serialNumber).where("profile_id", "=", ctx.kid.id).executeTakeFirst();
+      const device = await ctx.db
+        .selectFrom("devices")
+        .select(["id", "allow_full_device_access"])
+        .where("serial_number", "=", input.serialNumber)
+        .where("profile_id", "=", ctx.kid.id)
+        .executeTakeFirst();
       if (!device) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
       await ctx.db
         .updateTable("devices")
@@ -87,7 +95,10 @@ export const kidsRouter = router({
         // The current year when the call is made, not when the module loaded.
         birthYear: z.lazy(() => birthYear()),
         // `mime` is the caller's claim and is not trusted: the stored type is read from the bytes.
-        picture: z.object({ mime: z.string().max(100).optional(), base64: z.string().max(Math.ceil((MAX_PICTURE_BYTES * 4) / 3) + 4) }).nullable().optional(),
+        picture: z
+          .object({ mime: z.string().max(100).optional(), base64: z.string().max(Math.ceil((MAX_PICTURE_BYTES * 4) / 3) + 4) })
+          .nullable()
+          .optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -102,7 +113,14 @@ export const kidsRouter = router({
       }
       await ctx.db
         .updateTable("kid_profiles")
-        .set({ name: input.kidName, birth_month: input.birthMonth, birth_year: input.birthYear, ...picture, updated_by: ctx.parent.id, updated_at: nowIso() })
+        .set({
+          name: input.kidName,
+          birth_month: input.birthMonth,
+          birth_year: input.birthYear,
+          ...picture,
+          updated_by: ctx.parent.id,
+          updated_at: nowIso(),
+        })
         .where("id", "=", ctx.kid.id)
         .execute();
       return { respones_msg: `${possessive(input.kidName)} profile has been updated.` };
@@ -113,8 +131,14 @@ export const kidsRouter = router({
    * everything under it (phones, usage, apps and limits, locations, notifications) is deleted. Owner only.
    */
   remove: kidProcedure.mutation(async ({ ctx }) => {
-    if (ctx.kid.parent_id !== ctx.parent.id) throw new TRPCError({ code: "FORBIDDEN", message: `Only ${possessive(ctx.kid.name)} own parent can remove ${ctx.kid.name}.` });
-    const devices = await ctx.db.selectFrom("devices").select("id").where("profile_id", "=", ctx.kid.id).where("unenrolled_at", "is", null).execute();
+    if (ctx.kid.parent_id !== ctx.parent.id)
+      throw new TRPCError({ code: "FORBIDDEN", message: `Only ${possessive(ctx.kid.name)} own parent can remove ${ctx.kid.name}.` });
+    const devices = await ctx.db
+      .selectFrom("devices")
+      .select("id")
+      .where("profile_id", "=", ctx.kid.id)
+      .where("unenrolled_at", "is", null)
+      .execute();
     for (const d of devices) await unenrollDevice(ctx, d.id);
     // The cascade meets a phone's last telemetry in the other lock order (view_rev triggers): run it again then.
     await retryOnConflict(() => ctx.db.deleteFrom("kid_profiles").where("id", "=", ctx.kid.id).execute());

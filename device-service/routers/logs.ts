@@ -29,7 +29,14 @@ export function logCard(details: string): { entries: { key: string; value: strin
 }
 
 const ACTION_BY_TYPE = new Map<string, string>(Object.entries(FCM_ACTIONS).map(([action, type]) => [type, action]));
-const TYPE_LABELS: Partial<Record<CommandType, string>> = { FETCH_LOGS: "Fetch Log", APPLY_POLICY: "Apply policy", SYNC: "Sync", LOCK: "Lock", REBOOT: "Reboot", INSTALL_APP: "Install app" };
+const TYPE_LABELS: Partial<Record<CommandType, string>> = {
+  FETCH_LOGS: "Fetch Log",
+  APPLY_POLICY: "Apply policy",
+  SYNC: "Sync",
+  LOCK: "Lock",
+  REBOOT: "Reboot",
+  INSTALL_APP: "Install app",
+};
 
 const text = (v: unknown) => (typeof v === "string" && v ? v : null);
 
@@ -51,7 +58,17 @@ export const logsRouter = router({
       ctx.db
         .selectFrom("device_commands")
         .leftJoin("parents", "parents.id", "device_commands.issued_by")
-        .select(["device_commands.id", "device_commands.type", "device_commands.payload", "device_commands.status", "device_commands.error", "device_commands.created_at", "device_commands.completed_at", "device_commands.expires_at", "parents.name as sentBy"])
+        .select([
+          "device_commands.id",
+          "device_commands.type",
+          "device_commands.payload",
+          "device_commands.status",
+          "device_commands.error",
+          "device_commands.created_at",
+          "device_commands.completed_at",
+          "device_commands.expires_at",
+          "parents.name as sentBy",
+        ])
         .where("device_commands.device_id", "=", ctx.device.id)
         .where("device_commands.created_at", ">=", from)
         .where("device_commands.created_at", "<", to)

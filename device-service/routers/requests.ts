@@ -13,13 +13,23 @@ const extraMinutes = minutes.refine((n) => n > 0, "Please choose how many extra 
 export const requestsRouter = router({
   /** Install (with the popup's limit; Skip & Install: enableDailyLimit false), uninstall, or extend (extendLimit). */
   approve: commandProcedure
-    .input(z.object({ id: recordId, extendLimit: extraMinutes.optional(), enableDailyLimit: z.boolean().optional(), dailyLimitTime: minutesStep.optional() }))
+    .input(
+      z.object({
+        id: recordId,
+        extendLimit: extraMinutes.optional(),
+        enableDailyLimit: z.boolean().optional(),
+        dailyLimitTime: minutesStep.optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const a: Answerer = { parentId: ctx.parent.id, kid: ctx.kid, device: ctx.device };
       const req = await findRequest(ctx, a, input.id);
       switch (req.request_type) {
         case "App Install":
-          return approveInstall(ctx, a, req, { enabled: input.enableDailyLimit ?? false, minutes: input.enableDailyLimit ? (input.dailyLimitTime ?? 0) : 0 });
+          return approveInstall(ctx, a, req, {
+            enabled: input.enableDailyLimit ?? false,
+            minutes: input.enableDailyLimit ? (input.dailyLimitTime ?? 0) : 0,
+          });
         case "App Uninstall":
           return approveUninstall(ctx, a, req);
         case "Extend Time":

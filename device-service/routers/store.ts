@@ -12,5 +12,7 @@ export const storeRouter = router({
 
   uninstall: commandProcedure
     .input(z.object({ packageName: pkg, requestId: recordId.optional() }))
-    .mutation(({ ctx, input }) => uninstallFromStore(ctx, { device: ctx.device, kid: ctx.kid, parentId: ctx.parent.id }, input.packageName, input.requestId ?? null)),
+    .mutation(({ ctx, input }) =>
+      uninstallFromStore(ctx, { device: ctx.device, kid: ctx.kid, parentId: ctx.parent.id }, input.packageName, input.requestId ?? null),
+    ),
 });

@@ -19,13 +19,18 @@ const versions = (m: Map<string, { version: number }>) => Object.fromEntries([..
 export const timeRouter = router({
   saveSchedule: kidProcedure.input(z.object({ id: recordId.optional(), schedule: scheduleFields })).mutation(async ({ ctx, input }) => {
     if (input.id) {
-      if (!(await updateSchedule(ctx.db, ctx.kid.id, input.id, input.schedule))) throw new TRPCError({ code: "NOT_FOUND", message: SCHEDULE_NOT_FOUND });
+      if (!(await updateSchedule(ctx.db, ctx.kid.id, input.id, input.schedule)))
+        throw new TRPCError({ code: "NOT_FOUND", message: SCHEDULE_NOT_FOUND });
     } else if ((await listSchedules(ctx.db, ctx.kid.id)).length >= SCHEDULES_MAX) {
       throw new TRPCError({ code: "BAD_REQUEST", message: TOO_MANY_SCHEDULES });
     }
     const id = input.id ?? (await createSchedule(ctx.db, ctx.kid.id, input.schedule));
     const applied = await applyKidPolicies(ctx, ctx.kid.id, ctx.parent.id);
-    return { id, respones_msg: `${input.schedule.name} is saved for ${possessive(ctx.kid.name)} phone.`, policyVersions: versions(applied) };
+    return {
+      id,
+      respones_msg: `${input.schedule.name} is saved for ${possessive(ctx.kid.name)} phone.`,
+      policyVersions: versions(applied),
+    };
   }),
 
   deleteSchedule: kidProcedure.input(z.object({ id: recordId })).mutation(async ({ ctx, input }) => {
@@ -35,17 +40,30 @@ export const timeRouter = router({
   }),
 
   /** Minutes per weekday for the whole phone, a category or an app; null: the same every day again. */
-  setWeekdayLimits: kidProcedure.input(z.object({ scope: ruleScope, target, minutes: weekdayMinutes.nullable() })).mutation(async ({ ctx, input }) => {
-    await setTimeRule(ctx.db, ctx.kid.id, input.scope, input.scope === "phone" ? "" : input.target, { weekdayMinutes: input.minutes });
-    return { policyVersions: versions(await applyKidPolicies(ctx, ctx.kid.id, ctx.parent.id)) };
-  }),
+  setWeekdayLimits: kidProcedure
+    .input(z.object({ scope: ruleScope, target, minutes: weekdayMinutes.nullable() }))
+    .mutation(async ({ ctx, input }) => {
+      await setTimeRule(ctx.db, ctx.kid.id, input.scope, input.scope === "phone" ? "" : input.target, { weekdayMinutes: input.minutes });
+      return { policyVersions: versions(await applyKidPolicies(ctx, ctx.kid.id, ctx.parent.id)) };
+    }),
 
   setSession: kidProcedure
-    .input(z.object({ scope: z.enum(["category", "app"]), target: target.min(1), minutes: z.number().int().min(0).max(1440), breakMinutes: z.number().int().min(0).max(1440) }))
+    .input(
+      z.object({
+        scope: z.enum(["category", "app"]),
+        target: target.min(1),
+        minutes: z.number().int().min(0).max(1440),
+        breakMinutes: z.number().int().min(0).max(1440),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const off = input.minutes === 0;
-      if (!off && (input.minutes % 15 !== 0 || input.breakMinutes < 15 || input.breakMinutes % 15 !== 0)) throw new TRPCError({ code: "BAD_REQUEST", message: SESSION_MESSAGE });
-      await setTimeRule(ctx.db, ctx.kid.id, input.scope, input.target, { sessionMinutes: off ? null : input.minutes, breakMinutes: off ? null : input.breakMinutes });
+      if (!off && (input.minutes % 15 !== 0 || input.breakMinutes < 15 || input.breakMinutes % 15 !== 0))
+        throw new TRPCError({ code: "BAD_REQUEST", message: SESSION_MESSAGE });
+      await setTimeRule(ctx.db, ctx.kid.id, input.scope, input.target, {
+        sessionMinutes: off ? null : input.minutes,
+        breakMinutes: off ? null : input.breakMinutes,
+      });
       return { policyVersions: versions(await applyKidPolicies(ctx, ctx.kid.id, ctx.parent.id)) };
     }),
 
@@ -55,8 +73,15 @@ export const timeRouter = router({
   }),
 
   grantBonus: kidProcedure.input(z.object({ scope: ruleScope, target, minutes: z.number().int() })).mutation(async ({ ctx, input }) => {
-    if (input.minutes < BONUS_STEP || input.minutes > BONUS_MAX || input.minutes % BONUS_STEP !== 0) throw new TRPCError({ code: "BAD_REQUEST", message: BONUS_MESSAGE });
-    const r = await grantBonus(ctx, { profileId: ctx.kid.id, scope: input.scope, target: input.target, minutes: input.minutes, actor: ctx.parent.id });
+    if (input.minutes < BONUS_STEP || input.minutes > BONUS_MAX || input.minutes % BONUS_STEP !== 0)
+      throw new TRPCError({ code: "BAD_REQUEST", message: BONUS_MESSAGE });
+    const r = await grantBonus(ctx, {
+      profileId: ctx.kid.id,
+      scope: input.scope,
+      target: input.target,
+      minutes: input.minutes,
+      actor: ctx.parent.id,
+    });
     return { ...r, respones_msg: `${input.minutes} bonus minutes for ${ctx.kid.name} today.` };
   }),
 

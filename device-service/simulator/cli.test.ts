@@ -23,27 +23,75 @@ describe("device simulator command line: requests", () => {
     ["install", "org.scratchjr.android", "App Install", 0],
     ["uninstall", "com.duolingo", "App Uninstall", 0],
     ["extend", "com.duolingo", "Extend Time", 45],
-  ] as const)("request %s %s is stored as %s", async (kind, pkg, type, minutes) => {
-    const { stdout } = await run(
-      process.execPath,
-      ["--import", "tsx", "device-service/simulator/cli.ts", "request", kind, pkg, "--url", h.url, "--credential", credential, "--serial", MIA, "--minutes", "45", "--remarks", "from the cli"],
-      { timeout: 30_000 },
-    );
-    expect(stdout).toMatch(/request stored/);
-    const mia = await h.kid(MIA);
-    const row = await h.tdb.db.selectFrom("app_requests").selectAll().where("profile_id", "=", mia.profileId).where("request_type", "=", type).where("package_name", "=", pkg).executeTakeFirst();
-    expect(row).toMatchObject({ status: "Pending", remarks: "from the cli", extended_time: minutes });
-  }, 40_000);
+  ] as const)(
+    "request %s %s is stored as %s",
+    async (kind, pkg, type, minutes) => {
+      const { stdout } = await run(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "device-service/simulator/cli.ts",
+          "request",
+          kind,
+          pkg,
+          "--url",
+          h.url,
+          "--credential",
+          credential,
+          "--serial",
+          MIA,
+          "--minutes",
+          "45",
+          "--remarks",
+          "from the cli",
+        ],
+        { timeout: 30_000 },
+      );
+      expect(stdout).toMatch(/request stored/);
+      const mia = await h.kid(MIA);
+      const row = await h.tdb.db
+        .selectFrom("app_requests")
+        .selectAll()
+        .where("profile_id", "=", mia.profileId)
+        .where("request_type", "=", type)
+        .where("package_name", "=", pkg)
+        .executeTakeFirst();
+      expect(row).toMatchObject({ status: "Pending", remarks: "from the cli", extended_time: minutes });
+    },
+    40_000,
+  );
 
   it("rate <package> --stars n --review text is stored as Mia's rating", async () => {
     const { stdout } = await run(
       process.execPath,
-      ["--import", "tsx", "device-service/simulator/cli.ts", "rate", "org.scratchjr.android", "--stars", "4", "--review", "from the cli", "--url", h.url, "--credential", credential, "--serial", MIA],
+      [
+        "--import",
+        "tsx",
+        "device-service/simulator/cli.ts",
+        "rate",
+        "org.scratchjr.android",
+        "--stars",
+        "4",
+        "--review",
+        "from the cli",
+        "--url",
+        h.url,
+        "--credential",
+        credential,
+        "--serial",
+        MIA,
+      ],
       { timeout: 30_000 },
     );
     expect(stdout).toMatch(/rating stored \(4 stars/);
     const mia = await h.kid(MIA);
-    const row = await h.tdb.db.selectFrom("kid_ratings").selectAll().where("profile_id", "=", mia.profileId).where("package_name", "=", "org.scratchjr.android").executeTakeFirst();
+    const row = await h.tdb.db
+      .selectFrom("kid_ratings")
+      .selectAll()
+      .where("profile_id", "=", mia.profileId)
+      .where("package_name", "=", "org.scratchjr.android")
+      .executeTakeFirst();
     expect(row).toMatchObject({ rating: 4, review: "from the cli" });
   }, 40_000);
 });

@@ -74,7 +74,9 @@ async function main() {
       const apps = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal"));
       if (!apps.length || !phone.connected) return;
       void phone
-        .send("usage", { buckets: apps.map((packageName) => ({ packageName, hour: hour.toISOString(), minutes: Math.floor(minutes / apps.length) })) })
+        .send("usage", {
+          buckets: apps.map((packageName) => ({ packageName, hour: hour.toISOString(), minutes: Math.floor(minutes / apps.length) })),
+        })
         .then(() => console.log("→ usage stored"))
         .catch((e: unknown) => console.error(String(e)));
     }, every);
@@ -86,7 +88,8 @@ async function main() {
 
 /** `request <install|uninstall|extend> <package>`: sends it, prints when stored, optionally waits for the answer. */
 async function ask(kind: string | undefined, packageName: string | undefined) {
-  if (!kind || !(kind in REQUEST_KINDS) || !packageName) throw new Error("Usage: request <install|uninstall|extend> <package name> [--minutes 30] [--remarks text] [--wait seconds]");
+  if (!kind || !(kind in REQUEST_KINDS) || !packageName)
+    throw new Error("Usage: request <install|uninstall|extend> <package name> [--minutes 30] [--remarks text] [--wait seconds]");
   const id = await phone.requests.ask(kind as RequestKind, packageName, { minutes: Number(values.minutes), remarks: values.remarks });
   console.log(`→ request stored (${REQUEST_KINDS[kind as RequestKind]} ${packageName}, message ${id})`);
   const waitMs = Number(values.wait) * 1000;
@@ -101,7 +104,8 @@ async function ask(kind: string | undefined, packageName: string | undefined) {
 /** `rate <package> --stars n [--review text]`: sends the kid's rating, prints when stored. */
 async function rate(packageName: string | undefined) {
   const stars = Number(values.stars);
-  if (!packageName || !Number.isInteger(stars) || stars < 1 || stars > 5) throw new Error("Usage: rate <package name> --stars <1-5> [--review text]");
+  if (!packageName || !Number.isInteger(stars) || stars < 1 || stars > 5)
+    throw new Error("Usage: rate <package name> --stars <1-5> [--review text]");
   const id = await rateApp(phone, packageName, stars, { review: values.review });
   console.log(`→ rating stored (${stars} stars for ${packageName}, message ${id})`);
   await phone.close();

@@ -36,7 +36,11 @@ describe("demo phones' usage obeys the policy", () => {
     const phone = demo.phones.find((p) => p.serialNumber === LEO)!;
     const { deviceId } = await h.kid(LEO);
     // The apps the demo kid uses, as demo.ts picks them.
-    const [off, limited, free] = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal")).slice(0, 3) as [string, string, string];
+    const [off, limited, free] = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal")).slice(0, 3) as [
+      string,
+      string,
+      string,
+    ];
     const policy = () => phone.state.policy as PolicyDocument | undefined;
     await waitFor(async () => policy()?.apps);
     const day = localDay(start, safeTimeZone(policy()!.timeZone));
@@ -44,13 +48,29 @@ describe("demo phones' usage obeys the policy", () => {
     const before = { off: usedToday(off), limited: usedToday(limited), free: usedToday(free) };
     const limit = 15 * (Math.floor(before.limited / 15) + 1);
 
-    const parent = await h.tdb.db.selectFrom("parents").innerJoin("kid_profiles as k", "k.parent_id", "parents.id").select(["parents.id", "parents.email"]).where("k.id", "=", (await h.kid(LEO)).profileId).executeTakeFirstOrThrow();
+    const parent = await h.tdb.db
+      .selectFrom("parents")
+      .innerJoin("kid_profiles as k", "k.parent_id", "parents.id")
+      .select(["parents.id", "parents.email"])
+      .where("k.id", "=", (await h.kid(LEO)).profileId)
+      .executeTakeFirstOrThrow();
     const c = h.caller({ ...parent, role: "parent" });
     await c.apps.setEnabled({ serialNumber: LEO, packageName: off, enabled: false });
     await c.apps.setLimit({ serialNumber: LEO, packageName: limited, enableDailyLimit: true, dailyLimitTime: limit });
-    await waitFor(async () => policy()?.apps.find((a) => a.packageName === limited)?.dailyLimitMinutes === limit && phone.enforcer.blockedBy(off) === "Manually");
+    await waitFor(
+      async () =>
+        policy()?.apps.find((a) => a.packageName === limited)?.dailyLimitMinutes === limit && phone.enforcer.blockedBy(off) === "Manually",
+    );
     const hours = async (pkg: string) =>
-      (await h.tdb.db.selectFrom("app_usage_hourly").select(["hour", "minutes"]).where("device_id", "=", deviceId).where("package_name", "=", pkg).orderBy("hour").execute()).map((r) => `${r.hour}=${r.minutes}`);
+      (
+        await h.tdb.db
+          .selectFrom("app_usage_hourly")
+          .select(["hour", "minutes"])
+          .where("device_id", "=", deviceId)
+          .where("package_name", "=", pkg)
+          .orderBy("hour")
+          .execute()
+      ).map((r) => `${r.hour}=${r.minutes}`);
     const offHours = await hours(off);
 
     for (let i = 0; i < 90; i++) await demo.reportUsage(new Date(start.getTime() + i * MINUTE));
@@ -60,7 +80,12 @@ describe("demo phones' usage obeys the policy", () => {
     expect(usedToday(limited)).toBe(limit);
     expect(phone.enforcer.blockedBy(limited)).toBe("Overuse");
     const row = await waitFor(async () => {
-      const r = await h.tdb.db.selectFrom("profile_apps").select(["is_app_disabled", "disabled_type"]).where("device_id", "=", deviceId).where("package_name", "=", limited).executeTakeFirstOrThrow();
+      const r = await h.tdb.db
+        .selectFrom("profile_apps")
+        .select(["is_app_disabled", "disabled_type"])
+        .where("device_id", "=", deviceId)
+        .where("package_name", "=", limited)
+        .executeTakeFirstOrThrow();
       return r.disabled_type === "Overuse" ? r : null;
     });
     expect(row.is_app_disabled).toBe(1);

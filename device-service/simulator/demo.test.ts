@@ -64,7 +64,11 @@ describe("demo phones' usage", () => {
 
   it("now and then a demo kid asks for extra time or an app (issue 14), never piling up more than a few", async () => {
     // Seed requests are not Pending (answered long ago) or belong to the seed: count what the phones sent.
-    const rows = await h.tdb.db.selectFrom("app_requests").select(["device_id", "request_type", "status"]).where("message_id", "is not", null).execute();
+    const rows = await h.tdb.db
+      .selectFrom("app_requests")
+      .select(["device_id", "request_type", "status"])
+      .where("message_id", "is not", null)
+      .execute();
     for (const phone of demo.phones) {
       const mine = rows.filter((r) => r.device_id === phone.deviceId && r.status === "Pending");
       expect(mine.length).toBeGreaterThanOrEqual(1);

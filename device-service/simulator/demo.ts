@@ -8,7 +8,13 @@ export const DEMO_SERIALS = ["DEMO-MIA-0001", "DEMO-LEO-0002"] as const;
 // ---- browsing (issue 15): now and then a demo kid opens a web address, so /browser-logs has something to show ----
 
 /** Addresses the demo kids visit, in turn. */
-export const DEMO_SITES = ["https://www.bbc.co.uk/cbbc", "https://www.wikipedia.org/", "https://scratch.mit.edu/projects", "https://www.youtube.com/watch", "https://www.example.com/page"] as const;
+export const DEMO_SITES = [
+  "https://www.bbc.co.uk/cbbc",
+  "https://www.wikipedia.org/",
+  "https://scratch.mit.edu/projects",
+  "https://www.youtube.com/watch",
+  "https://www.example.com/page",
+] as const;
 /** One visit every this many usage ticks (a tick a minute: every ten minutes). */
 export const DEMO_VISIT_EVERY_TICKS = 10;
 
@@ -70,7 +76,12 @@ export async function startDemoPhones(
       .where("devices.serial_number", "=", serial)
       .executeTakeFirst();
     if (!device) continue;
-    const apps = await db.selectFrom("profile_apps").select("package_name").where("device_id", "=", device.id).where("is_installed", "=", 1).execute();
+    const apps = await db
+      .selectFrom("profile_apps")
+      .select("package_name")
+      .where("device_id", "=", device.id)
+      .where("is_installed", "=", 1)
+      .execute();
     const phone = new SimulatedPhone({
       baseUrl,
       serialNumber: serial,
@@ -80,7 +91,8 @@ export async function startDemoPhones(
         kidsAppStatus: device.kids_app_status ?? "Healthy",
         missingPermissions: device.additional_data ? device.additional_data.split(", ") : [],
       },
-      location: device.latitude !== null && device.longitude !== null ? { latitude: device.latitude, longitude: device.longitude } : undefined,
+      location:
+        device.latitude !== null && device.longitude !== null ? { latitude: device.latitude, longitude: device.longitude } : undefined,
       ackDelayMs: opts.ackDelayMs,
     });
     for (const a of apps) phone.state.installed.add(a.package_name);
@@ -97,7 +109,10 @@ export async function startDemoPhones(
       const enforcer = phone.enforcer;
       const used = [...phone.state.installed].filter((p) => !p.startsWith("com.kidsportal")).slice(0, 3);
       const stored = (since: string, hour?: string) => {
-        let q = db.selectFrom("app_usage_hourly").select(["package_name as packageName", "hour", "minutes"]).where("device_id", "=", device.id);
+        let q = db
+          .selectFrom("app_usage_hourly")
+          .select(["package_name as packageName", "hour", "minutes"])
+          .where("device_id", "=", device.id);
         q = hour ? q.where("hour", "=", hour) : q.where("hour", ">=", since);
         return q.execute();
       };
@@ -138,7 +153,11 @@ export async function startDemoPhones(
   const reportUsage = async (now: Date = new Date()) => {
     await Promise.all(reporters.map((r) => r(now)));
   };
-  const timer = setInterval(() => void reportUsage().catch((err: unknown) => log("demo usage not stored", { error: err instanceof Error ? err.message : String(err) })), 60_000);
+  const timer = setInterval(
+    () =>
+      void reportUsage().catch((err: unknown) => log("demo usage not stored", { error: err instanceof Error ? err.message : String(err) })),
+    60_000,
+  );
   timer.unref();
   return {
     phones,

@@ -193,7 +193,9 @@ export class PhoneEnforcer {
   /** Usage the portal refuses (a clock set far from the server's, in tests and demos) is logged; the phone still enforces. */
   private async report(buckets: { packageName: string; hour: string; minutes: number }[]) {
     if (!buckets.length) return;
-    await this.sendOrQueue("usage", { buckets }).catch((err: unknown) => this.phone.opts.log?.(`[${this.phone.serialNumber}] usage refused: ${String(err)}`));
+    await this.sendOrQueue("usage", { buckets }).catch((err: unknown) =>
+      this.phone.opts.log?.(`[${this.phone.serialNumber}] usage refused: ${String(err)}`),
+    );
   }
 
   /** Online: sent and acknowledged. Offline: kept for the socket (re-sent with the same id on reconnect). */
@@ -211,10 +213,15 @@ export class PhoneEnforcer {
     const next = this.nextEventAt(now);
     const ms = next ? this.clock.realMsUntil(next) : null;
     if (ms === null) return;
-    this.timer = setTimeout(() => {
-      const at = this.clock.now();
-      void this.enforce(at).then(() => this.warn(at)).catch(() => undefined);
-    }, Math.min(ms + 5, 2_147_000_000));
+    this.timer = setTimeout(
+      () => {
+        const at = this.clock.now();
+        void this.enforce(at)
+          .then(() => this.warn(at))
+          .catch(() => undefined);
+      },
+      Math.min(ms + 5, 2_147_000_000),
+    );
     this.timer.unref?.();
   }
 

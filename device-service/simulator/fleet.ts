@@ -21,19 +21,46 @@ export async function provisionFleet(db: DB, count: number, enrolledAt: string):
   const ts = nowIso();
   const have = await db.selectFrom("parents").select("id").where("id", "=", FLEET_PARENT_ID).executeTakeFirst();
   if (!have) {
-    await db.insertInto("parents").values({ id: FLEET_PARENT_ID, email: "fleet@bench.test", name: "Fleet", password_hash: null, role: "parent", created_at: ts, updated_at: ts }).execute();
+    await db
+      .insertInto("parents")
+      .values({
+        id: FLEET_PARENT_ID,
+        email: "fleet@bench.test",
+        name: "Fleet",
+        password_hash: null,
+        role: "parent",
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     await db
       .insertInto("kid_profiles")
-      .values({ id: FLEET_PROFILE_ID, parent_id: FLEET_PARENT_ID, name: "Kid", birth_month: 1, birth_year: 2015, picture_mime: null, picture: null, created_at: ts, updated_at: ts })
+      .values({
+        id: FLEET_PROFILE_ID,
+        parent_id: FLEET_PARENT_ID,
+        name: "Kid",
+        birth_month: 1,
+        birth_year: 2015,
+        picture_mime: null,
+        picture: null,
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
   }
-  const existing = await db.selectFrom("devices").select((eb) => eb.fn.countAll<number>().as("n")).where("profile_id", "=", FLEET_PROFILE_ID).executeTakeFirstOrThrow();
+  const existing = await db
+    .selectFrom("devices")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("profile_id", "=", FLEET_PROFILE_ID)
+    .executeTakeFirstOrThrow();
   for (let i = Number(existing.n); i < count; i += 500) {
     const rows = Array.from({ length: Math.min(500, count - i) }, (_, k) => ({
       id: fleetDeviceId(i + k),
       profile_id: FLEET_PROFILE_ID,
       serial_number: `FLEET-${i + k}`,
-      credential_hash: createHash("sha256").update(fleetCredential(i + k)).digest("hex"),
+      credential_hash: createHash("sha256")
+        .update(fleetCredential(i + k))
+        .digest("hex"),
       created_at: enrolledAt,
       updated_at: ts,
     }));
@@ -86,7 +113,15 @@ export class MiniPhone {
       ...(this.o.localAddress ? { localAddress: this.o.localAddress } : {}),
     });
     this.ws = ws;
-    ws.on("open", () => ws.send(JSON.stringify({ event: "child_status", id: `s${this.i}-${++this.seq}`, data: { batteryPercentage: 80, wifiConnected: true, kidsAppStatus: "Healthy", appVersion: "3.8.1", protectionState: true } })));
+    ws.on("open", () =>
+      ws.send(
+        JSON.stringify({
+          event: "child_status",
+          id: `s${this.i}-${++this.seq}`,
+          data: { batteryPercentage: 80, wifiConnected: true, kidsAppStatus: "Healthy", appVersion: "3.8.1", protectionState: true },
+        }),
+      ),
+    );
     ws.on("message", (raw) => this.onFrame(ws, JSON.parse(raw.toString()) as Frame));
     ws.on("close", () => {
       this.ready = false;

@@ -70,9 +70,13 @@ export class PhoneInstaller {
 /** `--fail-install com.a=NOT_FOUND,com.b=INSTALLATION_FAILURE_REASON_UNKNOWN:2` → options for the installer. */
 export function parseFailInstalls(text: string): Record<string, InstallFailure> {
   const out: Record<string, InstallFailure> = {};
-  for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9._-]+)=([A-Z_]+)(?::(\d+))?$/.exec(part);
-    if (!m || !INSTALL_FAILURE_REASONS.includes(m[2] as InstallFailureReason)) throw new Error(`--fail-install expects package=REASON[:times] with one of ${INSTALL_FAILURE_REASONS.join(", ")}; got "${part}"`);
+    if (!m || !INSTALL_FAILURE_REASONS.includes(m[2] as InstallFailureReason))
+      throw new Error(`--fail-install expects package=REASON[:times] with one of ${INSTALL_FAILURE_REASONS.join(", ")}; got "${part}"`);
     out[m[1]] = { reason: m[2] as InstallFailureReason, ...(m[3] ? { times: Number(m[3]) } : {}) };
   }
   return out;

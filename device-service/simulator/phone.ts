@@ -150,7 +150,11 @@ export class SimulatedPhone extends EventEmitter {
     if (!this.credential) return Promise.reject(new Error("enroll first"));
     this.closedByUs = false;
     const url = `${this.opts.baseUrl.replace(/^http/, "ws")}/device-socket`;
-    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${this.credential}` }, perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+    const ws = new WebSocket(url, {
+      headers: { Authorization: `Bearer ${this.credential}` },
+      perMessageDeflate: false,
+      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+    });
     this.ws = ws;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -270,7 +274,8 @@ export class SimulatedPhone extends EventEmitter {
       this.received.push(cmd);
       this.emit("command", cmd);
       if (!this.opts.ignoreCommands) {
-        const run = () => void this.execute(cmd).catch((err: unknown) => this.opts.log?.(`[${this.serialNumber}] command failed: ${String(err)}`));
+        const run = () =>
+          void this.execute(cmd).catch((err: unknown) => this.opts.log?.(`[${this.serialNumber}] command failed: ${String(err)}`));
         if (this.opts.ackDelayMs) setTimeout(run, this.opts.ackDelayMs).unref();
         else run();
       }
@@ -278,7 +283,12 @@ export class SimulatedPhone extends EventEmitter {
   }
 
   private ack(cmd: ReceivedCommand, status: "acknowledged" | "failed" = "acknowledged", result?: unknown, error?: string) {
-    return this.send("command_ack", { commandId: cmd.id, status, ...(result === undefined ? {} : { result }), ...(error ? { error } : {}) });
+    return this.send("command_ack", {
+      commandId: cmd.id,
+      status,
+      ...(result === undefined ? {} : { result }),
+      ...(error ? { error } : {}),
+    });
   }
 
   /** What a real phone does with each command. */
@@ -302,12 +312,20 @@ export class SimulatedPhone extends EventEmitter {
         s.ringing = false;
         return void (await this.ack(cmd));
       case "SEND_LOCATION": {
-        const loc = { latitude: this.opts.location?.latitude ?? 51.5014, longitude: this.opts.location?.longitude ?? -0.1419, deviceTime: new Date().toISOString() };
+        const loc = {
+          latitude: this.opts.location?.latitude ?? 51.5014,
+          longitude: this.opts.location?.longitude ?? -0.1419,
+          deviceTime: new Date().toISOString(),
+        };
         await this.send("location", loc);
         return void (await this.ack(cmd, "acknowledged", loc));
       }
       case "SYNC":
-        await this.send("device_info", { ...this.hardware(), batteryLevel: this.statusData().batteryPercentage, batteryCheckedAt: new Date().toISOString() });
+        await this.send("device_info", {
+          ...this.hardware(),
+          batteryLevel: this.statusData().batteryPercentage,
+          batteryCheckedAt: new Date().toISOString(),
+        });
         await this.send("installed_apps", { apps: [...s.installed].map((packageName) => ({ packageName })) });
         await this.send("child_status", this.statusData());
         return void (await this.ack(cmd));
@@ -315,7 +333,12 @@ export class SimulatedPhone extends EventEmitter {
         await this.send("device_log", {
           title: "Kids app log",
           deviceTime: new Date().toISOString(),
-          details: { appVersion: this.statusData().appVersion, locked: s.locked, policyVersion: s.policyVersion ?? null, installed: [...s.installed].slice(0, 100) },
+          details: {
+            appVersion: this.statusData().appVersion,
+            locked: s.locked,
+            policyVersion: s.policyVersion ?? null,
+            installed: [...s.installed].slice(0, 100),
+          },
         });
         return void (await this.ack(cmd));
       case "APPLY_POLICY":

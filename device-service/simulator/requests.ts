@@ -40,7 +40,12 @@ export class PhoneRequests {
   /** Sends the request; resolves with its message id once the server has stored it. */
   async ask(kind: RequestKind, packageName: string, opts: { minutes?: number; remarks?: string; id?: string } = {}): Promise<string> {
     const id = opts.id ?? `${this.phone.serialNumber}-req-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`;
-    const data = { requestType: REQUEST_KINDS[kind], packageName, extendedTime: kind === "extend" ? (opts.minutes ?? 30) : 0, ...(opts.remarks ? { remarks: opts.remarks } : {}) };
+    const data = {
+      requestType: REQUEST_KINDS[kind],
+      packageName,
+      extendedTime: kind === "extend" ? (opts.minutes ?? 30) : 0,
+      ...(opts.remarks ? { remarks: opts.remarks } : {}),
+    };
     await this.phone.send("app_request", data, id);
     return id;
   }
@@ -49,7 +54,11 @@ export class PhoneRequests {
   receive(payload: Record<string, unknown>): RequestAnswer {
     const answer = payload as unknown as RequestAnswer;
     this.answers.push(answer);
-    this.notifications.push({ title: answer.status === "Approved" ? "Request approved" : "Request rejected", message: String(answer.message ?? ""), at: new Date().toISOString() });
+    this.notifications.push({
+      title: answer.status === "Approved" ? "Request approved" : "Request rejected",
+      message: String(answer.message ?? ""),
+      at: new Date().toISOString(),
+    });
     this.phone.emit("request-answer", answer);
     return answer;
   }

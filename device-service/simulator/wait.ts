@@ -14,7 +14,13 @@ export interface ReceivedLike {
 }
 
 /** Resolves when a matching command of this type has arrived (in `received`) or arrives (a "command" event). */
-export function waitForCommand<C extends ReceivedLike>(phone: EventEmitter, received: C[], type: CommandType, timeoutMs: number, match: (c: C) => boolean): Promise<C> {
+export function waitForCommand<C extends ReceivedLike>(
+  phone: EventEmitter,
+  received: C[],
+  type: CommandType,
+  timeoutMs: number,
+  match: (c: C) => boolean,
+): Promise<C> {
   const have = received.find((c) => c.type === type && match(c));
   if (have) return Promise.resolve(have);
   return new Promise((resolve, reject) => {

@@ -5,7 +5,15 @@ import { dueWarnings, nextScheduleWarningAt } from "./warnings";
 
 // Warnings the phone shows the kid (issue 21 item 5): 5 and 1 minutes before an app, a category or the whole
 // phone runs out, and before a schedule starts.
-const app = (packageName: string, category: string, limit = 0) => ({ packageName, category, disabled: false, disabledType: null, enableDailyLimit: limit > 0, dailyLimitMinutes: limit, installed: true });
+const app = (packageName: string, category: string, limit = 0) => ({
+  packageName,
+  category,
+  disabled: false,
+  disabledType: null,
+  enableDailyLimit: limit > 0,
+  dailyLimitMinutes: limit,
+  installed: true,
+});
 const policy = buildPolicy({
   sleepMode: false,
   protectionEnabled: true,
@@ -15,9 +23,22 @@ const policy = buildPolicy({
   globalDailyLimitMinutes: 120,
   blockedUrls: [],
   locationTracking: { enabled: false, intervalMinutes: 0 },
-  timeRules: { ...NO_TIME_RULES, schedules: [{ id: "bed", name: "Bedtime", days: [0, 1, 2, 3, 4, 5, 6], start: 21 * 60, end: 7 * 60, blocks: { all: true, categories: [], apps: [] } }] },
+  timeRules: {
+    ...NO_TIME_RULES,
+    schedules: [
+      {
+        id: "bed",
+        name: "Bedtime",
+        days: [0, 1, 2, 3, 4, 5, 6],
+        start: 21 * 60,
+        end: 7 * 60,
+        blocks: { all: true, categories: [], apps: [] },
+      },
+    ],
+  },
 } satisfies PolicyInput);
-const at = (iso: string, usage: Record<string, number>) => dueWarnings(policy, usage, new Date(iso)).map(({ kind, target, minutesBefore }) => [kind, target, minutesBefore]);
+const at = (iso: string, usage: Record<string, number>) =>
+  dueWarnings(policy, usage, new Date(iso)).map(({ kind, target, minutesBefore }) => [kind, target, minutesBefore]);
 
 describe("warnings due", () => {
   it.each<[string, string, Record<string, number>, (string | number)[][]]>([
@@ -32,7 +53,11 @@ describe("warnings due", () => {
 
   it("the whole phone runs out: 115 of 120 minutes used", () => {
     const p = { ...policy, limits: { ...policy.limits, categories: [] } };
-    const got = dueWarnings({ ...p, apps: p.apps.map((a) => ({ ...a, dailyLimitMinutes: null })) }, { "com.video": 115 }, new Date("2026-11-23T12:00:00Z"));
+    const got = dueWarnings(
+      { ...p, apps: p.apps.map((a) => ({ ...a, dailyLimitMinutes: null })) },
+      { "com.video": 115 },
+      new Date("2026-11-23T12:00:00Z"),
+    );
     expect(got.map((w) => [w.kind, w.minutesBefore])).toEqual([["phone", 5]]);
   });
 

@@ -17,7 +17,11 @@ export interface KidWarning {
 export const WARN_AT = [5, 1] as const;
 
 /** Warnings due at `now`: a limit with 5 or fewer (1 or fewer) minutes left, a schedule starting within 5 (1). */
-export function dueWarnings(policy: PolicyDocument, usageToday: Record<string, number>, now: Date): (Omit<KidWarning, "at"> & { key: string })[] {
+export function dueWarnings(
+  policy: PolicyDocument,
+  usageToday: Record<string, number>,
+  now: Date,
+): (Omit<KidWarning, "at"> & { key: string })[] {
   const ctx = enforceContext({ policy, usageToday, now });
   const day = localDay(now, ctx.timeZone);
   const out: (Omit<KidWarning, "at"> & { key: string })[] = [];
@@ -41,7 +45,14 @@ export function dueWarnings(policy: PolicyDocument, usageToday: Record<string, n
     if (!w) continue;
     const before = (w.start.getTime() - now.getTime()) / MINUTE_MS;
     const threshold = before <= 1 ? 1 : before <= 5 ? 5 : null;
-    if (threshold) out.push({ kind: "schedule", target: s.id, name: s.name, minutesBefore: threshold, key: `${w.start.toISOString()}|schedule|${s.id}|${threshold}` });
+    if (threshold)
+      out.push({
+        kind: "schedule",
+        target: s.id,
+        name: s.name,
+        minutesBefore: threshold,
+        key: `${w.start.toISOString()}|schedule|${s.id}|${threshold}`,
+      });
   }
   return out;
 }

@@ -15,7 +15,11 @@ export async function recordAppState(
 ): Promise<void> {
   let q = deps.db
     .updateTable("profile_apps")
-    .set({ is_app_disabled: data.disabled ? 1 : 0, disabled_type: data.disabled ? (data.reason ?? "Manually") : null, updated_at: nowIso() })
+    .set({
+      is_app_disabled: data.disabled ? 1 : 0,
+      disabled_type: data.disabled ? (data.reason ?? "Manually") : null,
+      updated_at: nowIso(),
+    })
     .where("device_id", "=", device.id)
     .where("package_name", "=", data.packageName);
   if (!data.disabled) q = q.where((eb) => eb.or([eb("disabled_type", "is", null), eb("disabled_type", "!=", "Manually")]));

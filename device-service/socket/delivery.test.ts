@@ -19,12 +19,22 @@ describe("command delivery to a socket held here", () => {
   const statements: string[] = [];
   const frames: ServerFrame[] = [];
   const fakeSocket = { OPEN: 1, readyState: 1, send: (s: string) => frames.push(JSON.parse(s) as ServerFrame) } as unknown as WebSocket;
-  const conn = (): DeliveryState => ({ ws: fakeSocket, device: { id: deviceId }, statusSeen: true, delivering: false, again: false, againIncludeSent: false, mayHaveCommands: false });
+  const conn = (): DeliveryState => ({
+    ws: fakeSocket,
+    device: { id: deviceId },
+    statusSeen: true,
+    delivering: false,
+    again: false,
+    againIncludeSent: false,
+    mayHaveCommands: false,
+  });
   const delivery = () => createDelivery<DeliveryState>(deps, { send: (c, f) => c.ws.send(JSON.stringify(f)), stillHere: () => true });
   const sentIds = () => frames.filter((f) => f.event === "command").map((f) => f.id);
-  const statusOf = async (id: string) => (await t.db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+  const statusOf = async (id: string) =>
+    (await t.db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
   // Stored without an announcement (nobody holds the phone in these deps), as another process would have stored it.
-  const store = async (type: "LOCK" | "REBOOT" = "LOCK") => issueCommand({ ...deps, connections: undefined, bus: createLocalBus() }, { deviceId, type, online: true });
+  const store = async (type: "LOCK" | "REBOOT" = "LOCK") =>
+    issueCommand({ ...deps, connections: undefined, bus: createLocalBus() }, { deviceId, type, online: true });
 
   beforeAll(async () => {
     t = await createTestDb("sqlite");
@@ -59,7 +69,11 @@ describe("command delivery to a socket held here", () => {
     expect(statements).not.toContain("SelectQueryNode");
     await pass;
     expect(sentIds()).toEqual([cmd.id]);
-    expect(frames[0]).toMatchObject({ event: "command", id: cmd.id, data: { type: "LOCK", payload: {}, issuedAt: cmd.created_at, expiresAt: cmd.expires_at } });
+    expect(frames[0]).toMatchObject({
+      event: "command",
+      id: cmd.id,
+      data: { type: "LOCK", payload: {}, issuedAt: cmd.created_at, expiresAt: cmd.expires_at },
+    });
     expect(await statusOf(cmd.id)).toBe("sent");
   });
 
@@ -152,7 +166,14 @@ describe("what an announcement carries", () => {
 
   it("a payload over the limit, a policy, or a re-announcement of what is stored: nothing (read from the outbox)", async () => {
     await issueCommand(deps, { deviceId, type: "APP_REQUEST_RESULT", payload: { message: "x".repeat(CARRIED_PAYLOAD_MAX) }, online: true });
-    await issueCommand(deps, { deviceId, type: "APPLY_POLICY", payload: { version: 1, policy: {} }, ttlMs: null, policyVersion: 1, online: true });
+    await issueCommand(deps, {
+      deviceId,
+      type: "APPLY_POLICY",
+      payload: { version: 1, policy: {} },
+      ttlMs: null,
+      policyVersion: 1,
+      online: true,
+    });
     await dispatch(deps, deviceId);
     expect(carriedOf()).toEqual([undefined, undefined, undefined]);
   });

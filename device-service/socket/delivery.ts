@@ -34,15 +34,21 @@ export interface DeliveryState {
  * waiting, sends it and marks everything sent. A command this socket already sent (remembered for the last few) is
  * not sent again by an announcement that arrives late.
  */
-export function createDelivery<C extends DeliveryState>(deps: DeviceServiceDeps, o: { send(c: C, frame: ServerFrame): void; stillHere(c: C): boolean }) {
+export function createDelivery<C extends DeliveryState>(
+  deps: DeviceServiceDeps,
+  o: { send(c: C, frame: ServerFrame): void; stillHere(c: C): boolean },
+) {
   const retrying = new Map<C, number>();
   const retryLater = (c: C, includeSent: boolean) => {
     const attempt = (retrying.get(c) ?? 0) + 1;
     retrying.set(c, attempt);
-    setTimeout(() => {
-      if (!o.stillHere(c) || c.ws.readyState !== c.ws.OPEN) retrying.delete(c);
-      else void deliverTo(c, includeSent);
-    }, Math.min(DELIVERY_RETRY_CAP_MS, DELIVERY_RETRY_BASE_MS * 2 ** (attempt - 1))).unref();
+    setTimeout(
+      () => {
+        if (!o.stillHere(c) || c.ws.readyState !== c.ws.OPEN) retrying.delete(c);
+        else void deliverTo(c, includeSent);
+      },
+      Math.min(DELIVERY_RETRY_CAP_MS, DELIVERY_RETRY_BASE_MS * 2 ** (attempt - 1)),
+    ).unref();
   };
   const sendAll = (c: C, cmds: readonly CarriedCommand[]) => {
     for (const cmd of cmds) o.send(c, { event: "command", id: cmd.id, data: frameData(cmd) });
@@ -68,7 +74,10 @@ export function createDelivery<C extends DeliveryState>(deps: DeviceServiceDeps,
         if (fresh.length) {
           sendAll(c, fresh);
           // Marked at once, as after a read: the phone's acknowledgement, already on its way, waits on this row's lock.
-          await markSent(deps.db, fresh.map((x) => x.id));
+          await markSent(
+            deps.db,
+            fresh.map((x) => x.id),
+          );
         }
       }
       for (;;) {
@@ -79,13 +88,20 @@ export function createDelivery<C extends DeliveryState>(deps: DeviceServiceDeps,
         const open = await pendingCommands(deps.db, c.device.id, incl);
         const toSend = incl ? open : open.filter((x) => !c.recent?.includes(x.id));
         if (toSend.length && c.ws.readyState === c.ws.OPEN) sendAll(c, toSend);
-        if (open.length && c.ws.readyState === c.ws.OPEN) await markSent(deps.db, open.map((x) => x.id));
+        if (open.length && c.ws.readyState === c.ws.OPEN)
+          await markSent(
+            deps.db,
+            open.map((x) => x.id),
+          );
         if (!c.again) break;
         incl = c.againIncludeSent;
       }
       retrying.delete(c);
     } catch (err) {
-      deps.log("error", "command delivery failed; retrying", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) });
+      deps.log("error", "command delivery failed; retrying", {
+        deviceId: c.device.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
       retryLater(c, includeSent || c.againIncludeSent);
     } finally {
       c.delivering = false;

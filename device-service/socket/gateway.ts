@@ -54,7 +54,9 @@ export function refuseUpgrade(socket: Duplex, status: 401 | 503, message: string
   const body = JSON.stringify({ respones_msg: message });
   const reason = status === 401 ? "Unauthorized" : "Service Unavailable";
   socket.once("finish", () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 export function credentialOf(req: IncomingMessage): string | null {
@@ -81,8 +83,24 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       .selectFrom("devices")
       .selectAll("devices")
       .select((eb) => [
-        eb.exists(eb.selectFrom("device_commands").select(sql<number>`1`.as("one")).whereRef("device_commands.device_id", "=", "devices.id").where("device_commands.status", "in", OPEN_STATUSES)).as("has_commands"),
-        eb.exists(eb.selectFrom("install_retries").select(sql<number>`1`.as("one")).whereRef("install_retries.device_id", "=", "devices.id").where("install_retries.status", "=", "waiting_online")).as("has_waiting_installs"),
+        eb
+          .exists(
+            eb
+              .selectFrom("device_commands")
+              .select(sql<number>`1`.as("one"))
+              .whereRef("device_commands.device_id", "=", "devices.id")
+              .where("device_commands.status", "in", OPEN_STATUSES),
+          )
+          .as("has_commands"),
+        eb
+          .exists(
+            eb
+              .selectFrom("install_retries")
+              .select(sql<number>`1`.as("one"))
+              .whereRef("install_retries.device_id", "=", "devices.id")
+              .where("install_retries.status", "=", "waiting_online"),
+          )
+          .as("has_waiting_installs"),
       ])
       .where("devices.id", "in", ids)
       .execute();
@@ -115,7 +133,14 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     const size = Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : (raw as Buffer).byteLength;
     if (isBinary || size > MAX_FRAME_BYTES) {
       deps.log("warn", "device frame refused", { deviceId: c.device.id, reason: isBinary ? "binary" : "oversized", size });
-      send(c, { event: "error", id: "", data: { code: isBinary ? "BINARY" : "TOO_LARGE", message: isBinary ? "Frames are JSON text." : `Frames are at most ${MAX_FRAME_BYTES} bytes.` } });
+      send(c, {
+        event: "error",
+        id: "",
+        data: {
+          code: isBinary ? "BINARY" : "TOO_LARGE",
+          message: isBinary ? "Frames are JSON text." : `Frames are at most ${MAX_FRAME_BYTES} bytes.`,
+        },
+      });
       return;
     }
     let json: unknown;
@@ -129,8 +154,20 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     const rawId = typeof (json as { id?: unknown })?.id === "string" ? ((json as { id: string }).id.slice(0, 100) as string) : "";
     const parsed = deviceToServer.safeParse(json);
     if (!parsed.success) {
-      deps.log("warn", "device frame refused", { deviceId: c.device.id, reason: "invalid", event: String((json as { event?: unknown })?.event ?? "").slice(0, 40) });
-      send(c, { event: "error", id: rawId, data: { code: "INVALID", message: "The frame does not match the protocol.", issues: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), message: i.message })) } });
+      deps.log("warn", "device frame refused", {
+        deviceId: c.device.id,
+        reason: "invalid",
+        event: String((json as { event?: unknown })?.event ?? "").slice(0, 40),
+      });
+      send(c, {
+        event: "error",
+        id: rawId,
+        data: {
+          code: "INVALID",
+          message: "The frame does not match the protocol.",
+          issues: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), message: i.message })),
+        },
+      });
       return;
     }
     const msg = parsed.data;
@@ -146,16 +183,29 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
         // Redelivery: everything still open, including what was sent before a disconnect.
         if (c.mayHaveCommands) await deliverTo(c, true);
         // Back online: installs that failed for the network go again.
-        if (c.waitingInstalls) await resumeInstalls(deps, c.device.id, { online: true }).catch((err: unknown) => deps.log("warn", "install resume failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) }));
+        if (c.waitingInstalls)
+          await resumeInstalls(deps, c.device.id, { online: true }).catch((err: unknown) =>
+            deps.log("warn", "install resume failed", { deviceId: c.device.id, error: err instanceof Error ? err.message : String(err) }),
+          );
       }
     } catch (err) {
       const code = err instanceof ProtocolError ? err.code : "SERVER_ERROR";
-      deps.log(code === "SERVER_ERROR" ? "error" : "warn", "device frame failed", { deviceId: c.device.id, event: msg.event, code, error: err instanceof Error ? err.message : String(err) });
-      send(c, { event: "error", id: msg.id, data: { code, message: err instanceof ProtocolError ? err.message : "Not stored; please retry." } });
+      deps.log(code === "SERVER_ERROR" ? "error" : "warn", "device frame failed", {
+        deviceId: c.device.id,
+        event: msg.event,
+        code,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      send(c, {
+        event: "error",
+        id: msg.id,
+        data: { code, message: err instanceof ProtocolError ? err.message : "Not stored; please retry." },
+      });
       // A session begins with a stored status. When it could not be stored (a saturated pool in a reconnect
       // storm, a lost database), the socket is closed with 1013 "try again later": the phone reconnects with its
       // backoff instead of sitting connected but never ready, and no command is delivered to a half-open session.
-      if (msg.event === "child_status" && !c.statusSeen && code === "SERVER_ERROR") c.ws.close(TRY_AGAIN_CLOSE.code, TRY_AGAIN_CLOSE.reason);
+      if (msg.event === "child_status" && !c.statusSeen && code === "SERVER_ERROR")
+        c.ws.close(TRY_AGAIN_CLOSE.code, TRY_AGAIN_CLOSE.reason);
     }
   }
 
@@ -183,14 +233,27 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       const id = c.device.id;
       void (c.chain ?? Promise.resolve())
         .then(() => markOffline(id, {}))
-        .catch((err: unknown) => deps.log("warn", "phone not marked offline", { deviceId: id, error: err instanceof Error ? err.message : String(err) }));
+        .catch((err: unknown) =>
+          deps.log("warn", "phone not marked offline", { deviceId: id, error: err instanceof Error ? err.message : String(err) }),
+        );
     }
   }
 
   function attach(ws: WebSocket, device: DeviceRef, waiting: { commands: boolean; installs: boolean }) {
     // First: every socket this process holds has an error listener before anything can arrive on it.
     ws.on("error", onError);
-    const c: Conn = { ws, device, statusSeen: false, alive: true, chain: null, delivering: false, again: false, againIncludeSent: false, mayHaveCommands: waiting.commands, waitingInstalls: waiting.installs };
+    const c: Conn = {
+      ws,
+      device,
+      statusSeen: false,
+      alive: true,
+      chain: null,
+      delivering: false,
+      again: false,
+      againIncludeSent: false,
+      mayHaveCommands: waiting.commands,
+      waitingInstalls: waiting.installs,
+    };
     (ws as SocketWithConn)[CONN] = c;
     const previous = conns.get(device.id);
     conns.set(device.id, c);
@@ -199,7 +262,11 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
     ws.on("pong", onPong);
     ws.on("message", onMessage);
     ws.on("close", onClose);
-    send(c, { event: "hello", id: "", data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS } });
+    send(c, {
+      event: "hello",
+      id: "",
+      data: { deviceId: device.id, serialNumber: device.serial_number, pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS },
+    });
   }
 
   // The heartbeat is paced: every HEARTBEAT_TICK_MS the next share of the connections is pinged (at 12,500 phones and
@@ -213,25 +280,28 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   // phone is pinged once an interval however few phones there are.
   let round: IterableIterator<Conn> | null = null;
   let roundBegan = -Infinity;
-  const heartbeat = setInterval(() => {
-    if (!round) {
-      if (performance.now() - roundBegan < pingEvery - HEARTBEAT_TICK_MS / 2) return;
-      round = all.values();
-      roundBegan = performance.now();
-    }
-    const due: Conn[] = [];
-    const share = Math.ceil(all.size / ticksPerRound);
-    while (due.length < share) {
-      // A Set's iterator skips connections closed meanwhile and visits those added meanwhile.
-      const next = round.next();
-      if (next.done) {
-        round = null;
-        break;
+  const heartbeat = setInterval(
+    () => {
+      if (!round) {
+        if (performance.now() - roundBegan < pingEvery - HEARTBEAT_TICK_MS / 2) return;
+        round = all.values();
+        roundBegan = performance.now();
       }
-      due.push(next.value);
-    }
-    inChunks(due, PING_CHUNK, ping, () => closed);
-  }, Math.min(HEARTBEAT_TICK_MS, pingEvery));
+      const due: Conn[] = [];
+      const share = Math.ceil(all.size / ticksPerRound);
+      while (due.length < share) {
+        // A Set's iterator skips connections closed meanwhile and visits those added meanwhile.
+        const next = round.next();
+        if (next.done) {
+          round = null;
+          break;
+        }
+        due.push(next.value);
+      }
+      inChunks(due, PING_CHUNK, ping, () => closed);
+    },
+    Math.min(HEARTBEAT_TICK_MS, pingEvery),
+  );
   heartbeat.unref();
 
   /**
@@ -304,7 +374,14 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
           wss.handleUpgrade(req, socket, head, (ws) => {
             attach(
               ws,
-              { id: device.id, profile_id: device.profile_id, serial_number: device.serial_number, enrolled_at: device.created_at, app_version: device.app_version, fcm_token: device.fcm_token },
+              {
+                id: device.id,
+                profile_id: device.profile_id,
+                serial_number: device.serial_number,
+                enrolled_at: device.created_at,
+                app_version: device.app_version,
+                fcm_token: device.fcm_token,
+              },
               { commands: Boolean(device.has_commands) || marker.announced, installs: Boolean(device.has_waiting_installs) },
             );
           });
@@ -334,8 +411,13 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       await Promise.allSettled([...all].map((c) => c.chain ?? Promise.resolve()));
       await ingest.close();
       for (let i = 0; i < ids.length; i += 500) {
-        const q = deps.db.updateTable("device_status").set({ online: 0, online_process: null }).where("device_id", "in", ids.slice(i, i + 500));
-        await (deps.processId ? q.where("online_process", "=", deps.processId) : q.where("online_process", "is", null)).execute().catch(() => {});
+        const q = deps.db
+          .updateTable("device_status")
+          .set({ online: 0, online_process: null })
+          .where("device_id", "in", ids.slice(i, i + 500));
+        await (deps.processId ? q.where("online_process", "=", deps.processId) : q.where("online_process", "is", null))
+          .execute()
+          .catch(() => {});
       }
       conns.clear();
     },

@@ -214,7 +214,8 @@ async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: 
   }
   // Phones in id order (PostgreSQL takes their row locks in that order too; telemetry.ts).
   const groups: UsageHour[] = [];
-  for (const [device_id, hours] of [...byPhone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) for (const [hour, apps] of hours) groups.push({ device_id, hour, apps });
+  for (const [device_id, hours] of [...byPhone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    for (const [hour, apps] of hours) groups.push({ device_id, hour, apps });
   await writeUsageRows(db, trx, groups);
 }
 
@@ -232,7 +233,7 @@ async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; d
           device_id: it.device.id,
           message_id: it.id,
           received_at: ts,
-        }))
+        })),
       )
       .onConflict((oc) => oc.columns(["device_id", "message_id"]).doNothing())
       .returning(["device_id", "message_id"])

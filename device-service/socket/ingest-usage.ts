@@ -39,7 +39,10 @@ export async function writeUsageRows(db: DB, trx: Tx, hours: UsageHour[]): Promi
 }
 
 const tooMany = (hour: string, minutes: number) =>
-  new ProtocolError("TOO_MANY_MINUTES", `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${hour} would have ${minutes}.`);
+  new ProtocolError(
+    "TOO_MANY_MINUTES",
+    `An hour has at most ${MAX_MINUTES_PER_HOUR} minutes of use on a phone; the hour from ${hour} would have ${minutes}.`,
+  );
 
 type Statements = {
   hourRows: SQLite.Statement;
@@ -55,13 +58,15 @@ function statements(handle: SQLite.Database): Statements {
     s = {
       hourRows: handle.prepare("SELECT package_name, minutes FROM app_usage_hourly WHERE device_id = ? AND hour = ?").raw(),
       hour: handle.prepare(
-        "INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes"
+        "INSERT INTO app_usage_hourly (device_id, package_name, hour, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, hour, package_name) DO UPDATE SET minutes = excluded.minutes",
       ),
       day: handle.prepare(
-        "INSERT INTO app_usage_daily (device_id, package_name, day, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes"
+        "INSERT INTO app_usage_daily (device_id, package_name, day, minutes) VALUES (?, ?, ?, ?) ON CONFLICT (device_id, day, package_name) DO UPDATE SET minutes = app_usage_daily.minutes + excluded.minutes",
       ),
       // The usage tables have no view-revision trigger: the batch moves each of its kids' revision once (db/view-revisions.ts).
-      bump: handle.prepare("UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT profile_id FROM devices WHERE id IN (SELECT value FROM json_each(?)))"),
+      bump: handle.prepare(
+        "UPDATE kid_profiles SET view_rev = view_rev + 1 WHERE id IN (SELECT profile_id FROM devices WHERE id IN (SELECT value FROM json_each(?)))",
+      ),
     };
     prepared.set(handle, s);
   }
@@ -91,12 +96,15 @@ function writeSqlite(handle: SQLite.Database, hours: UsageHour[]): void {
     for (const [pkg, minutes] of apps) deltas.set(pkg, (deltas.get(pkg) ?? 0) + minutes - (before.get(pkg) ?? 0));
   }
   for (const { device_id, hour, apps } of hours) for (const [pkg, minutes] of apps) st.hour.run(device_id, pkg, hour, minutes);
-  for (const [device_id, byDay] of days) for (const [day, deltas] of byDay) for (const [pkg, delta] of deltas) st.day.run(device_id, pkg, day, delta);
+  for (const [device_id, byDay] of days)
+    for (const [day, deltas] of byDay) for (const [pkg, delta] of deltas) st.day.run(device_id, pkg, day, delta);
   st.bump.run(JSON.stringify([...days.keys()]));
 }
 
 async function writePostgres(trx: Tx, hours: UsageHour[]): Promise<void> {
-  const rows = hours.flatMap(({ device_id, hour, apps }) => [...apps].map(([package_name, minutes]) => ({ device_id, package_name, hour, minutes })));
+  const rows = hours.flatMap(({ device_id, hour, apps }) =>
+    [...apps].map(([package_name, minutes]) => ({ device_id, package_name, hour, minutes })),
+  );
   const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
   // The phones first: the statement below reads their hours as committed once the lock is held (telemetry.ts).
   await lockPhonesForUsage(trx, col("device_id"));

@@ -28,13 +28,25 @@ export type InstallFailureReason = (typeof INSTALL_FAILURE_REASONS)[number];
 export const SERVER_RETRIED_REASONS: InstallFailureReason[] = ["INSTALLATION_FAILURE_REASON_UNKNOWN"];
 
 /** Why an app is disabled (spec 2 §4). */
-export const APP_BLOCK_REASONS = ["Manually", "Overuse", "Category Overuse", "Cronjob", "Global Daily Limit Reach", "Session Break"] as const;
+export const APP_BLOCK_REASONS = [
+  "Manually",
+  "Overuse",
+  "Category Overuse",
+  "Cronjob",
+  "Global Daily Limit Reach",
+  "Session Break",
+] as const;
 
 /** A kid's review from the kids app: characters at most (docs/security.md). */
 export const KID_REVIEW_MAX = 1000;
 
 const iso = z.string().datetime({ offset: true });
-const pkg = z.string().trim().min(1).max(255).regex(/^[A-Za-z0-9._-]+$/, "packageName has unexpected characters");
+const pkg = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[A-Za-z0-9._-]+$/, "packageName has unexpected characters");
 const msgId = z.string().min(1).max(100);
 
 export const childStatusData = z.object({
@@ -75,7 +87,9 @@ export const deviceToServer = z.discriminatedUnion("event", [
   z.object({
     event: z.literal("installed_apps"),
     id: msgId,
-    data: z.object({ apps: z.array(z.object({ packageName: pkg, category: z.string().max(100).optional(), systemApp: z.boolean().optional() })).max(2000) }),
+    data: z.object({
+      apps: z.array(z.object({ packageName: pkg, category: z.string().max(100).optional(), systemApp: z.boolean().optional() })).max(2000),
+    }),
   }),
   z.object({
     event: z.literal("install_result"),
@@ -92,11 +106,20 @@ export const deviceToServer = z.discriminatedUnion("event", [
     data: z.object({
       requestType: z.enum(["App Install", "App Uninstall", "Extend Time"]),
       packageName: pkg,
-      extendedTime: z.number().int().min(0).max(24 * 60).default(0),
+      extendedTime: z
+        .number()
+        .int()
+        .min(0)
+        .max(24 * 60)
+        .default(0),
       remarks: z.string().max(500).optional(),
     }),
   }),
-  z.object({ event: z.literal("browser_visit"), id: msgId, data: z.object({ url: z.string().min(1).max(2048), visitedAt: iso, blocked: z.boolean().optional() }) }),
+  z.object({
+    event: z.literal("browser_visit"),
+    id: msgId,
+    data: z.object({ url: z.string().min(1).max(2048), visitedAt: iso, blocked: z.boolean().optional() }),
+  }),
   z.object({
     event: z.literal("device_log"),
     id: msgId,
@@ -126,7 +149,12 @@ export const deviceToServer = z.discriminatedUnion("event", [
   z.object({
     event: z.literal("command_ack"),
     id: msgId,
-    data: z.object({ commandId: z.string().min(1).max(100), status: z.enum(["acknowledged", "failed"]), result: z.unknown().optional(), error: z.string().max(500).optional() }),
+    data: z.object({
+      commandId: z.string().min(1).max(100),
+      status: z.enum(["acknowledged", "failed"]),
+      result: z.unknown().optional(),
+      error: z.string().max(500).optional(),
+    }),
   }),
 ]);
 export type DeviceMessage = z.infer<typeof deviceToServer>;
@@ -144,4 +172,9 @@ export const serverToDevice = z.object({
   data: z.unknown(),
 });
 
-export const commandFrameData = z.object({ type: z.enum(COMMAND_TYPES), payload: z.record(z.unknown()), issuedAt: z.string(), expiresAt: z.string().nullable() });
+export const commandFrameData = z.object({
+  type: z.enum(COMMAND_TYPES),
+  payload: z.record(z.unknown()),
+  issuedAt: z.string(),
+  expiresAt: z.string().nullable(),
+});

@@ -78,7 +78,11 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
         // Others may have swept our phones while our beat was missing: they are still here.
         const ids = o.held?.() ?? [];
         for (let i = 0; i < ids.length; i += 500) {
-          await o.db.updateTable("device_status").set({ online: 1, online_process: processId, updated_at: nowIso() }).where("device_id", "in", ids.slice(i, i + 500)).execute();
+          await o.db
+            .updateTable("device_status")
+            .set({ online: 1, online_process: processId, updated_at: nowIso() })
+            .where("device_id", "in", ids.slice(i, i + 500))
+            .execute();
         }
       }
     } catch (err) {
@@ -101,13 +105,27 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
     const locked = await Promise.all(dead.map((name) => redis.set(sweepLock(name), processId, "PX", PRESENCE_SWEEP_MS, "NX")));
     const mine = dead.filter((_, i) => locked[i] === "OK");
     if (!mine.length) return 0;
-    const held = await o.db.selectFrom("device_status").select("device_id").where("online_process", "in", mine).where("online", "=", 1).execute();
-    const ids = await setOffline(o.db, held.map((r) => r.device_id), mine);
+    const held = await o.db
+      .selectFrom("device_status")
+      .select("device_id")
+      .where("online_process", "in", mine)
+      .where("online", "=", 1)
+      .execute();
+    const ids = await setOffline(
+      o.db,
+      held.map((r) => r.device_id),
+      mine,
+    );
     if (!ids.length) return 0;
     o.log("info", "phones of a stopped device process marked offline", { processes: mine, phones: ids.length });
     const profiles = new Set<string>();
     for (let j = 0; j < ids.length; j += 500) {
-      const rows = await o.db.selectFrom("devices").select("profile_id").distinct().where("id", "in", ids.slice(j, j + 500)).execute();
+      const rows = await o.db
+        .selectFrom("devices")
+        .select("profile_id")
+        .distinct()
+        .where("id", "in", ids.slice(j, j + 500))
+        .execute();
       for (const r of rows) profiles.add(r.profile_id);
     }
     // Together: the parents' reads are coalesced (device-service/parents.ts), one after another they were one each.
@@ -164,7 +182,12 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
       clearInterval(beats);
       clearInterval(sweeps);
       clearInterval(fullSweeps);
-      await redis.multi().del(key(processId)).zrem(PRESENCE_REGISTRY, processId).exec().catch(() => {});
+      await redis
+        .multi()
+        .del(key(processId))
+        .zrem(PRESENCE_REGISTRY, processId)
+        .exec()
+        .catch(() => {});
       await redis.quit().catch(() => {});
     },
   };

@@ -90,7 +90,10 @@ function closeCodesIn(buf: Buffer): number[] {
  * otherwise they are sent after a 101, and the client ends its side once the server sent a close frame or
  * after the last frame when `endAfterFrames` is set.
  */
-export function rawExchange(port: number, o: { path?: string; credential: string | null; frames: Buffer[]; pipeline?: boolean; endAfterFrames?: boolean }): Promise<RawResult> {
+export function rawExchange(
+  port: number,
+  o: { path?: string; credential: string | null; frames: Buffer[]; pipeline?: boolean; endAfterFrames?: boolean },
+): Promise<RawResult> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, "127.0.0.1");
     let data = Buffer.alloc(0);

@@ -8,7 +8,18 @@ import { retryOnConflict } from "../../db/retry";
 import { nowIso } from "../../core/ids.server";
 import { coalesceWrites, groupBy, type CoalescedWrite } from "../coalesce";
 
-export type StatusValues = Partial<{ battery_percentage: number; battery_checked_at: string; wifi_connected: number; kids_app_status: string; additional_data: string | null; app_version: string; protection_state: number; online: number; free_storage_mb: number; online_process: string | null }>;
+export type StatusValues = Partial<{
+  battery_percentage: number;
+  battery_checked_at: string;
+  wifi_connected: number;
+  kids_app_status: string;
+  additional_data: string | null;
+  app_version: string;
+  protection_state: number;
+  online: number;
+  free_storage_mb: number;
+  online_process: string | null;
+}>;
 
 /**
  * A phone's status row, written with the other phones' statuses asked for at the same time: one statement per
@@ -42,7 +53,16 @@ async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated
     await retryOnConflict(() =>
       db
         .insertInto("device_status")
-        .values(rows.map((r) => ({ device_id: r.device_id, battery_percentage: null, battery_checked_at: null, additional_data: null, app_version: null, ...r.values })))
+        .values(
+          rows.map((r) => ({
+            device_id: r.device_id,
+            battery_percentage: null,
+            battery_checked_at: null,
+            additional_data: null,
+            app_version: null,
+            ...r.values,
+          })),
+        )
         .onConflict((oc) => oc.column("device_id").doUpdateSet((eb) => Object.fromEntries(fields.map((f) => [f, eb.ref(`excluded.${f}`)]))))
         .execute(),
     );
@@ -55,14 +75,28 @@ async function writeStatuses(db: DB, batch: Map<string, StatusValues & { updated
  * dead processes' names. Many at once go in statements of 500, in phone id order (as the status batches take the
  * rows). Returns the phones marked offline.
  */
-export async function setOffline(db: DB, deviceIds: string | readonly string[], heldBy: string | readonly string[] | null): Promise<string[]> {
+export async function setOffline(
+  db: DB,
+  deviceIds: string | readonly string[],
+  heldBy: string | readonly string[] | null,
+): Promise<string[]> {
   const ids = [...new Set(typeof deviceIds === "string" ? [deviceIds] : deviceIds)].sort();
   const marked: string[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     const rows = await retryOnConflict(() => {
-      const q = db.updateTable("device_status").set({ online: 0, online_process: null, updated_at: nowIso() }).where("device_id", "in", part).where("online", "=", 1);
-      return (heldBy === null ? q.where("online_process", "is", null) : q.where("online_process", "in", typeof heldBy === "string" ? [heldBy] : heldBy)).returning("device_id").execute();
+      const q = db
+        .updateTable("device_status")
+        .set({ online: 0, online_process: null, updated_at: nowIso() })
+        .where("device_id", "in", part)
+        .where("online", "=", 1);
+      return (
+        heldBy === null
+          ? q.where("online_process", "is", null)
+          : q.where("online_process", "in", typeof heldBy === "string" ? [heldBy] : heldBy)
+      )
+        .returning("device_id")
+        .execute();
     });
     marked.push(...rows.map((r) => r.device_id));
   }

@@ -87,7 +87,12 @@ export async function lockPhonesForUsage(trx: Transaction<Database>, deviceIds: 
   await sql`SELECT id FROM devices WHERE id = ANY(${[...new Set(deviceIds)].sort()}::text[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
 }
 
-export async function ingestUsage(db: DB, deviceId: string, buckets: { packageName: string; hour: string; minutes: number }[], bounds?: UsageBounds): Promise<number> {
+export async function ingestUsage(
+  db: DB,
+  deviceId: string,
+  buckets: { packageName: string; hour: string; minutes: number }[],
+  bounds?: UsageBounds,
+): Promise<number> {
   if (bounds) checkUsageWindow(buckets, bounds);
   const byKey = new Map<string, { device_id: string; package_name: string; hour: string; minutes: number }>();
   for (const b of buckets) {
@@ -103,7 +108,9 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
       await trx
         .insertInto("app_usage_hourly")
         .values(rows.slice(i, i + 500))
-        .onConflict((oc) => oc.columns(["device_id", "hour", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
+        .onConflict((oc) =>
+          oc.columns(["device_id", "hour", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })),
+        )
         .execute();
     }
     if (bounds) await checkHourTotals(trx, deviceId, [...new Set(rows.map((r) => r.hour))]);
@@ -126,7 +133,11 @@ export async function ingestUsage(db: DB, deviceId: string, buckets: { packageNa
     for (let i = 0; i < sums.length; i += 500) {
       await trx
         .insertInto("app_usage_daily")
-        .values(sums.slice(i, i + 500).map((s) => ({ device_id: deviceId, package_name: s.package_name, day: s.day, minutes: Number(s.minutes) })))
+        .values(
+          sums
+            .slice(i, i + 500)
+            .map((s) => ({ device_id: deviceId, package_name: s.package_name, day: s.day, minutes: Number(s.minutes) })),
+        )
         .onConflict((oc) => oc.columns(["device_id", "day", "package_name"]).doUpdateSet((eb) => ({ minutes: eb.ref("excluded.minutes") })))
         .execute();
     }
@@ -142,7 +153,10 @@ export function checkUsageWindow(buckets: { hour: string }[], bounds: UsageBound
   for (const b of buckets) {
     const t = hourOf(b.hour)?.start; // the start of its hour (undefined if invalid)
     if (t === undefined || t < from || t > to) {
-      throw new ProtocolError("OUT_OF_RANGE", `Usage hours must lie between a day before the phone was enrolled and a day from now (${b.hour.slice(0, 40)} does not).`);
+      throw new ProtocolError(
+        "OUT_OF_RANGE",
+        `Usage hours must lie between a day before the phone was enrolled and a day from now (${b.hour.slice(0, 40)} does not).`,
+      );
     }
   }
 }
@@ -174,7 +188,12 @@ async function checkHourTotals(trx: Tx, deviceId: string, hours: string[]): Prom
  * gateway's group commit, socket/ingest-batch.ts), usage and locations are written with other phones' in one
  * transaction, and this resolves after that transaction commits.
  */
-export async function handleDeviceMessage(deps: DeviceServiceDeps, device: DeviceRef, msg: DeviceMessage, ingest?: IngestBatcher): Promise<void> {
+export async function handleDeviceMessage(
+  deps: DeviceServiceDeps,
+  device: DeviceRef,
+  msg: DeviceMessage,
+  ingest?: IngestBatcher,
+): Promise<void> {
   const { db } = deps;
   const ts = nowIso();
   switch (msg.event) {
@@ -207,8 +226,19 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       }
       if (d.policyVersion !== undefined) {
         // The phone says which policy it enforces: that acknowledges the version's command too.
-        const p = await db.selectFrom("device_policies").select(["command_id", "acknowledged_at"]).where("device_id", "=", device.id).where("version", "=", d.policyVersion).executeTakeFirst();
-        if (p && !p.acknowledged_at && p.command_id) await acknowledgeCommand(deps, device.id, { commandId: p.command_id, status: "acknowledged", result: { via: "child_status" } }, device.profile_id);
+        const p = await db
+          .selectFrom("device_policies")
+          .select(["command_id", "acknowledged_at"])
+          .where("device_id", "=", device.id)
+          .where("version", "=", d.policyVersion)
+          .executeTakeFirst();
+        if (p && !p.acknowledged_at && p.command_id)
+          await acknowledgeCommand(
+            deps,
+            device.id,
+            { commandId: p.command_id, status: "acknowledged", result: { via: "child_status" } },
+            device.profile_id,
+          );
       }
       await notifyParents(deps, device.profile_id, "device.status");
       return;
@@ -221,7 +251,17 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       if (ingest) return ingest.location(device, msg.id, msg.data);
       await db.transaction().execute(async (trx) => {
         if (!(await firstTime(trx, device.id, msg.id))) return;
-        await trx.insertInto("device_locations").values({ id: newId(), device_id: device.id, latitude: msg.data.latitude, longitude: msg.data.longitude, device_time: new Date(msg.data.deviceTime).toISOString(), received_at: ts }).execute();
+        await trx
+          .insertInto("device_locations")
+          .values({
+            id: newId(),
+            device_id: device.id,
+            latitude: msg.data.latitude,
+            longitude: msg.data.longitude,
+            device_time: new Date(msg.data.deviceTime).toISOString(),
+            received_at: ts,
+          })
+          .execute();
       });
       await notifyParents(deps, device.profile_id, "device.location");
       return;
@@ -231,7 +271,16 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
         if (!(await firstTime(trx, device.id, msg.id))) return;
         await trx
           .insertInto("notifications")
-          .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, message: msg.data.message, type: msg.data.type, package_name: msg.data.packageName ?? null, created_at: ts, read_at: null })
+          .values({
+            id: newId(),
+            profile_id: device.profile_id,
+            device_id: device.id,
+            message: msg.data.message,
+            type: msg.data.type,
+            package_name: msg.data.packageName ?? null,
+            created_at: ts,
+            read_at: null,
+          })
           .execute();
       });
       await notifyParents(deps, device.profile_id, "device.notification");
@@ -240,15 +289,32 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
     case "installed_apps": {
       const listed = new Map(msg.data.apps.map((a) => [a.packageName, a]));
       await db.transaction().execute(async (trx) => {
-        const existing = await trx.selectFrom("profile_apps").select(["id", "package_name", "is_installed"]).where("device_id", "=", device.id).execute();
+        const existing = await trx
+          .selectFrom("profile_apps")
+          .select(["id", "package_name", "is_installed"])
+          .where("device_id", "=", device.id)
+          .execute();
         const have = new Set(existing.map((e) => e.package_name));
         const gone = existing.filter((e) => e.is_installed === 1 && !listed.has(e.package_name)).map((e) => e.id);
         const back = existing.filter((e) => e.is_installed === 0 && listed.has(e.package_name)).map((e) => e.id);
         if (gone.length) await trx.updateTable("profile_apps").set({ is_installed: 0, updated_at: ts }).where("id", "in", gone).execute();
-        if (back.length) await trx.updateTable("profile_apps").set({ is_installed: 1, installation_failure_reason: null, updated_at: ts }).where("id", "in", back).execute();
+        if (back.length)
+          await trx
+            .updateTable("profile_apps")
+            .set({ is_installed: 1, installation_failure_reason: null, updated_at: ts })
+            .where("id", "in", back)
+            .execute();
         const fresh = [...listed.values()].filter((a) => !have.has(a.packageName));
         if (fresh.length) {
-          const catalog = await trx.selectFrom("catalog_apps").select(["package_name", "genre_id"]).where("package_name", "in", fresh.map((f) => f.packageName)).execute();
+          const catalog = await trx
+            .selectFrom("catalog_apps")
+            .select(["package_name", "genre_id"])
+            .where(
+              "package_name",
+              "in",
+              fresh.map((f) => f.packageName),
+            )
+            .execute();
           const genre = new Map(catalog.map((c) => [c.package_name, c.genre_id]));
           await trx
             .insertInto("profile_apps")
@@ -279,8 +345,19 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
       else if (d.status === "INSTALLED") {
         await recordInstalled(deps, device, d.packageName);
         // The app is on the phone now: the policy lists it with the daily limit chosen at install.
-        await applyPolicy(deps, device.id).catch((err: unknown) => deps.log("warn", "policy not applied after install", { deviceId: device.id, error: err instanceof Error ? err.message : String(err) }));
-      } else await db.updateTable("profile_apps").set({ is_installed: 0, install_state: null, updated_at: ts }).where("device_id", "=", device.id).where("package_name", "=", d.packageName).execute();
+        await applyPolicy(deps, device.id).catch((err: unknown) =>
+          deps.log("warn", "policy not applied after install", {
+            deviceId: device.id,
+            error: err instanceof Error ? err.message : String(err),
+          }),
+        );
+      } else
+        await db
+          .updateTable("profile_apps")
+          .set({ is_installed: 0, install_state: null, updated_at: ts })
+          .where("device_id", "=", device.id)
+          .where("package_name", "=", d.packageName)
+          .execute();
       await notifyParents(deps, device.profile_id, "device.install");
       return;
     }
@@ -290,7 +367,18 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
         if (!(await firstTime(trx, device.id, msg.id))) return;
         await trx
           .insertInto("app_requests")
-          .values({ id: newId(), profile_id: device.profile_id, device_id: device.id, package_name: d.packageName, request_type: d.requestType, extended_time: d.extendedTime, remarks: d.remarks ?? null, message_id: msg.id, created_at: ts, updated_at: ts })
+          .values({
+            id: newId(),
+            profile_id: device.profile_id,
+            device_id: device.id,
+            package_name: d.packageName,
+            request_type: d.requestType,
+            extended_time: d.extendedTime,
+            remarks: d.remarks ?? null,
+            message_id: msg.id,
+            created_at: ts,
+            updated_at: ts,
+          })
           .execute();
         const kid = await trx.selectFrom("kid_profiles").select("name").where("id", "=", device.profile_id).executeTakeFirst();
         const app = await trx.selectFrom("catalog_apps").select("title").where("package_name", "=", d.packageName).executeTakeFirst();
@@ -301,7 +389,19 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
             : d.requestType === "App Uninstall"
               ? `${kid?.name ?? "Your kid"} asked to uninstall ${title}.`
               : `${kid?.name ?? "Your kid"} asked for ${d.extendedTime} more minutes on ${title}.`;
-        await trx.insertInto("notifications").values({ id: newId(), profile_id: device.profile_id, device_id: device.id, message, type: "app_request", package_name: d.packageName, created_at: ts, read_at: null }).execute();
+        await trx
+          .insertInto("notifications")
+          .values({
+            id: newId(),
+            profile_id: device.profile_id,
+            device_id: device.id,
+            message,
+            type: "app_request",
+            package_name: d.packageName,
+            created_at: ts,
+            read_at: null,
+          })
+          .execute();
       });
       await notifyParents(deps, device.profile_id, "device.request");
       return;
@@ -319,7 +419,14 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
         if (!(await firstTime(trx, device.id, msg.id))) return;
         await trx
           .insertInto("device_logs")
-          .values({ id: newId(), device_id: device.id, title: msg.data.title ?? null, details: JSON.stringify(msg.data.details), device_time: msg.data.deviceTime ?? null, created_at: ts })
+          .values({
+            id: newId(),
+            device_id: device.id,
+            title: msg.data.title ?? null,
+            details: JSON.stringify(msg.data.details),
+            device_time: msg.data.deviceTime ?? null,
+            created_at: ts,
+          })
           .execute();
       });
       await notifyParents(deps, device.profile_id, "device.logs");
@@ -327,9 +434,18 @@ export async function handleDeviceMessage(deps: DeviceServiceDeps, device: Devic
     }
     case "device_info": {
       const { batteryLevel, batteryCheckedAt, serialNumber, ...hw } = msg.data;
-      if (serialNumber !== device.serial_number) throw new ProtocolError("SERIAL_MISMATCH", "device_info.serialNumber is not this phone's serial number");
-      await db.updateTable("devices").set({ ...hardwareColumns(hw), updated_at: ts }).where("id", "=", device.id).execute();
-      if (batteryLevel !== undefined) await upsertStatus(db, device.id, { battery_percentage: batteryLevel, battery_checked_at: batteryCheckedAt ? new Date(batteryCheckedAt).toISOString() : ts });
+      if (serialNumber !== device.serial_number)
+        throw new ProtocolError("SERIAL_MISMATCH", "device_info.serialNumber is not this phone's serial number");
+      await db
+        .updateTable("devices")
+        .set({ ...hardwareColumns(hw), updated_at: ts })
+        .where("id", "=", device.id)
+        .execute();
+      if (batteryLevel !== undefined)
+        await upsertStatus(db, device.id, {
+          battery_percentage: batteryLevel,
+          battery_checked_at: batteryCheckedAt ? new Date(batteryCheckedAt).toISOString() : ts,
+        });
       await notifyParents(deps, device.profile_id, "device.info");
       return;
     }

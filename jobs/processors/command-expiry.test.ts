@@ -34,9 +34,17 @@ describe("command expiry sweeps", () => {
     const logged: string[] = [];
     const deps = { jobs: q.queue, log: (_l: string, m: string) => void logged.push(m) };
     const second = 1_900_000_000_000;
-    await Promise.all([scheduleExpiry(deps, second + 1), scheduleExpiry(deps, second + 999), scheduleExpiry(deps, second + EXPIRY_SWEEP_MS)]);
+    await Promise.all([
+      scheduleExpiry(deps, second + 1),
+      scheduleExpiry(deps, second + 999),
+      scheduleExpiry(deps, second + EXPIRY_SWEEP_MS),
+    ]);
     expect(q.asked).toHaveLength(1);
-    expect(q.asked[0]).toMatchObject({ name: "command-expiry", payload: { until: new Date(second + 1000).toISOString() }, opts: { jobId: `expire-at-${second + 1000}` } });
+    expect(q.asked[0]).toMatchObject({
+      name: "command-expiry",
+      payload: { until: new Date(second + 1000).toISOString() },
+      opts: { jobId: `expire-at-${second + 1000}` },
+    });
     // The job runs just after its second.
     expect(q.asked[0].opts!.delayMs).toBeGreaterThanOrEqual(second + 1000 - Date.now());
     await scheduleExpiry(deps, second + 1001);
@@ -83,7 +91,8 @@ describe("command expiry sweeps", () => {
       try {
         await new Promise((r) => setTimeout(r, 80));
         await commandExpiry(h.runtime.deps, sweeps[0].payload as { until: string });
-        const status = async (id: string) => (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+        const status = async (id: string) =>
+          (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
         for (const c of short) expect(await status(c.id)).toBe("expired");
         expect(await status(long.id)).toBe("queued");
         expect(await status(done.id)).toBe("acknowledged");
@@ -104,7 +113,9 @@ describe("command expiry sweeps", () => {
       const cmd = await issueCommand({ ...h.runtime.deps, jobs: recordingQueue().queue }, { deviceId, type: "RING", ttlMs: 20 });
       await new Promise((r) => setTimeout(r, 40));
       await commandExpiry(h.runtime.deps, { commandId: cmd.id });
-      expect((await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", cmd.id).executeTakeFirstOrThrow()).status).toBe("expired");
+      expect(
+        (await h.tdb.db.selectFrom("device_commands").select("status").where("id", "=", cmd.id).executeTakeFirstOrThrow()).status,
+      ).toBe("expired");
     });
 
     it("recovery schedules one sweep per second of the open commands' expiries", async () => {
@@ -114,12 +125,21 @@ describe("command expiry sweeps", () => {
       const expiries = [base + 100, base + 200, base + 900, base + 1500];
       for (const [i, at] of expiries.entries()) {
         const c = await issueCommand({ ...h.runtime.deps, jobs: recordingQueue().queue }, { deviceId, type: "RING", ttlMs: 600_000 + i });
-        await h.tdb.db.updateTable("device_commands").set({ expires_at: new Date(at).toISOString() }).where("id", "=", c.id).execute();
+        await h.tdb.db
+          .updateTable("device_commands")
+          .set({ expires_at: new Date(at).toISOString() })
+          .where("id", "=", c.id)
+          .execute();
       }
       const q = recordingQueue();
       const recovered = await recoverJobs({ ...h.runtime.deps, jobs: q.queue });
       expect(recovered.expiries).toBe(2);
-      expect(q.asked.filter((a) => a.name === "command-expiry").map((a) => a.opts?.jobId).sort()).toEqual([`expire-at-${base + 1000}`, `expire-at-${base + 2000}`]);
+      expect(
+        q.asked
+          .filter((a) => a.name === "command-expiry")
+          .map((a) => a.opts?.jobId)
+          .sort(),
+      ).toEqual([`expire-at-${base + 1000}`, `expire-at-${base + 2000}`]);
     });
   });
 });

@@ -19,13 +19,27 @@ describe.each(DIALECTS)("daily reset at each family's midnight (%s)", (dialect) 
     la ??= await createParent(db, { email: "la@example.test", name: "Lou", passwordHash: null });
     await db.updateTable("parents").set({ time_zone: "America/Los_Angeles" }).where("id", "=", la.id).execute();
     await db.updateTable("kid_profiles").set({ parent_id: la.id }).where("id", "=", f.leo.profileId).execute();
-    await db.updateTable("profile_apps").set({ is_app_disabled: 0, disabled_type: null }).where("disabled_type", "in", DAILY_BLOCKS).execute();
-    const first = (profileId: string) => db.selectFrom("profile_apps").select("id").where("profile_id", "=", profileId).orderBy("package_name").limit(1).executeTakeFirstOrThrow();
+    await db
+      .updateTable("profile_apps")
+      .set({ is_app_disabled: 0, disabled_type: null })
+      .where("disabled_type", "in", DAILY_BLOCKS)
+      .execute();
+    const first = (profileId: string) =>
+      db
+        .selectFrom("profile_apps")
+        .select("id")
+        .where("profile_id", "=", profileId)
+        .orderBy("package_name")
+        .limit(1)
+        .executeTakeFirstOrThrow();
     apps = { mia: (await first(f.mia.profileId)).id, leo: (await first(f.leo.profileId)).id };
   });
 
-  const block = (id: string, at: string, type: DisabledType = "Overuse") => f.t.db.updateTable("profile_apps").set({ is_app_disabled: 1, disabled_type: type, updated_at: at }).where("id", "=", id).execute();
-  const blocked = async (id: string) => (await f.t.db.selectFrom("profile_apps").select("is_app_disabled").where("id", "=", id).executeTakeFirstOrThrow()).is_app_disabled === 1;
+  const block = (id: string, at: string, type: DisabledType = "Overuse") =>
+    f.t.db.updateTable("profile_apps").set({ is_app_disabled: 1, disabled_type: type, updated_at: at }).where("id", "=", id).execute();
+  const blocked = async (id: string) =>
+    (await f.t.db.selectFrom("profile_apps").select("is_app_disabled").where("id", "=", id).executeTakeFirstOrThrow()).is_app_disabled ===
+    1;
 
   it("London's kid is reset at London's midnight, Los Angeles' kid eight hours later; a second run changes nothing", async () => {
     await block(apps.mia, "2026-01-14T20:00:00.000Z");
@@ -64,8 +78,17 @@ describe.each(DIALECTS)("daily reset at each family's midnight (%s)", (dialect) 
     const later = new Date("2026-01-15T00:05:00Z");
     expect((await nextResetAt(f.t.db, later)).toISOString()).toBe("2026-01-15T08:00:00.000Z");
     const enqueued: unknown[] = [];
-    const jobs = { enqueue: async (name: string, payload: unknown, o: unknown) => void enqueued.push({ name, payload, o }), repeat: async () => {} };
+    const jobs = {
+      enqueue: async (name: string, payload: unknown, o: unknown) => void enqueued.push({ name, payload, o }),
+      repeat: async () => {},
+    };
     await scheduleDailyReset({ db: f.t.db, jobs } as never, later);
-    expect(enqueued).toEqual([{ name: "daily-reset", payload: { day: "2026-01-15" }, o: { jobId: "daily-reset-202601150800", delayMs: 7 * 3_600_000 + 55 * 60_000 } }]);
+    expect(enqueued).toEqual([
+      {
+        name: "daily-reset",
+        payload: { day: "2026-01-15" },
+        o: { jobId: "daily-reset-202601150800", delayMs: 7 * 3_600_000 + 55 * 60_000 },
+      },
+    ]);
   });
 });

@@ -27,7 +27,11 @@ async function familyZones(db: DB): Promise<Map<string, string[]>> {
 
 /** For each zone a family lives in: the instant its kids' today began (a block older than it is yesterday's). */
 export async function familyCutoffs(db: DB, now: Date): Promise<{ zone: string; names: string[]; cutoff: string }[]> {
-  return [...(await familyZones(db))].map(([zone, names]) => ({ zone, names, cutoff: zonedInstant(localDay(now, zone), 0, zone).toISOString() }));
+  return [...(await familyZones(db))].map(([zone, names]) => ({
+    zone,
+    names,
+    cutoff: zonedInstant(localDay(now, zone), 0, zone).toISOString(),
+  }));
 }
 
 /** The earliest kid's midnight after `now` over every family's zone (when the next reset is due). */
@@ -43,7 +47,15 @@ function staleApps(db: DB, names: string[], cutoff: string) {
     .where("is_app_disabled", "=", 1)
     .where("disabled_type", "in", DAILY_BLOCKS)
     .where("updated_at", "<", cutoff)
-    .where("profile_id", "in", db.selectFrom("kid_profiles").innerJoin("parents", "parents.id", "kid_profiles.parent_id").select("kid_profiles.id").where("parents.time_zone", "in", names));
+    .where(
+      "profile_id",
+      "in",
+      db
+        .selectFrom("kid_profiles")
+        .innerJoin("parents", "parents.id", "kid_profiles.parent_id")
+        .select("kid_profiles.id")
+        .where("parents.time_zone", "in", names),
+    );
 }
 
 /**
@@ -79,7 +91,11 @@ export async function scheduleDailyReset(deps: Pick<DeviceServiceDeps, "jobs" | 
   if (!deps.jobs) return;
   const at = await nextResetAt(deps.db, now);
   const id = at.toISOString().slice(0, 16).replace(/\D/g, "");
-  await deps.jobs.enqueue("daily-reset", { day: at.toISOString().slice(0, 10) }, { jobId: `daily-reset-${id}`, delayMs: Math.max(0, at.getTime() - now.getTime()) });
+  await deps.jobs.enqueue(
+    "daily-reset",
+    { day: at.toISOString().slice(0, 10) },
+    { jobId: `daily-reset-${id}`, delayMs: Math.max(0, at.getTime() - now.getTime()) },
+  );
 }
 
 /** The midnight job (and the 15-minute tick): clears yesterday's blocks family by family, tells the parents' dashboards, schedules the next midnight. */

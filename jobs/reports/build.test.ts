@@ -17,7 +17,12 @@ describe.each(DIALECTS)("report job on %s", (dialect) => {
   });
 
   const reportsOf = (profileId: string) =>
-    t.db.selectFrom("reports").select(["id", "kind", "period_start", "period_end", "total_minutes", "mail_state"]).where("profile_id", "=", profileId).orderBy("period_start").execute();
+    t.db
+      .selectFrom("reports")
+      .select(["id", "kind", "period_start", "period_end", "total_minutes", "mail_state"])
+      .where("profile_id", "=", profileId)
+      .orderBy("period_start")
+      .execute();
 
   it("builds one report per kid when its week closes in the family's time zone (London and New York), with numbers from the usage tables", async () => {
     const london = await makeFamily(t.db, { name: "Mia", kind: "Weekly", tz: "Europe/London" });
@@ -93,8 +98,30 @@ describe.each(DIALECTS)("report job on %s", (dialect) => {
     await t.db
       .insertInto("app_requests")
       .values([
-        { id: "r1", profile_id: tokyo.profileId, device_id: tokyo.deviceId, package_name: MINECRAFT, request_type: "Extend Time", status: "Approved", extended_time: 15, remarks: null, created_at: "2026-11-10T00:00:00.000Z", updated_at: "2026-11-10T01:00:00.000Z" },
-        { id: "r2", profile_id: tokyo.profileId, device_id: tokyo.deviceId, package_name: KHAN, request_type: "App Install", status: "Pending", extended_time: 0, remarks: null, created_at: "2026-11-11T00:00:00.000Z", updated_at: "2026-11-11T00:00:00.000Z" },
+        {
+          id: "r1",
+          profile_id: tokyo.profileId,
+          device_id: tokyo.deviceId,
+          package_name: MINECRAFT,
+          request_type: "Extend Time",
+          status: "Approved",
+          extended_time: 15,
+          remarks: null,
+          created_at: "2026-11-10T00:00:00.000Z",
+          updated_at: "2026-11-10T01:00:00.000Z",
+        },
+        {
+          id: "r2",
+          profile_id: tokyo.profileId,
+          device_id: tokyo.deviceId,
+          package_name: KHAN,
+          request_type: "App Install",
+          status: "Pending",
+          extended_time: 0,
+          remarks: null,
+          created_at: "2026-11-11T00:00:00.000Z",
+          updated_at: "2026-11-11T00:00:00.000Z",
+        },
       ])
       .execute();
     await buildDueReports({ db: t.db }, { now: new Date("2026-11-30T14:30:00Z") });
@@ -109,7 +136,9 @@ describe.each(DIALECTS)("report job on %s", (dialect) => {
     expect(nov.title).toBe("Yui's monthly report: November 2026");
     expect(nov.dailyUsage).toHaveLength(30);
     expect(nov.dailyUsage[0]).toEqual({ day: "2026-11-01", name: "Sun, Nov 1", minutes: 20 });
-    expect(nov.requestsAnswered).toEqual([{ packageName: MINECRAFT, name: "Minecraft", type: "Extend Time", status: "Approved", at: "2026-11-10T01:00:00.000Z" }]);
+    expect(nov.requestsAnswered).toEqual([
+      { packageName: MINECRAFT, name: "Minecraft", type: "Extend Time", status: "Approved", at: "2026-11-10T01:00:00.000Z" },
+    ]);
   });
 
   it("builds nothing when the frequency is Off, and keeps the reports already built", async () => {
@@ -131,17 +160,21 @@ describe.each(DIALECTS)("report job on %s", (dialect) => {
     }
     const now = new Date("2026-11-23T06:00:00Z");
     await expect(
-      buildDueReports({ db: t.db }, {
-        now,
-        afterKid: (done) => {
-          if (done === 2) throw new Error("killed");
+      buildDueReports(
+        { db: t.db },
+        {
+          now,
+          afterKid: (done) => {
+            if (done === 2) throw new Error("killed");
+          },
         },
-      }),
+      ),
     ).rejects.toThrow("killed");
     expect(await t.db.selectFrom("reports").select("id").execute()).toHaveLength(2);
     const rerun = await buildDueReports({ db: t.db }, { now });
     expect(rerun).toMatchObject({ kids: 5, built: 3, existing: 2 });
-    for (const [i, k] of kids.entries()) expect((await reportsOf(k.profileId)).map((r) => [r.period_start, r.total_minutes])).toEqual([["2026-11-16", 10 + i]]);
+    for (const [i, k] of kids.entries())
+      expect((await reportsOf(k.profileId)).map((r) => [r.period_start, r.total_minutes])).toEqual([["2026-11-16", 10 + i]]);
   });
 
   it("back-fills every closed period since a date without mail, and skips periods before the kid joined", async () => {

@@ -1,7 +1,24 @@
-import { closedPeriods, isTimeZone, lastClosedPeriod, periodBounds, periodTitle, previousPeriod, type Period } from "../../core/report-periods";
+import {
+  closedPeriods,
+  isTimeZone,
+  lastClosedPeriod,
+  periodBounds,
+  periodTitle,
+  previousPeriod,
+  type Period,
+} from "../../core/report-periods";
 import type { DB } from "../../db/index";
 import { newId, nowIso } from "../../core/ids.server";
-import { answeredRequests, existingReportKeys, hourlyUsage, insertReport, kidLimits, reportTargets, totalMinutes, type ReportTarget } from "../../db/queries/reports";
+import {
+  answeredRequests,
+  existingReportKeys,
+  hourlyUsage,
+  insertReport,
+  kidLimits,
+  reportTargets,
+  totalMinutes,
+  type ReportTarget,
+} from "../../db/queries/reports";
 import { OTHER_CATEGORIES } from "../../core/report-colours";
 import { composeReport } from "./compose";
 import { mailPendingReports, type ReportMailer } from "./mail";
@@ -72,7 +89,10 @@ export async function buildReport(db: DB, t: ReportTarget, period: Period, opts:
     limits_hit: JSON.stringify(r.limitsHit),
     requests_answered: JSON.stringify(requests),
     bar_svg: charts.renderDailyBarSvg(
-      r.dailyUsage.map((d) => ({ label: period.kind === "Weekly" ? d.name.slice(0, 3) : String(Number(d.day.slice(8))), minutes: d.minutes })),
+      r.dailyUsage.map((d) => ({
+        label: period.kind === "Weekly" ? d.name.slice(0, 3) : String(Number(d.day.slice(8))),
+        minutes: d.minutes,
+      })),
       `Daily screen time, ${title}`,
     ),
     pie_svg: charts.renderCategoryPieSvg(pieCategories, `Screen time by category, ${title}`),
@@ -99,7 +119,13 @@ export async function buildDueReports(deps: ReportDeps, opts: BuildOptions = {})
     return { t, periods: periods.filter((p) => periodBounds(p, tz).to > t.since) };
   });
   const earliest = plans.flatMap((p) => p.periods.map((x) => x.start)).sort()[0];
-  const existing = earliest ? await existingReportKeys(deps.db, targets.map((t) => t.profileId), earliest) : new Set<string>();
+  const existing = earliest
+    ? await existingReportKeys(
+        deps.db,
+        targets.map((t) => t.profileId),
+        earliest,
+      )
+    : new Set<string>();
   const summary: BuildSummary = { kids: targets.length, built: 0, existing: 0, mailed: 0 };
   for (const [i, { t, periods }] of plans.entries()) {
     for (const p of periods) {

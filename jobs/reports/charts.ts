@@ -25,7 +25,15 @@ function bareSvg(markup: string, title: string): string {
 }
 
 function PlainBars({ bars }: BarCustomLayerProps<BarDatum>) {
-  return h("g", null, ...bars.map((bar) => (bar.height > 0.2 ? h("rect", { key: String(bar.key), x: bar.x, y: bar.y, width: bar.width, height: bar.height, fill: bar.color }) : null)));
+  return h(
+    "g",
+    null,
+    ...bars.map((bar) =>
+      bar.height > 0.2
+        ? h("rect", { key: String(bar.key), x: bar.x, y: bar.y, width: bar.width, height: bar.height, fill: bar.color })
+        : null,
+    ),
+  );
 }
 
 function niceStep(maxMinutes: number, ticks = 4): number {
@@ -67,7 +75,12 @@ export function renderDailyBarSvg(days: { label: string; minutes: number }[], ti
 /** Categories: one slice per category (the top ones; the rest as "Other categories"). */
 export function renderCategoryPieSvg(categories: { category: string; name: string; minutes: number }[], title: string): string {
   const data = categories
-    .map((c, i) => ({ id: c.name, label: c.name, value: c.minutes, color: c.category === OTHER_CATEGORIES ? OTHER_COLOUR : REPORT_COLOURS[i % REPORT_COLOURS.length] }))
+    .map((c, i) => ({
+      id: c.name,
+      label: c.name,
+      value: c.minutes,
+      color: c.category === OTHER_CATEGORIES ? OTHER_COLOUR : REPORT_COLOURS[i % REPORT_COLOURS.length],
+    }))
     .filter((d) => d.value > 0);
   if (!data.length) {
     const empty = `<svg xmlns="http://www.w3.org/2000/svg" width="${PIE_SIZE.width}" height="${PIE_SIZE.height}" role="img"><circle cx="160" cy="160" r="120" fill="#e5e7eb"/><text x="160" y="165" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="13" fill="#374151">No screen time</text></svg>`;

@@ -27,7 +27,8 @@ describe("npm run reports:build -- --since", () => {
     await makeFamily(db, { name: "Off", kind: "Off", tz: "UTC" });
     await db.destroy();
     const now = new Date();
-    const expected = closedPeriods("Weekly", "2026-09-01", now, "UTC").length + closedPeriods("Monthly", "2026-09-01", now, "Asia/Tokyo").length;
+    const expected =
+      closedPeriods("Weekly", "2026-09-01", now, "UTC").length + closedPeriods("Monthly", "2026-09-01", now, "Asia/Tokyo").length;
 
     const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: `file:${file}`, NODE_ENV: "test" as const, SESSION_SECRET: "c".repeat(40) };
     const cli = (args: string[]) => run(process.execPath, ["--import", "tsx", "jobs/reports/cli.ts", ...args], { env, timeout: 60_000 });
@@ -36,6 +37,9 @@ describe("npm run reports:build -- --since", () => {
     expect(first.stdout).toContain(`Built ${expected} reports for 2 kids since 2026-09-01; 0 already there.`);
     const again = await cli(["--since", "2026-09-01"]);
     expect(again.stdout).toContain(`Built 0 reports for 2 kids since 2026-09-01; ${expected} already there.`);
-    await expect(cli(["--since", "soon"])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--since needs a date like 2026-01-01.") });
+    await expect(cli(["--since", "soon"])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--since needs a date like 2026-01-01."),
+    });
   });
 });

@@ -10,7 +10,8 @@ import { createDb, migrateToLatest } from "../../db/index";
 import { buildDueReports } from "./build";
 import { progressLine } from "./progress";
 
-const USAGE = "Usage: npm run reports:build -- --since YYYY-MM-DD\n\nBuilds the missing weekly and monthly reports of every period that closed since that date.";
+const USAGE =
+  "Usage: npm run reports:build -- --since YYYY-MM-DD\n\nBuilds the missing weekly and monthly reports of every period that closed since that date.";
 
 async function main() {
   const { values } = parseArgs({ options: { since: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true });
@@ -45,7 +46,9 @@ async function main() {
     );
     if (tty && summary.kids) process.stdout.write("\n");
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`Built ${summary.built} report${summary.built === 1 ? "" : "s"} for ${summary.kids} kid${summary.kids === 1 ? "" : "s"} since ${since}; ${summary.existing} already there. ${seconds} s.`);
+    console.log(
+      `Built ${summary.built} report${summary.built === 1 ? "" : "s"} for ${summary.kids} kid${summary.kids === 1 ? "" : "s"} since ${since}; ${summary.existing} already there. ${seconds} s.`,
+    );
   } finally {
     await db.destroy();
   }

@@ -51,7 +51,8 @@ export function composeReport(period: Period, tz: string, hours: HourUsage[], li
 
   const limitsHit: ReportLimitHit[] = [];
   days.forEach((day, i) => {
-    if (limits.device > 0 && perDay[i] >= limits.device) limitsHit.push({ kind: "device", name: "Phone daily limit", day, minutes: perDay[i], limit: limits.device });
+    if (limits.device > 0 && perDay[i] >= limits.device)
+      limitsHit.push({ kind: "device", name: "Phone daily limit", day, minutes: perDay[i], limit: limits.device });
     for (const [category, c] of limits.categories) {
       const used = perCategoryDay.get(`${category}|${i}`) ?? 0;
       if (used >= c.limit) limitsHit.push({ kind: "category", name: c.name, day, minutes: used, limit: c.limit });

@@ -25,7 +25,10 @@ describe.each(DIALECTS)("report mail on %s", (dialect) => {
       sent.push(m);
       return true;
     };
-    const summary = await buildDueReports({ db: t.db, mailer, secret: "s".repeat(40), publicUrl: "https://portal.example" }, { now: new Date("2026-11-23T06:00:00Z") });
+    const summary = await buildDueReports(
+      { db: t.db, mailer, secret: "s".repeat(40), publicUrl: "https://portal.example" },
+      { now: new Date("2026-11-23T06:00:00Z") },
+    );
     expect(summary).toMatchObject({ built: 1, mailed: 1 });
     expect(sent).toHaveLength(1);
     const mail = sent[0];

@@ -2,7 +2,16 @@ import { formatMinutes } from "../../core/duration";
 import { changeAgainst } from "../../core/report-periods";
 import { unsubscribeUrl } from "../../core/report-unsubscribe";
 import type { DB } from "../../db/index";
-import { claimReportMail, findReport, reportRecipients, reportsToMail, reportView, setReportMailState, storeReportPngs, type ReportView } from "../../db/queries/reports";
+import {
+  claimReportMail,
+  findReport,
+  reportRecipients,
+  reportsToMail,
+  reportView,
+  setReportMailState,
+  storeReportPngs,
+  type ReportView,
+} from "../../db/queries/reports";
 import type { ReportRow } from "../../db/schema-reports";
 import { chartPng } from "./png";
 import type { ReportMail, ReportMailer } from "../../core/report-mail";
@@ -51,7 +60,8 @@ export function composeReportMail(
     ...(to.unsubscribe ? ["", `To stop these reports, open: ${to.unsubscribe}`] : []),
     "",
   ].join("\n");
-  const row = (a: string, b: string) => `<tr><td style="padding:4px 12px 4px 0">${esc(a)}</td><td style="padding:4px 0;text-align:right">${esc(b)}</td></tr>`;
+  const row = (a: string, b: string) =>
+    `<tr><td style="padding:4px 12px 4px 0">${esc(a)}</td><td style="padding:4px 0;text-align:right">${esc(b)}</td></tr>`;
   const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#111827;max-width:640px;margin:0 auto;padding:16px">
 <p>Hello ${esc(to.name)},</p>
 <h1 style="font-size:20px">${esc(r.title)}</h1>
@@ -86,7 +96,10 @@ ${to.unsubscribe ? `<p style="color:#6b7280;font-size:12px">You get this mail be
  * goes back to pending for the next run. Delivery is at least once: a crash between the SMTP accept and the
  * state update sends that report again.
  */
-export async function mailPendingReports(deps: { db: DB; mailer: ReportMailer; publicUrl?: string; secret?: string; log?: Log }, now: Date): Promise<number> {
+export async function mailPendingReports(
+  deps: { db: DB; mailer: ReportMailer; publicUrl?: string; secret?: string; log?: Log },
+  now: Date,
+): Promise<number> {
   const origin = deps.publicUrl ?? "http://localhost:3000";
   let mailed = 0;
   const ids = (await reportsToMail(deps.db, now))[Symbol.iterator]();

@@ -19,7 +19,12 @@ export async function chartPng(svg: string, scale = 1.5): Promise<Buffer> {
   const image = await renderAsync(svg, {
     fitTo: { mode: "zoom", value: scale },
     background: "#ffffff",
-    font: { fontFiles: [CHART_FONT_FILE], loadSystemFonts: false, defaultFontFamily: CHART_FONT_FAMILY, sansSerifFamily: CHART_FONT_FAMILY },
+    font: {
+      fontFiles: [CHART_FONT_FILE],
+      loadSystemFonts: false,
+      defaultFontFamily: CHART_FONT_FAMILY,
+      sansSerifFamily: CHART_FONT_FAMILY,
+    },
   });
   return image.asPng();
 }

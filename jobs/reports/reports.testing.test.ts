@@ -14,7 +14,8 @@ describe("report fixtures: addUsage", () => {
 
   it("moves the kid's dashboard revision", async () => {
     const fam = await makeFamily(t.db, { name: "Ava", kind: "Weekly", tz: "UTC" });
-    const rev = async () => Number((await t.db.selectFrom("kid_profiles").select("view_rev").where("id", "=", fam.profileId).executeTakeFirstOrThrow()).view_rev);
+    const rev = async () =>
+      Number((await t.db.selectFrom("kid_profiles").select("view_rev").where("id", "=", fam.profileId).executeTakeFirstOrThrow()).view_rev);
     const before = await rev();
     await addUsage(t.db, fam.deviceId, [["2026-11-20T10:00:00Z", "com.mojang.minecraftpe", 5]]);
     expect(await rev()).toBe(before + 1);

@@ -60,7 +60,13 @@ describe.each([
     };
     runtime = await start();
     const reports = await until(
-      () => t!.db.selectFrom("reports").innerJoin("kid_profiles", "kid_profiles.id", "reports.profile_id").select(["kid_profiles.name", "reports.kind", "reports.mail_state"]).orderBy("kid_profiles.name").execute(),
+      () =>
+        t!.db
+          .selectFrom("reports")
+          .innerJoin("kid_profiles", "kid_profiles.id", "reports.profile_id")
+          .select(["kid_profiles.name", "reports.kind", "reports.mail_state"])
+          .orderBy("kid_profiles.name")
+          .execute(),
       (rows) => rows.length === 2 && rows.every((r) => r.mail_state === "sent"),
     );
     expect(reports.map((r) => [r.name, r.kind])).toEqual([
@@ -81,7 +87,9 @@ describe.each([
     await runtime.close();
     runtime = await start();
     await until(
-      async () => ((await runtime!.jobs.counts()).find((c) => c.name === "reports")?.completed ?? 0) + ((await runtime!.jobs.counts()).find((c) => c.name === "reports")?.failed ?? 0),
+      async () =>
+        ((await runtime!.jobs.counts()).find((c) => c.name === "reports")?.completed ?? 0) +
+        ((await runtime!.jobs.counts()).find((c) => c.name === "reports")?.failed ?? 0),
       (n) => n >= 1,
     );
     expect(await t.db.selectFrom("reports").select("id").execute()).toHaveLength(2);

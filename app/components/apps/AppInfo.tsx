@@ -106,15 +106,17 @@ export function AppInfo({ data }: { data: AppPageData }) {
           {parents.parentsRatingAvg ?? "–"} <span className="muted small">from {compactNumber(parents.totalParentsRating)} parents</span>
         </p>
         <p className="muted small">
-          Educational {starsPercent(parents.educational)}% · Positive {starsPercent(parents.positive)}% · Suitable content {starsPercent(parents.suitableContent)}% · Easy to
-          understand {starsPercent(parents.easyToUnderstand)}% · {compactNumber(parents.upVoting)} recommend, {compactNumber(parents.downVoting)} do not
+          Educational {starsPercent(parents.educational)}% · Positive {starsPercent(parents.positive)}% · Suitable content{" "}
+          {starsPercent(parents.suitableContent)}% · Easy to understand {starsPercent(parents.easyToUnderstand)}% ·{" "}
+          {compactNumber(parents.upVoting)} recommend, {compactNumber(parents.downVoting)} do not
         </p>
         <ul className="reviews" data-testid="parent-reviews">
           {parents.lastFiveReviews.map((r) => (
             <li key={r.id}>
               <strong>{r.name}</strong> for {r.kidName} · <span className="muted small">{relativeTime(r.updated_at, now)}</span>
               <p className="muted small">
-                Educational {r.isEducational} ★ · Positive {r.isPositive} ★ · Suitable {r.isSuitableContent} ★ · Easy {r.isEasyToUnderstand} ★{r.isRecommend ? " · Recommends" : ""}
+                Educational {r.isEducational} ★ · Positive {r.isPositive} ★ · Suitable {r.isSuitableContent} ★ · Easy {r.isEasyToUnderstand}{" "}
+                ★{r.isRecommend ? " · Recommends" : ""}
               </p>
               {r.review ? <p>{r.review}</p> : null}
             </li>

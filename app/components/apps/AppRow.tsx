@@ -30,7 +30,15 @@ export function AppRow({ app: a, href, children }: { app: AppRowApp; href: strin
           </span>
           <span className="muted small">{children}</span>
           {limited ? (
-            <span className={`progress${a.progress.over ? " over" : ""}`} role="progressbar" aria-label={`${a.title} limit used`} aria-valuenow={a.progress.percent} aria-valuemin={0} aria-valuemax={100} data-over={a.progress.over}>
+            <span
+              className={`progress${a.progress.over ? " over" : ""}`}
+              role="progressbar"
+              aria-label={`${a.title} limit used`}
+              aria-valuenow={a.progress.percent}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              data-over={a.progress.over}
+            >
               <span style={{ width: `${a.progress.percent}%` }} />
             </span>
           ) : null}

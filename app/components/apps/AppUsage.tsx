@@ -16,7 +16,15 @@ const REASONS: Record<string, string> = {
 };
 
 /** The Usage tab: enable switch, daily limit with its delivery state, and the usage chart (Day / Week). */
-export function AppUsage({ data, error, failed }: { data: AppPageData; error: string | null; failed: { intent: string; error: string; day?: number; field?: "minutes" | "break" } | null }) {
+export function AppUsage({
+  data,
+  error,
+  failed,
+}: {
+  data: AppPageData;
+  error: string | null;
+  failed: { intent: string; error: string; day?: number; field?: "minutes" | "break" } | null;
+}) {
   const d = data.detail;
   const u = data.usage!;
   const progress = limitProgress(d.usedToday, d.enableDailyLimit ? d.dailyLimitTime : 0);
@@ -37,15 +45,40 @@ export function AppUsage({ data, error, failed }: { data: AppPageData; error: st
               {d.enableDailyLimit && d.dailyLimitTime > 0 ? ` of ${formatMinutes(d.dailyLimitTime)}` : ""}
             </p>
             {d.enableDailyLimit && d.dailyLimitTime > 0 ? (
-              <span className={`progress${progress.over ? " over" : ""}`} role="progressbar" aria-label="Daily limit used" aria-valuenow={progress.percent} aria-valuemin={0} aria-valuemax={100} data-over={progress.over}>
+              <span
+                className={`progress${progress.over ? " over" : ""}`}
+                role="progressbar"
+                aria-label="Daily limit used"
+                aria-valuenow={progress.percent}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                data-over={progress.over}
+              >
                 <span style={{ width: `${progress.percent}%` }} />
               </span>
             ) : null}
             <LimitForm draft={data.draft} stored={d.dailyLimitTime} error={error} label="Daily limit" />
-            {d.enableDailyLimit ? <WeekdayLimits draft={data.weekdays} error={failed?.intent === "weekdays" ? { message: failed.error, day: failed.day ?? -1 } : null} what="Daily limit" /> : null}
+            {d.enableDailyLimit ? (
+              <WeekdayLimits
+                draft={data.weekdays}
+                error={failed?.intent === "weekdays" ? { message: failed.error, day: failed.day ?? -1 } : null}
+                what="Daily limit"
+              />
+            ) : null}
             <DeliveryBadge state={u.ack} kidName={data.kid.name} />
-            {d.enableDailyLimit ? <BonusTime draft={data.bonus.draft} givenToday={data.bonus.given} error={failed?.intent === "bonus" ? failed.error : null} what={data.title} /> : null}
-            <SessionLimit draft={data.session} error={failed?.intent === "session" && failed.field ? { message: failed.error, field: failed.field } : null} what={data.title} />
+            {d.enableDailyLimit ? (
+              <BonusTime
+                draft={data.bonus.draft}
+                givenToday={data.bonus.given}
+                error={failed?.intent === "bonus" ? failed.error : null}
+                what={data.title}
+              />
+            ) : null}
+            <SessionLimit
+              draft={data.session}
+              error={failed?.intent === "session" && failed.field ? { message: failed.error, field: failed.field } : null}
+              what={data.title}
+            />
           </>
         ) : (
           <p className="banner banner-warning">{INSTALL_FIRST}</p>

@@ -29,9 +29,20 @@ export function LimitForm({ draft, stored, error, label }: { draft: LimitDraft; 
       <DefaultSubmit name="intent" value="limit" />
       <input type="hidden" name="intent" value="limit" />
       <input type="hidden" name="enableDailyLimit" value={state.enabled ? "on" : "off"} />
-      <Switch checked={state.enabled} label="Daily limit" onToggle={(on) => setState({ enabled: on, minutes: limitAfterSwitch(on, stored) })} />
+      <Switch
+        checked={state.enabled}
+        label="Daily limit"
+        onToggle={(on) => setState({ enabled: on, minutes: limitAfterSwitch(on, stored) })}
+      />
       {state.enabled ? (
-        <MinutesStepper id="minutes" name="minutes" label="Minutes a day" value={state.minutes} onChange={(m) => setState({ enabled: true, minutes: m })} describedBy={error ? "minutes-error" : undefined} />
+        <MinutesStepper
+          id="minutes"
+          name="minutes"
+          label="Minutes a day"
+          value={state.minutes}
+          onChange={(m) => setState({ enabled: true, minutes: m })}
+          describedBy={error ? "minutes-error" : undefined}
+        />
       ) : (
         <input type="hidden" name="minutes" value="0" />
       )}

@@ -19,7 +19,13 @@ export function PeriodNav({ period }: { period: Pick<Period, "filter" | "label" 
       </div>
       <div className="period-nav">
         {period.prev ? (
-          <Link className="icon-btn" to={to({ date: period.prev.date ?? null, week: period.prev.week ?? null })} aria-label={isDay ? "Previous day" : "Previous Week"} preventScrollReset replace>
+          <Link
+            className="icon-btn"
+            to={to({ date: period.prev.date ?? null, week: period.prev.week ?? null })}
+            aria-label={isDay ? "Previous day" : "Previous Week"}
+            preventScrollReset
+            replace
+          >
             <ChevronIcon dir="left" />
           </Link>
         ) : (

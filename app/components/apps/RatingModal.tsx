@@ -12,8 +12,15 @@ export const ratingSchema = z.object({
   isPositive: star,
   isSuitableContent: star,
   isEasyToUnderstand: star,
-  isRecommend: z.string().optional().transform((v) => v === "on"),
-  review: z.string().max(1000).optional().transform((v) => v?.trim() || undefined),
+  isRecommend: z
+    .string()
+    .optional()
+    .transform((v) => v === "on"),
+  review: z
+    .string()
+    .max(1000)
+    .optional()
+    .transform((v) => v?.trim() || undefined),
 });
 
 export const RATING_QUESTIONS = [

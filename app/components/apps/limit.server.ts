@@ -17,15 +17,27 @@ export function limitDraft(url: URL, stored: LimitDraft): LimitDraft {
  * The "limit" intent of /application and /category. The switch and the stepper (without JavaScript) answer with
  * a draft in the URL; Save checks the value (spec 2 §5) and calls `save`, whose redirect drops the draft.
  */
-export async function limitIntent(request: Request, form: FormData, kind: LimitKind, stored: number, save: (v: { enabled: boolean; minutes: number }, back: string) => Promise<Response>) {
+export async function limitIntent(
+  request: Request,
+  form: FormData,
+  kind: LimitKind,
+  stored: number,
+  save: (v: { enabled: boolean; minutes: number }, back: string) => Promise<Response>,
+) {
   const toggle = readSwitch(form);
   const step = form.get("step");
   const notSaved = { type: "info" as const, message: "Not saved yet: press Save." };
   if (toggle === "on" || toggle === "off") {
-    return redirectWithToast(hrefWith(request, { limitOn: toggle === "on" ? "1" : "0", limit: String(limitAfterSwitch(toggle === "on", stored)) }), notSaved);
+    return redirectWithToast(
+      hrefWith(request, { limitOn: toggle === "on" ? "1" : "0", limit: String(limitAfterSwitch(toggle === "on", stored)) }),
+      notSaved,
+    );
   }
   if (step === "+15" || step === "-15") {
-    return redirectWithToast(hrefWith(request, { limitOn: "1", limit: String(limitStep(form.get("minutes"), step === "+15" ? 1 : -1)) }), notSaved);
+    return redirectWithToast(
+      hrefWith(request, { limitOn: "1", limit: String(limitStep(form.get("minutes"), step === "+15" ? 1 : -1)) }),
+      notSaved,
+    );
   }
   const enabled = form.get("enableDailyLimit") === "on";
   const checked = checkLimit(kind, enabled, form.get("minutes"));

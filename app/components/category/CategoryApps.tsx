@@ -13,7 +13,11 @@ export function CategoryApps({ apps, profileId, serialNumber }: { apps: Category
       {apps.length ? (
         <ul className="usage-list" data-testid="category-apps">
           {apps.map((a) => (
-            <AppRow key={a.packageName} app={a} href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: profileId, serialNumber, tab: "usage" })}`}>
+            <AppRow
+              key={a.packageName}
+              app={a}
+              href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: profileId, serialNumber, tab: "usage" })}`}
+            >
               {formatMinutes(a.timeInMinute)}
               {a.enableDailyLimit && a.dailyLimit > 0 ? ` of ${formatMinutes(a.dailyLimit)} a day` : ""}
             </AppRow>

@@ -23,7 +23,9 @@ function PlainBars({ bars }: BarCustomLayerProps<BarDatum>) {
   return (
     <g>
       {bars.map((bar) =>
-        bar.height > 0.2 && bar.width > 0 ? <rect key={`${bar.key}`} x={bar.x} y={bar.y} width={bar.width} height={bar.height} fill={bar.color} /> : null,
+        bar.height > 0.2 && bar.width > 0 ? (
+          <rect key={`${bar.key}`} x={bar.x} y={bar.y} width={bar.width} height={bar.height} fill={bar.color} />
+        ) : null,
       )}
     </g>
   );
@@ -41,7 +43,17 @@ export function niceStep(maxMinutes: number, ticks = 4): number {
  * The figure around the server-rendered SVGs (see render.server.tsx): two fixed sizes (phone and wide screens),
  * CSS shows the one that fits; the legend is plain HTML. Readable without JavaScript.
  */
-export function CategoryChartFigure({ svg, data, title, period }: { svg: ChartSvg | null; data: CategoryChartData; title: string; period: ChartPeriod }) {
+export function CategoryChartFigure({
+  svg,
+  data,
+  title,
+  period,
+}: {
+  svg: ChartSvg | null;
+  data: CategoryChartData;
+  title: string;
+  period: ChartPeriod;
+}) {
   const shown = useChartSvg(svg, title);
   return (
     <figure className="chart" aria-label={title}>
@@ -93,7 +105,10 @@ function useChartSvg(svg: ChartSvg | null, title: string): ChartSvg {
   let kept = shownInBrowser.get(title);
   if (!kept) {
     const figure = [...document.querySelectorAll<HTMLElement>("figure.chart")].find((f) => f.getAttribute("aria-label") === title);
-    kept = { phone: figure?.querySelector(".chart-size-phone")?.innerHTML ?? "", wide: figure?.querySelector(".chart-size-wide")?.innerHTML ?? "" };
+    kept = {
+      phone: figure?.querySelector(".chart-size-phone")?.innerHTML ?? "",
+      wide: figure?.querySelector(".chart-size-wide")?.innerHTML ?? "",
+    };
     if (figure) keepShown(title, kept);
   }
   return kept;
@@ -106,7 +121,17 @@ function keepShown(title: string, svg: ChartSvg) {
 }
 
 /** nivo's bar chart at one fixed size: no animation, no interactivity, no legend (the figure has an HTML one). */
-export function CategoryBarChartAt({ data, title, width, height }: { data: CategoryChartData; title: string; width: number; height: number }) {
+export function CategoryBarChartAt({
+  data,
+  title,
+  width,
+  height,
+}: {
+  data: CategoryChartData;
+  title: string;
+  width: number;
+  height: number;
+}) {
   const keys = data.categories.map((c) => c.key);
   const rows: BarDatum[] = data.rows.map((r) => ({ slot: r.slot, ...r.values }));
   const maxTotal = Math.max(0, ...data.rows.map((r) => Object.values(r.values).reduce((a, b) => a + b, 0)));
@@ -116,25 +141,30 @@ export function CategoryBarChartAt({ data, title, width, height }: { data: Categ
   const colourOf = new Map(keys.map((k, i) => [k, CHART_COLOURS[i % CHART_COLOURS.length]]));
   return (
     <Bar
-          data={rows}
-          keys={keys}
-          indexBy="slot"
-          width={width}
-          height={height}
-          margin={{ top: 10, right: 8, bottom: 28, left: 56 }}
-          padding={isDay ? 0.2 : 0.35}
-          colors={(bar) => colourOf.get(String(bar.id)) ?? "#94a3b8"}
-          enableLabel={false}
-          layers={LAYERS}
-          animate={false}
-          isInteractive={false}
-          role="img"
-          ariaLabel={title}
-          valueScale={{ type: "linear", min: 0, max: tickValues[tickValues.length - 1] }}
-          axisLeft={{ tickSize: 0, tickPadding: 6, tickValues, format: (v) => formatMinutes(Number(v)) }}
-          axisBottom={{ tickSize: 0, tickPadding: 6, tickValues: isDay ? ["00", "06", "12", "18"] : undefined, format: (v) => (isDay ? `${v}h` : String(v)) }}
-          gridYValues={tickValues}
-          theme={{ text: { fontSize: 11, fill: "#4b5563" }, grid: { line: { stroke: "#e5e7eb" } } }}
-        />
+      data={rows}
+      keys={keys}
+      indexBy="slot"
+      width={width}
+      height={height}
+      margin={{ top: 10, right: 8, bottom: 28, left: 56 }}
+      padding={isDay ? 0.2 : 0.35}
+      colors={(bar) => colourOf.get(String(bar.id)) ?? "#94a3b8"}
+      enableLabel={false}
+      layers={LAYERS}
+      animate={false}
+      isInteractive={false}
+      role="img"
+      ariaLabel={title}
+      valueScale={{ type: "linear", min: 0, max: tickValues[tickValues.length - 1] }}
+      axisLeft={{ tickSize: 0, tickPadding: 6, tickValues, format: (v) => formatMinutes(Number(v)) }}
+      axisBottom={{
+        tickSize: 0,
+        tickPadding: 6,
+        tickValues: isDay ? ["00", "06", "12", "18"] : undefined,
+        format: (v) => (isDay ? `${v}h` : String(v)),
+      }}
+      gridYValues={tickValues}
+      theme={{ text: { fontSize: 11, fill: "#4b5563" }, grid: { line: { stroke: "#e5e7eb" } } }}
+    />
   );
 }

@@ -7,7 +7,9 @@ describe("server-rendered chart", () => {
     clearChartCache();
     const data = { slots: ["Mon"], categories: [{ key: "E", name: "Education" }], rows: [{ slot: "Mon", values: { E: 30 } }] };
     const svg = renderCategoryChart(data, "t");
-    expect(svg.wide).toMatch(new RegExp(`<svg viewBox="0 0 ${CHART_SIZES.wide.width} ${CHART_SIZES.wide.height}" preserveAspectRatio="xMidYMid meet" `));
+    expect(svg.wide).toMatch(
+      new RegExp(`<svg viewBox="0 0 ${CHART_SIZES.wide.width} ${CHART_SIZES.wide.height}" preserveAspectRatio="xMidYMid meet" `),
+    );
     expect(svg.phone).not.toContain("viewBox");
   });
 });

@@ -13,10 +13,18 @@ export function ActivityCard({ data, usage }: { data: DashData; usage: NonNullab
       <div className="row-between">
         <h2 id="activity-title">Activity</h2>
         <div className="segmented" role="group" aria-label="Period">
-          <Link to={to({ filter: null, week: null, date: null, apps: null, cats: null })} aria-current={data.period.filter === "day" ? "true" : undefined} preventScrollReset>
+          <Link
+            to={to({ filter: null, week: null, date: null, apps: null, cats: null })}
+            aria-current={data.period.filter === "day" ? "true" : undefined}
+            preventScrollReset
+          >
             Day
           </Link>
-          <Link to={to({ filter: "week", week: null, date: null, apps: null, cats: null })} aria-current={data.period.filter === "week" ? "true" : undefined} preventScrollReset>
+          <Link
+            to={to({ filter: "week", week: null, date: null, apps: null, cats: null })}
+            aria-current={data.period.filter === "week" ? "true" : undefined}
+            preventScrollReset
+          >
             Week
           </Link>
         </div>
@@ -42,7 +50,10 @@ export function ActivityCard({ data, usage }: { data: DashData; usage: NonNullab
         {data.period.next ? (
           <Link
             className="icon-btn"
-            to={to({ date: data.period.next.date ?? null, week: data.period.next.week === "current" ? null : (data.period.next.week ?? null) })}
+            to={to({
+              date: data.period.next.date ?? null,
+              week: data.period.next.week === "current" ? null : (data.period.next.week ?? null),
+            })}
             aria-label={data.period.filter === "day" ? "Next day" : "This Week"}
             preventScrollReset
           >

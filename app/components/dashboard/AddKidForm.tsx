@@ -10,7 +10,17 @@ import { addKidSchema } from "./schemas";
  * A kid's details, then the phone's QR code: where a parent without any kid starts, and the "Add a kid" popup
  * (which names the form by its own heading, so `heading` is false there).
  */
-export function AddKidForm({ lastResult, currentYear, heading = true, labelledBy = "add-kid-title" }: { lastResult: unknown; currentYear: number; heading?: boolean; labelledBy?: string }) {
+export function AddKidForm({
+  lastResult,
+  currentYear,
+  heading = true,
+  labelledBy = "add-kid-title",
+}: {
+  lastResult: unknown;
+  currentYear: number;
+  heading?: boolean;
+  labelledBy?: string;
+}) {
   const busy = useIsSubmitting({ intent: "add-kid" });
   const schema = addKidSchema(currentYear);
   const [form, fields] = useForm({

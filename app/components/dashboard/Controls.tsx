@@ -24,7 +24,8 @@ export function Controls({ data }: { data: DashData }) {
           <span>
             <strong>Sleep mode</strong>
             <span className="small">
-              {profile.sleepMode ? "On" : "Off"} · {data.ack.sleepModeAcknowledged ? (profile.sleepMode ? "confirmed" : "phone in use") : ACK_LABEL.warning}
+              {profile.sleepMode ? "On" : "Off"} ·{" "}
+              {data.ack.sleepModeAcknowledged ? (profile.sleepMode ? "confirmed" : "phone in use") : ACK_LABEL.warning}
             </span>
           </span>
         </Link>

@@ -30,10 +30,14 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
   useLiveRefresh(data.profile.id);
   const { profile, device } = data;
   const kidQs = new URLSearchParams({ profileId: profile.id, serialNumber: device.serialNumber }).toString();
-  const waiting = [!data.ack.sleepModeAcknowledged ? "sleep mode" : null, !data.ack.protectionAcknowledged ? "app protection" : null].filter(Boolean);
+  const waiting = [
+    !data.ack.sleepModeAcknowledged ? "sleep mode" : null,
+    !data.ack.protectionAcknowledged ? "app protection" : null,
+  ].filter(Boolean);
   const editResult = actionData && "intent" in actionData && actionData.intent === "edit-kid" ? actionData.result : undefined;
   const addKidResult = actionData && "intent" in actionData && actionData.intent === "add-kid" ? actionData.result : undefined;
-  const bonusError = actionData && "intent" in actionData && actionData.intent === "bonus" && "error" in actionData ? actionData.error : null;
+  const bonusError =
+    actionData && "intent" in actionData && actionData.intent === "bonus" && "error" in actionData ? actionData.error : null;
   const modal = editResult ? "edit" : addKidResult ? "add-kid" : bonusError ? "bonus" : data.modal;
   const own = data.kids.find((k) => k.id === profile.id)?.own ?? false;
 

@@ -33,7 +33,9 @@ export function InfoTab({ data, own }: { data: DashData; own: boolean }) {
           </div>
         ))}
       </dl>
-      <Link to={`/device-info?${new URLSearchParams({ profile_id: profile.id, serialNumber: device.serialNumber })}`}>All device details</Link>
+      <Link to={`/device-info?${new URLSearchParams({ profile_id: profile.id, serialNumber: device.serialNumber })}`}>
+        All device details
+      </Link>
       <div className="button-row">
         <Link className="btn btn-outline btn-small" to={to({ modal: "replace-phone" })} preventScrollReset>
           Replace phone

@@ -27,7 +27,8 @@ export function InstallsCard({ data }: { data: DashData }) {
               <span className="badge badge-installing">Installing…</span>
             ) : (
               <span>
-                <span className="badge badge-red">Not installed</span> {failureExplanation(i.failureReason)?.title ?? "The install did not finish"}.{" "}
+                <span className="badge badge-red">Not installed</span>{" "}
+                {failureExplanation(i.failureReason)?.title ?? "The install did not finish"}.{" "}
                 <Link to={appHref(i.packageName, "failure")}>Why?</Link>
               </span>
             )}

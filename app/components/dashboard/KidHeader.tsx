@@ -17,7 +17,12 @@ export function KidHeader({ data, kidQs }: { data: DashData; kidQs: string }) {
       <div className="kid-top">
         <div className="avatar" aria-hidden="true">
           {profile.hasPicture && !data.parent.hideGoogle ? (
-            <img src={`/resources/kid-picture?profileId=${profile.id}&v=${encodeURIComponent(profile.updatedAt)}`} alt="" width={56} height={56} />
+            <img
+              src={`/resources/kid-picture?profileId=${profile.id}&v=${encodeURIComponent(profile.updatedAt)}`}
+              alt=""
+              width={56}
+              height={56}
+            />
           ) : (
             <span>{profile.name.slice(0, 1).toUpperCase()}</span>
           )}
@@ -28,7 +33,12 @@ export function KidHeader({ data, kidQs }: { data: DashData; kidQs: string }) {
             {data.age} years · {[device.brand, device.model].filter(Boolean).join(" ") || "Phone"}
           </p>
         </div>
-        <Link to={to({ modal: "notifications", npage: null })} className="icon-btn bell" aria-label={`Notifications, ${data.unread} unread`} preventScrollReset>
+        <Link
+          to={to({ modal: "notifications", npage: null })}
+          className="icon-btn bell"
+          aria-label={`Notifications, ${data.unread} unread`}
+          preventScrollReset
+        >
           <BellIcon />
           {data.unread > 0 ? (
             <span className="badge-count" aria-hidden="true">
@@ -38,7 +48,9 @@ export function KidHeader({ data, kidQs }: { data: DashData; kidQs: string }) {
         </Link>
       </div>
       <div className="kid-status" role="group" aria-label="Phone status">
-        <span className={`status-pill presence-${device.online ? "online" : "offline"}`} data-testid="phone-presence">{phoneStateLabel({ phone: device.online ? "online" : "offline", lastSeen: device.statusUpdatedAt })}</span>
+        <span className={`status-pill presence-${device.online ? "online" : "offline"}`} data-testid="phone-presence">
+          {phoneStateLabel({ phone: device.online ? "online" : "offline", lastSeen: device.statusUpdatedAt })}
+        </span>
         <span className={`status-pill battery-${battery}`} title="Battery">
           <BatteryIcon level={battery} />
           <span>
@@ -65,7 +77,10 @@ export function KidHeader({ data, kidQs }: { data: DashData; kidQs: string }) {
         <Link className="btn btn-outline btn-small" to={to({ modal: "edit" })} preventScrollReset>
           <EditIcon /> Edit kid
         </Link>
-        <Link className="btn btn-outline btn-small" to={`/device-info?${new URLSearchParams({ profile_id: profile.id, serialNumber: device.serialNumber })}`}>
+        <Link
+          className="btn btn-outline btn-small"
+          to={`/device-info?${new URLSearchParams({ profile_id: profile.id, serialNumber: device.serialNumber })}`}
+        >
           <PhoneIcon /> Device info
         </Link>
         <Link className="btn btn-outline btn-small" to={`/global-settings?${kidQs}`}>

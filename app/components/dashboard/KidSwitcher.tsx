@@ -33,7 +33,12 @@ export function KidSwitcherList({ kids, currentId }: { kids: SwitcherKid[]; curr
               <Link to={`/kids-device?profileId=${k.id}`} aria-current={k.id === currentId ? "page" : undefined}>
                 {k.name}
                 <span className={`muted small phone-${k.phone}`}> · {phoneStateLabel(k)}</span>
-                {k.own === false ? <span className="muted small" data-testid="kid-owner"> · {k.ownerName}&apos;s kid</span> : null}
+                {k.own === false ? (
+                  <span className="muted small" data-testid="kid-owner">
+                    {" "}
+                    · {k.ownerName}&apos;s kid
+                  </span>
+                ) : null}
               </Link>
             </li>
           ))}

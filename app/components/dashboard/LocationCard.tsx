@@ -25,10 +25,16 @@ export function LocationCard({ data }: { data: DashData }) {
       {loc ? (
         <>
           <p>
-            <PinIcon className="inline-icon" /> {loc.latitude.toFixed(5)}, {loc.longitude.toFixed(5)} <span className="muted small">· {fmtDateTime(loc.deviceTime)}</span>
+            <PinIcon className="inline-icon" /> {loc.latitude.toFixed(5)}, {loc.longitude.toFixed(5)}{" "}
+            <span className="muted small">· {fmtDateTime(loc.deviceTime)}</span>
           </p>
           {device.enableLocationMapDisplay ? (
-            <iframe className="map-frame" title={`Map of ${profile.name}'s last location`} src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)} loading="lazy" />
+            <iframe
+              className="map-frame"
+              title={`Map of ${profile.name}'s last location`}
+              src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)}
+              loading="lazy"
+            />
           ) : null}
           <Link to={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)}>Open map</Link>
         </>

@@ -106,23 +106,51 @@ function UsageRow(p: {
 
 function Progress({ percent, over, label }: { percent: number; over: boolean; label: string }) {
   return (
-    <span className={`progress${over ? " over" : ""}`} role="progressbar" aria-label={label} aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} data-over={over}>
+    <span
+      className={`progress${over ? " over" : ""}`}
+      role="progressbar"
+      aria-label={label}
+      aria-valuenow={percent}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      data-over={over}
+    >
       <span style={{ width: `${percent}%` }} />
     </span>
   );
 }
 
-function MoreLess({ paging, param, to, what }: { paging: { showMore: number | null; showLess: number | null; count: number; total: number }; param: string; to: ReturnType<typeof useHrefWith>; what: string }) {
+function MoreLess({
+  paging,
+  param,
+  to,
+  what,
+}: {
+  paging: { showMore: number | null; showLess: number | null; count: number; total: number };
+  param: string;
+  to: ReturnType<typeof useHrefWith>;
+  what: string;
+}) {
   if (!paging.showMore && !paging.showLess) return null;
   return (
     <div className="more-less">
       {paging.showMore ? (
-        <Link to={`${to({ [param]: paging.showMore })}#${param === "apps" ? "apps" : "categories"}`} preventScrollReset replace aria-label={`Show More ${what}`}>
+        <Link
+          to={`${to({ [param]: paging.showMore })}#${param === "apps" ? "apps" : "categories"}`}
+          preventScrollReset
+          replace
+          aria-label={`Show More ${what}`}
+        >
           Show More
         </Link>
       ) : null}
       {paging.showLess ? (
-        <Link to={`${to({ [param]: null })}#${param === "apps" ? "apps" : "categories"}`} preventScrollReset replace aria-label={`Show Less ${what}`}>
+        <Link
+          to={`${to({ [param]: null })}#${param === "apps" ? "apps" : "categories"}`}
+          preventScrollReset
+          replace
+          aria-label={`Show Less ${what}`}
+        >
           Show Less
         </Link>
       ) : null}

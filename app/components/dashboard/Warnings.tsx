@@ -1,7 +1,17 @@
 import { Link } from "@remix-run/react";
 
 /** The banners above a kid's page: the default password, and full device access on this phone. */
-export function Warnings({ parent, fullAccess, profileId, serialNumber }: { parent: { useDefaultPassword: boolean }; fullAccess?: boolean; profileId?: string; serialNumber?: string }) {
+export function Warnings({
+  parent,
+  fullAccess,
+  profileId,
+  serialNumber,
+}: {
+  parent: { useDefaultPassword: boolean };
+  fullAccess?: boolean;
+  profileId?: string;
+  serialNumber?: string;
+}) {
   return (
     <>
       {parent.useDefaultPassword ? (

@@ -13,6 +13,13 @@ import { addKidSchema } from "./schemas";
 export async function addKid(db: DB, parent: { id: string }, formData: FormData) {
   const submission = parseWithZod(formData, { schema: addKidSchema(new Date().getUTCFullYear()) });
   if (submission.status !== "success") return json({ intent: "add-kid" as const, result: submission.reply() }, { status: 400 });
-  const id = await createKidProfile(db, parent.id, { name: submission.value.kidName, birthMonth: submission.value.birthMonth, birthYear: submission.value.birthYear });
-  return redirectWithToast(`/kids-device?profileId=${id}&modal=enroll`, { type: "success", message: `${submission.value.kidName} was added. Now add their phone.` });
+  const id = await createKidProfile(db, parent.id, {
+    name: submission.value.kidName,
+    birthMonth: submission.value.birthMonth,
+    birthYear: submission.value.birthYear,
+  });
+  return redirectWithToast(`/kids-device?profileId=${id}&modal=enroll`, {
+    type: "success",
+    message: `${submission.value.kidName} was added. Now add their phone.`,
+  });
 }

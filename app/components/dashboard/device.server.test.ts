@@ -36,6 +36,9 @@ describe("callDevice", () => {
     const refused = await lock();
     expect(refused.status).toBe(302);
     expect(refused.headers.get("Location")).toBe("/device-info");
-    expect(await toastOf(refused)).toEqual({ type: "error", message: "You have sent 30 commands to Mia's phone in the last minute. Please wait a minute before sending another." });
+    expect(await toastOf(refused)).toEqual({
+      type: "error",
+      message: "You have sent 30 commands to Mia's phone in the last minute. Please wait a minute before sending another.",
+    });
   });
 });

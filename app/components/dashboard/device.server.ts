@@ -24,7 +24,8 @@ export async function callDevice<T extends { respones_msg?: string }>(
   } catch (err) {
     // A Response thrown by the call is the route's own answer (e.g. a 404 for ids the parent may not act on).
     if (err instanceof Response) throw err;
-    if (err instanceof TRPCError && err.code !== "INTERNAL_SERVER_ERROR") return redirectWithToast(back, { type: "error", message: publicMessage(err) });
+    if (err instanceof TRPCError && err.code !== "INTERNAL_SERVER_ERROR")
+      return redirectWithToast(back, { type: "error", message: publicMessage(err) });
     context.services.log("error", "device service call failed", { error: err instanceof Error ? err.message : String(err) });
     return redirectWithToast(back, { type: "error", message: "Something went wrong. Please try again." });
   }

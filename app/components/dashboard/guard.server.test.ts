@@ -28,16 +28,32 @@ describe("requireKidDevice", () => {
     const token = await h.sessionFor(parentId);
     const request = new Request(`http://localhost${url}`, { method, headers: { Authorization: `Bearer ${token}` } });
     try {
-      return await requireKidDevice({ request, context: { ...context } }, new URL(request.url).searchParams.get("profileId"), new URL(request.url).searchParams.get("serialNumber"));
+      return await requireKidDevice(
+        { request, context: { ...context } },
+        new URL(request.url).searchParams.get("profileId"),
+        new URL(request.url).searchParams.get("serialNumber"),
+      );
     } catch (thrown) {
       return thrown as Response;
     }
   };
 
   it("no kid named: the first kid with a phone, in the page's own keys, other query kept", async () => {
-    const kids = await h.tdb.db.selectFrom("kid_profiles").select(["id"]).where("parent_id", "=", h.demo.id).orderBy("created_at").orderBy("name").execute();
+    const kids = await h.tdb.db
+      .selectFrom("kid_profiles")
+      .select(["id"])
+      .where("parent_id", "=", h.demo.id)
+      .orderBy("created_at")
+      .orderBy("name")
+      .execute();
     const first = kids[0]!.id;
-    const device = await h.tdb.db.selectFrom("devices").select("serial_number").where("profile_id", "=", first).where("unenrolled_at", "is", null).orderBy("created_at").executeTakeFirstOrThrow();
+    const device = await h.tdb.db
+      .selectFrom("devices")
+      .select("serial_number")
+      .where("profile_id", "=", first)
+      .where("unenrolled_at", "is", null)
+      .orderBy("created_at")
+      .executeTakeFirstOrThrow();
     const res = (await attempt("/apps?filter=week", h.demo.id)) as Response;
     expect(res.status).toBe(302);
     const to = new URL(res.headers.get("Location")!, "http://localhost");
@@ -58,7 +74,19 @@ describe("requireKidDevice", () => {
   it("a parent without a kid with a phone goes to the dashboard (which offers to add one)", async () => {
     const id = newId();
     const ts = new Date().toISOString();
-    await h.tdb.db.insertInto("parents").values({ id, email: `nokid-${id}@example.com`, name: "No Kid", password_hash: null, role: "parent", email_verified_at: ts, created_at: ts, updated_at: ts }).execute();
+    await h.tdb.db
+      .insertInto("parents")
+      .values({
+        id,
+        email: `nokid-${id}@example.com`,
+        name: "No Kid",
+        password_hash: null,
+        role: "parent",
+        email_verified_at: ts,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
     const res = (await attempt("/schedules", id)) as Response;
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/kids-device");

@@ -7,12 +7,19 @@ import { requireKidAccess, requireParent } from "~/utils/auth.server";
  * A kid page's guard: the parent may see this kid (own or accepted delegation) and the serial number is that
  * kid's phone. Anything else, including another family's ids, is a 404 that reveals nothing.
  */
-export async function requireKidDevice(args: { request: Request; context: AppLoadContext }, profileId: string | null, serialNumber: string | null) {
+export async function requireKidDevice(
+  args: { request: Request; context: AppLoadContext },
+  profileId: string | null,
+  serialNumber: string | null,
+) {
   if (profileId === null && serialNumber === null && args.request.method === "GET") await redirectToFirstKid(args);
   const db = args.context.services.db;
   // The phone is read beside the access check, which reads the kid (one wait, not two); nothing read is returned or
   // looked at unless the check passed, and a refusal is the same 404 whatever was found.
-  const [auth, device] = await Promise.all([requireKidAccess(args, profileId), profileId && serialNumber ? findKidDevice(db, profileId, serialNumber) : undefined]);
+  const [auth, device] = await Promise.all([
+    requireKidAccess(args, profileId),
+    profileId && serialNumber ? findKidDevice(db, profileId, serialNumber) : undefined,
+  ]);
   if (!device) throw new Response("Device not found.", { status: 404 });
   return { ...auth, device };
 }

@@ -3,7 +3,15 @@ type P = { className?: string; title?: string };
 
 function Svg({ className, title, children }: P & { children: React.ReactNode }) {
   return (
-    <svg className={`icon ${className ?? ""}`} viewBox="0 0 24 24" width="24" height="24" aria-hidden={title ? undefined : true} role={title ? "img" : undefined} focusable="false">
+    <svg
+      className={`icon ${className ?? ""}`}
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      aria-hidden={title ? undefined : true}
+      role={title ? "img" : undefined}
+      focusable="false"
+    >
       {title ? <title>{title}</title> : null}
       {children}
     </svg>
@@ -22,7 +30,13 @@ export function LockIcon({ open, ...p }: P & { open?: boolean }) {
   return (
     <Svg {...p}>
       <rect x="5" y="10.5" width="14" height="10" rx="2" fill="currentColor" />
-      <path d={open ? "M8 10.5V7a4 4 0 0 1 7.7-1.5" : "M8 10.5V7a4 4 0 0 1 8 0v3.5"} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      <path
+        d={open ? "M8 10.5V7a4 4 0 0 1 7.7-1.5" : "M8 10.5V7a4 4 0 0 1 8 0v3.5"}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      />
     </Svg>
   );
 }
@@ -66,7 +80,14 @@ export function PinIcon(p: P) {
 export function WifiIcon({ on, ...p }: P & { on: boolean }) {
   return (
     <Svg {...p}>
-      <path d="M2.5 9a14 14 0 0 1 19 0M5.5 12.5a9.5 9.5 0 0 1 13 0M8.5 16a5 5 0 0 1 7 0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" opacity={on ? 1 : 0.35} />
+      <path
+        d="M2.5 9a14 14 0 0 1 19 0M5.5 12.5a9.5 9.5 0 0 1 13 0M8.5 16a5 5 0 0 1 7 0"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        opacity={on ? 1 : 0.35}
+      />
       <circle cx="12" cy="19" r="1.6" fill="currentColor" />
       {on ? null : <path d="M4 4l16 16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />}
     </Svg>

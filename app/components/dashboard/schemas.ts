@@ -31,4 +31,3 @@ function wholeNumber(v: unknown): unknown {
   if (t === "") return undefined;
   return /^\d{1,6}$/.test(t) ? Number(t) : t;
 }
-

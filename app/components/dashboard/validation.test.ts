@@ -43,12 +43,15 @@ describe.each(DIALECTS)("shared value rules on %s", (dialect) => {
     const year = new Date().getUTCFullYear();
     const form = (name: string) => {
       const fd = new FormData();
-      for (const [k, v] of Object.entries({ intent: "edit-kid", profileId, kidName: name, birthMonth: "3", birthYear: "2015" })) fd.set(k, v);
+      for (const [k, v] of Object.entries({ intent: "edit-kid", profileId, kidName: name, birthMonth: "3", birthYear: "2015" }))
+        fd.set(k, v);
       return parseWithZod(fd, { schema: editKidSchema(year) });
     };
     const longest = "M".repeat(KID_NAME_MAX);
     expect(form(longest).status).toBe("success");
-    expect((await h.caller(h.demo).kids.updateProfile({ profileId, kidName: longest, birthMonth: 3, birthYear: 2015 })).respones_msg).toContain("profile has been updated");
+    expect(
+      (await h.caller(h.demo).kids.updateProfile({ profileId, kidName: longest, birthMonth: 3, birthYear: 2015 })).respones_msg,
+    ).toContain("profile has been updated");
 
     const tooLong = "M".repeat(55);
     const refused = form(tooLong);
@@ -64,13 +67,24 @@ describe.each(DIALECTS)("shared value rules on %s", (dialect) => {
     const r = await trpc(h, token, "settings.setGlobalDailyLimit", { serialNumber: MIA, minutes });
     expect(r.status).toBe(400);
     expect(r.body.error?.message).toBe("Please enter whole minutes from 0 to 1,440.");
-    const row = await h.tdb.db.selectFrom("global_settings").select("value").where("device_id", "=", deviceId).where("key", "=", "GlobalDailyLimit").executeTakeFirst();
+    const row = await h.tdb.db
+      .selectFrom("global_settings")
+      .select("value")
+      .where("device_id", "=", deviceId)
+      .where("key", "=", "GlobalDailyLimit")
+      .executeTakeFirst();
     expect(row?.value ?? "0").not.toBe(String(minutes));
   });
 
   it("keeps the spec's words for a non-multiple of 15 and refuses a location interval past a day", async () => {
-    expect((await trpc(h, token, "settings.setGlobalDailyLimit", { serialNumber: MIA, minutes: 20 })).body.error?.message).toBe("Please enter time multiple of 15.");
-    const r = await trpc(h, token, "device.updateDevice", { serialNumber: MIA, enableLocationTracking: true, locationTrackingInterval: 1e300 });
+    expect((await trpc(h, token, "settings.setGlobalDailyLimit", { serialNumber: MIA, minutes: 20 })).body.error?.message).toBe(
+      "Please enter time multiple of 15.",
+    );
+    const r = await trpc(h, token, "device.updateDevice", {
+      serialNumber: MIA,
+      enableLocationTracking: true,
+      locationTrackingInterval: 1e300,
+    });
     expect(r.status).toBe(400);
     expect(r.body.error?.message).toBe("Please enter whole minutes from 0 to 1,440.");
   });
@@ -93,7 +107,9 @@ describe.each(DIALECTS)("shared value rules on %s", (dialect) => {
     const { profileId } = await h.kid(MIA);
     const parent = (await h.tdb.db.selectFrom("parents").selectAll().where("id", "=", h.demo.id).executeTakeFirstOrThrow()) as Parent;
     const context = { services: { device: h.caller, log: () => undefined } } as unknown as AppLoadContext;
-    const res = await callDevice(context, parent, "/kids-device", (d) => d.kids.updateProfile({ profileId, kidName: "M".repeat(55), birthMonth: 3, birthYear: 2015 }));
+    const res = await callDevice(context, parent, "/kids-device", (d) =>
+      d.kids.updateProfile({ profileId, kidName: "M".repeat(55), birthMonth: 3, birthYear: 2015 }),
+    );
     const { toast } = await readToast(new Request("http://x/", { headers: { Cookie: res.headers.get("Set-Cookie")!.split(";")[0] } }));
     expect(toast).toEqual({ type: "error", message: `The name must be ${KID_NAME_MAX} characters or fewer.` });
   });

@@ -2,7 +2,17 @@ import { Link } from "@remix-run/react";
 import { formatDayLabel } from "#core/format";
 
 /** Previous / next day (one day, spec 2 §9), carried in the URL as `date`; the next day stops at today. */
-export function DayNav({ day, prevHref, nextHref, label = "Day" }: { day: string; prevHref: string; nextHref: string | null; label?: string }) {
+export function DayNav({
+  day,
+  prevHref,
+  nextHref,
+  label = "Day",
+}: {
+  day: string;
+  prevHref: string;
+  nextHref: string | null;
+  label?: string;
+}) {
   return (
     <nav className="day-nav" aria-label={label}>
       <Link to={prevHref} className="btn btn-outline btn-small" rel="prev" preventScrollReset>

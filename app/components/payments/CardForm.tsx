@@ -39,7 +39,14 @@ export function LocalCardForm({ lastResult }: { lastResult?: SubmissionResult<st
         <input {...input(fields.card_name)} autoComplete="cc-name" maxLength={100} />
       </Field>
       <Field label="Card number" id={fields.number.id} errors={fields.number.errors}>
-        <input {...input(fields.number)} key={`number-${replyKey(lastResult)}`} defaultValue="" inputMode="numeric" autoComplete="cc-number" maxLength={23} />
+        <input
+          {...input(fields.number)}
+          key={`number-${replyKey(lastResult)}`}
+          defaultValue=""
+          inputMode="numeric"
+          autoComplete="cc-number"
+          maxLength={23}
+        />
       </Field>
       <div className="expiry-row">
         <Field label="Expiry month" id={fields.exp_month.id} errors={fields.exp_month.errors}>
@@ -49,7 +56,14 @@ export function LocalCardForm({ lastResult }: { lastResult?: SubmissionResult<st
           <input {...input(fields.exp_year)} inputMode="numeric" autoComplete="cc-exp-year" placeholder="YYYY" maxLength={4} />
         </Field>
         <Field label="CVC" id={fields.cvc.id} errors={fields.cvc.errors}>
-          <input {...input(fields.cvc)} key={`cvc-${replyKey(lastResult)}`} defaultValue="" inputMode="numeric" autoComplete="cc-csc" maxLength={4} />
+          <input
+            {...input(fields.cvc)}
+            key={`cvc-${replyKey(lastResult)}`}
+            defaultValue=""
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            maxLength={4}
+          />
         </Field>
       </div>
       <SubmitButton busy={busy}>Submit</SubmitButton>

@@ -11,7 +11,15 @@ export interface CardItem {
   exp_month: number;
   exp_year: number;
   isDefault: boolean;
-  billing: { name: string | null; email: string | null; line1: string | null; line2: string | null; city: string | null; postal_code: string | null; country: string | null };
+  billing: {
+    name: string | null;
+    email: string | null;
+    line1: string | null;
+    line2: string | null;
+    city: string | null;
+    postal_code: string | null;
+    country: string | null;
+  };
 }
 
 export function cardLabel(c: Pick<CardItem, "brand" | "last4">): string {

@@ -27,7 +27,13 @@ function PaymentItem({ p }: { p: PaymentLine }) {
   const pending = p.status === "Fail" || p.status === "Pending";
   return (
     <li className="card pay-item" data-testid="payment-item">
-      {p.imageUrl ? <img src={p.imageUrl} alt="" width={48} height={48} /> : <span className="pay-icon" aria-hidden="true">◉</span>}
+      {p.imageUrl ? (
+        <img src={p.imageUrl} alt="" width={48} height={48} />
+      ) : (
+        <span className="pay-icon" aria-hidden="true">
+          ◉
+        </span>
+      )}
       <div>
         <h2>
           {p.productName}
@@ -35,7 +41,8 @@ function PaymentItem({ p }: { p: PaymentLine }) {
         </h2>
         {p.subscriptionCode ? (
           <p className="pay-meta">
-            Subscription code: <code>{p.subscriptionCode}</code> {p.subscriptionCodeUsed ? <span className="badge badge-used">Used</span> : null}{" "}
+            Subscription code: <code>{p.subscriptionCode}</code>{" "}
+            {p.subscriptionCodeUsed ? <span className="badge badge-used">Used</span> : null}{" "}
             {p.expired ? <span className="badge badge-expired">Expired</span> : null}
           </p>
         ) : null}
@@ -55,13 +62,24 @@ function PaymentItem({ p }: { p: PaymentLine }) {
   );
 }
 
-export function PaymentHistory({ payments, page, pages, shopUrl }: { payments: PaymentLine[]; page: number; pages: number; shopUrl: string }) {
+export function PaymentHistory({
+  payments,
+  page,
+  pages,
+  shopUrl,
+}: {
+  payments: PaymentLine[];
+  page: number;
+  pages: number;
+  shopUrl: string;
+}) {
   if (payments.length === 0 && page === 1) {
     return (
       <section className="card center empty-state">
         <p>You have no payments yet.</p>
         <p>
-          To protect a phone, choose a plan in our shop: <a href={shopUrl}>Buy a subscription</a>. A new plan starts with a free trial, and its payments appear here.
+          To protect a phone, choose a plan in our shop: <a href={shopUrl}>Buy a subscription</a>. A new plan starts with a free trial, and
+          its payments appear here.
         </p>
       </section>
     );

@@ -5,7 +5,11 @@ import { FormErrors } from "~/components/forms";
 /** The few parts of Stripe.js this page uses (loaded from https://js.stripe.com/v3 on this page only). */
 interface StripeJs {
   elements(opts: { clientSecret: string }): { create(kind: "payment"): { mount(el: HTMLElement): void; destroy(): void } };
-  confirmSetup(opts: { elements: unknown; confirmParams: { return_url: string }; redirect: "if_required" }): Promise<{ error?: { message?: string }; setupIntent?: { id: string } }>;
+  confirmSetup(opts: {
+    elements: unknown;
+    confirmParams: { return_url: string };
+    redirect: "if_required";
+  }): Promise<{ error?: { message?: string }; setupIntent?: { id: string } }>;
 }
 declare global {
   interface Window {
@@ -76,7 +80,11 @@ export function StripeCardForm({ publishableKey }: { publishableKey: string }) {
     if (!ready || busy) return;
     setBusy(true);
     setError(null);
-    const r = await ready.stripe.confirmSetup({ elements: ready.elements, confirmParams: { return_url: `${window.location.origin}/payment-methods` }, redirect: "if_required" });
+    const r = await ready.stripe.confirmSetup({
+      elements: ready.elements,
+      confirmParams: { return_url: `${window.location.origin}/payment-methods` },
+      redirect: "if_required",
+    });
     if (r.error || !r.setupIntent) {
       setError(r.error?.message ?? CARD_NOT_SAVED);
       setBusy(false);

@@ -27,7 +27,18 @@ export function AddAccessModal({ data, lastResult }: { data: ProfileData; lastRe
         <Form method="post" action="/parent-profile?modal=add" {...getFormProps(form)} className="stack" noValidate preventScrollReset>
           <input type="hidden" name="intent" value="add" />
           <FormErrors errors={form.errors} id="add-access-errors" />
-          <Field label="Email username" id={fields.username.id} errors={fields.username.errors} hint={address ? <span data-testid="invite-address">We&apos;ll invite {address}</span> : `Only the part before @${data.parent.domain}.`}>
+          <Field
+            label="Email username"
+            id={fields.username.id}
+            errors={fields.username.errors}
+            hint={
+              address ? (
+                <span data-testid="invite-address">We&apos;ll invite {address}</span>
+              ) : (
+                `Only the part before @${data.parent.domain}.`
+              )
+            }
+          >
             <div className="username-row">
               <input {...usernameInput} autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />
               <span className="username-domain">@{data.parent.domain}</span>

@@ -105,7 +105,12 @@ export function DelegatedAccessTable({ rows }: { rows: Row[] }) {
       person={(r) => ({ name: r.delegateName, email: r.delegateEmail })}
       action={(r) =>
         r.status === "Pending" || r.status === "Accepted" ? (
-          <Link to={`?confirm=revoke&id=${r.id}`} className="btn btn-outline btn-small" preventScrollReset aria-label={`Revoke ${r.delegateName}`}>
+          <Link
+            to={`?confirm=revoke&id=${r.id}`}
+            className="btn btn-outline btn-small"
+            preventScrollReset
+            aria-label={`Revoke ${r.delegateName}`}
+          >
             Revoke
           </Link>
         ) : null
@@ -132,7 +137,12 @@ export function ReceivedAccessTable({ rows, verified }: { rows: Row[]; verified:
             <Form method="post" preventScrollReset>
               <input type="hidden" name="intent" value="accept" />
               <input type="hidden" name="id" value={r.id} />
-              <SubmitButton busy={busyAccept} className="btn btn-small" disabled={!verified} title={verified ? undefined : "Verify your email address first"}>
+              <SubmitButton
+                busy={busyAccept}
+                className="btn btn-small"
+                disabled={!verified}
+                title={verified ? undefined : "Verify your email address first"}
+              >
                 Accept
               </SubmitButton>
             </Form>

@@ -13,7 +13,10 @@ import { KidsCard } from "./KidsCard";
 import { TimeZoneCard } from "./TimeZoneCard";
 
 export type ProfileData = SerializeFrom<typeof loader>;
-export type ProfileActionData = { intent: "name" | "add" | "add-kid"; result: SubmissionResult<string[]> } | { intent: "time-zone"; error: string } | null;
+export type ProfileActionData =
+  | { intent: "name" | "add" | "add-kid"; result: SubmissionResult<string[]> }
+  | { intent: "time-zone"; error: string }
+  | null;
 
 /** /parent-profile (spec 1 §2): name and email, a note about delegation, both tables, notifications, modals from the URL. */
 export function ProfileView({ data, actionData }: { data: ProfileData; actionData: ProfileActionData }) {
@@ -25,13 +28,19 @@ export function ProfileView({ data, actionData }: { data: ProfileData; actionDat
       </Link>
       <h1>Parent Profile</h1>
       <NameCard data={data} lastResult={actionData?.intent === "name" ? actionData.result : undefined} />
-      <TimeZoneCard saved={data.timeZone.saved} zones={data.timeZone.zones} error={actionData?.intent === "time-zone" ? actionData.error : null} />
+      <TimeZoneCard
+        saved={data.timeZone.saved}
+        zones={data.timeZone.zones}
+        error={actionData?.intent === "time-zone" ? actionData.error : null}
+      />
       <KidsCard kids={data.ownKids} />
       {!data.parent.verified && data.received.some((d) => d.status === "Pending") ? <VerifyFirst email={data.parent.email} /> : null}
       <DelegatedAccessTable rows={data.given} />
       <ReceivedAccessTable rows={data.received} verified={data.parent.verified} />
       <Notifications items={data.notifications} />
-      {data.modal === "add" ? <AddAccessModal data={data} lastResult={actionData?.intent === "add" && "result" in actionData ? actionData.result : undefined} /> : null}
+      {data.modal === "add" ? (
+        <AddAccessModal data={data} lastResult={actionData?.intent === "add" && "result" in actionData ? actionData.result : undefined} />
+      ) : null}
       {data.modal === "add-kid" || addKidResult ? <AddKidModal lastResult={addKidResult} currentYear={data.currentYear} /> : null}
       {data.confirm ? <ConfirmModal kind={data.confirm.kind} row={data.confirm.row} /> : null}
     </div>
@@ -60,9 +69,9 @@ function NameCard({ data, lastResult }: { data: ProfileData; lastResult: Submiss
         </div>
       </Form>
       <p className="muted small" data-testid="delegation-note">
-        Delegation lets another adult manage chosen kids exactly as you do: dashboard, settings, commands, apps and reports. They are invited by
-        email at your own domain (@{data.parent.domain}) and get access only after accepting from a verified address. Delegation itself, payments,
-        removing a kid and your account stay yours alone, and you can revoke access at any time.
+        Delegation lets another adult manage chosen kids exactly as you do: dashboard, settings, commands, apps and reports. They are
+        invited by email at your own domain (@{data.parent.domain}) and get access only after accepting from a verified address. Delegation
+        itself, payments, removing a kid and your account stay yours alone, and you can revoke access at any time.
       </p>
     </section>
   );
@@ -72,9 +81,7 @@ function VerifyFirst({ email }: { email: string }) {
   const busy = useIsSubmitting({ intent: "resend-verification" });
   return (
     <section className="banner banner-warning stack" role="status" data-testid="verify-first">
-      <p>
-        Please verify your email address ({email}) before accepting an invitation: open the link we sent you when you signed up.
-      </p>
+      <p>Please verify your email address ({email}) before accepting an invitation: open the link we sent you when you signed up.</p>
       <Form method="post">
         <input type="hidden" name="intent" value="resend-verification" />
         <SubmitButton busy={busy} className="btn btn-outline btn-small">

@@ -22,7 +22,14 @@ export function TimeZoneCard({ saved, zones, error }: { saved: string; zones: st
         <input type="hidden" name="intent" value="time-zone" />
         <div className="field">
           <label htmlFor="time-zone-select">Family time zone</label>
-          <select id="time-zone-select" name="timeZone" value={value} onChange={(e) => setChosen(e.target.value)} aria-describedby={error ? "time-zone-error time-zone-help" : "time-zone-help"} aria-invalid={error ? true : undefined}>
+          <select
+            id="time-zone-select"
+            name="timeZone"
+            value={value}
+            onChange={(e) => setChosen(e.target.value)}
+            aria-describedby={error ? "time-zone-error time-zone-help" : "time-zone-help"}
+            aria-invalid={error ? true : undefined}
+          >
             {options.map((z) => (
               <option key={z} value={z}>
                 {z.replace(/_/g, " ")}
@@ -37,7 +44,9 @@ export function TimeZoneCard({ saved, zones, error }: { saved: string; zones: st
         </div>
         <p className="muted small" id="time-zone-help" data-testid="time-zone-state">
           Saved: {saved.replace(/_/g, " ")}. Your kids&apos; days, limits by day, schedules and reports follow this time zone.
-          {browser && browser !== saved ? ` This browser is in ${browser.replace(/_/g, " ")}${value === browser ? " (chosen above: press Save)" : ""}.` : ""}
+          {browser && browser !== saved
+            ? ` This browser is in ${browser.replace(/_/g, " ")}${value === browser ? " (chosen above: press Save)" : ""}.`
+            : ""}
         </p>
         <div className="radio-row">
           <SubmitButton busy={busy} className="btn">

@@ -38,7 +38,11 @@ async function tell(services: Services, mail: Mail, link = "/parent-profile"): P
 }
 
 export const delegationMails = {
-  invited: (d: { email: string; name: string; ownerName: string; ownerEmail: string; kids: string }, url: string, hasAccount: boolean): Mail => ({
+  invited: (
+    d: { email: string; name: string; ownerName: string; ownerEmail: string; kids: string },
+    url: string,
+    hasAccount: boolean,
+  ): Mail => ({
     to: d.email,
     subject: `${d.ownerName} gave you access to ${d.kids}`,
     text:
@@ -55,21 +59,36 @@ export const delegationMails = {
   }),
   revoked: (d: DelegationRow, wasAccepted: boolean, url: string): Mail => ({
     to: d.delegateEmail,
-    subject: wasAccepted ? `${d.ownerName} ended your access to ${kidNames(d)}` : `${d.ownerName} withdrew the invitation to ${kidNames(d)}`,
+    subject: wasAccepted
+      ? `${d.ownerName} ended your access to ${kidNames(d)}`
+      : `${d.ownerName} withdrew the invitation to ${kidNames(d)}`,
     text: `Hello ${d.delegateName},\n\n${d.ownerName} (${d.ownerEmail}) ${wasAccepted ? "ended your access to" : "withdrew the invitation to"} ${kidNames(d)} on Kids Portal.\n\n${url}\n`,
   }),
 };
 
-export async function invite(services: Services, owner: Parent, value: { email: string; name: string; allowedKids: string[]; accessLevel: string }): Promise<Outcome> {
+export async function invite(
+  services: Services,
+  owner: Parent,
+  value: { email: string; name: string; allowedKids: string[]; accessLevel: string },
+): Promise<Outcome> {
   if ((await hitCounter(services.db, `invite:${owner.id}`, DAY)) > INVITES_PER_DAY) {
     return { ok: false, message: `You can send at most ${INVITES_PER_DAY} invitations a day. Please try again tomorrow.` };
   }
   const created = await createDelegation(services.db, owner, value);
   if (!created.ok) return created;
-  const kids = (await services.db.selectFrom("kid_profiles").select("name").where("id", "in", value.allowedKids).orderBy("name").execute()).map((k) => k.name);
+  const kids = (
+    await services.db.selectFrom("kid_profiles").select("name").where("id", "in", value.allowedKids).orderBy("name").execute()
+  ).map((k) => k.name);
   const names = kidNames({ kids: kids.map((name) => ({ id: "", name })) });
   const hasAccount = Boolean(await parentIdByEmail(services.db, value.email));
-  await tell(services, delegationMails.invited({ email: value.email, name: value.name, ownerName: owner.name, ownerEmail: owner.email, kids: names }, profileUrl(services), hasAccount));
+  await tell(
+    services,
+    delegationMails.invited(
+      { email: value.email, name: value.name, ownerName: owner.name, ownerEmail: owner.email, kids: names },
+      profileUrl(services),
+      hasAccount,
+    ),
+  );
   return { ok: true, message: `Invitation sent to ${value.email}. ${value.name} gets access to ${names} after accepting.` };
 }
 
@@ -78,7 +97,11 @@ export async function answer(services: Services, parent: Parent, id: string, sta
   const result = await answerDelegation(services.db, parent, id, status);
   if (!result.ok) {
     if (result.reason === "not-found") throw new Response("Invitation not found.", { status: 404 });
-    if (result.reason === "unverified") return { ok: false, message: `Please verify your email address (${parent.email}) before accepting: open the link we sent you, or send it again below.` };
+    if (result.reason === "unverified")
+      return {
+        ok: false,
+        message: `Please verify your email address (${parent.email}) before accepting: open the link we sent you, or send it again below.`,
+      };
     return { ok: false, message: "This invitation has already been answered or withdrawn." };
   }
   const d = result.delegation;
@@ -97,13 +120,20 @@ export async function revoke(services: Services, owner: Parent, id: string): Pro
   const delegateId = await parentIdByEmail(services.db, d.delegateEmail);
   if (delegateId) {
     for (const kid of d.kids) {
-      await services.bus.publish({ type: "parent.refresh", parentIds: [delegateId], profileId: kid.id, reason: "access.revoked" }).catch((err: unknown) => {
-        services.log("warn", "revocation refresh not published", { error: err instanceof Error ? err.message : String(err) });
-      });
+      await services.bus
+        .publish({ type: "parent.refresh", parentIds: [delegateId], profileId: kid.id, reason: "access.revoked" })
+        .catch((err: unknown) => {
+          services.log("warn", "revocation refresh not published", { error: err instanceof Error ? err.message : String(err) });
+        });
     }
   }
   await tell(services, delegationMails.revoked(d, result.wasAccepted, profileUrl(services)));
-  return { ok: true, message: result.wasAccepted ? `${d.delegateName}'s access has been revoked.` : `The invitation to ${d.delegateEmail} has been withdrawn.` };
+  return {
+    ok: true,
+    message: result.wasAccepted
+      ? `${d.delegateName}'s access has been revoked.`
+      : `The invitation to ${d.delegateEmail} has been withdrawn.`,
+  };
 }
 
 /** A new email-verification link, for an invitee who must verify before accepting. */

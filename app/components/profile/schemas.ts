@@ -3,7 +3,11 @@ import { ACCESS_LEVELS, DEFAULT_ACCESS_LEVEL, NAME_MAX } from "~/rules/delegatio
 
 /** Forms of the parent profile page (conform + zod); the required-field rule itself is app/rules/delegation.ts. */
 export const nameSchema = z.object({
-  parentName: z.string({ required_error: "Parent name is required." }).trim().min(1, "Parent name is required.").max(NAME_MAX, `Parent name must be at most ${NAME_MAX} characters.`),
+  parentName: z
+    .string({ required_error: "Parent name is required." })
+    .trim()
+    .min(1, "Parent name is required.")
+    .max(NAME_MAX, `Parent name must be at most ${NAME_MAX} characters.`),
 });
 
 /** Everything optional here: a missing field gets the spec's one message, 'Please fill all required fields.'. */

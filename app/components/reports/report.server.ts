@@ -15,7 +15,11 @@ export async function requireReport(args: { request: Request; context: AppLoadCo
  * `requireReport`, with `also(report)` read beside the access check (and the report beside the session check):
  * two waits instead of four. What `also` read is returned only when the check passed.
  */
-export async function requireReportWith<T>(args: { request: Request; context: AppLoadContext }, id: string | null, also: (report: ReportRow) => Promise<T>) {
+export async function requireReportWith<T>(
+  args: { request: Request; context: AppLoadContext },
+  id: string | null,
+  also: (report: ReportRow) => Promise<T>,
+) {
   const [, report] = await Promise.all([requireParent(args), id && id.length <= 64 ? findReport(args.context.services.db, id) : undefined]);
   if (!report) throw new Response("Report not found.", { status: 404 });
   try {

@@ -23,7 +23,13 @@ export function RequestList({ items }: { items: RequestItem[] }) {
     <ul className="request-list" aria-label="Requests">
       {items.map((r) => (
         <li key={r.id} className="card request-row" data-testid="request" data-request-id={r.id}>
-          {r.icon ? <img src={r.icon} alt="" width={48} height={48} className="request-icon" /> : <span className="request-icon placeholder" aria-hidden="true">{r.title.slice(0, 1).toUpperCase()}</span>}
+          {r.icon ? (
+            <img src={r.icon} alt="" width={48} height={48} className="request-icon" />
+          ) : (
+            <span className="request-icon placeholder" aria-hidden="true">
+              {r.title.slice(0, 1).toUpperCase()}
+            </span>
+          )}
           <div className="stack-tight request-text">
             <strong>{r.title}</strong>
             <span className="badge badge-orange request-type">{r.label}</span>
@@ -48,7 +54,19 @@ export function RequestList({ items }: { items: RequestItem[] }) {
   );
 }
 
-function AnswerButton({ id, intent, label, title, className }: { id: string; intent: string; label: string; title: string; className: string }) {
+function AnswerButton({
+  id,
+  intent,
+  label,
+  title,
+  className,
+}: {
+  id: string;
+  intent: string;
+  label: string;
+  title: string;
+  className: string;
+}) {
   const busy = useIsSubmitting({ intent });
   return (
     <Form method="post" preventScrollReset>

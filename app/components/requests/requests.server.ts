@@ -23,12 +23,25 @@ interface Answer {
  */
 export function approveInstall(a: Answer, form: FormData): Promise<Response> {
   return installIntent(a.request, form, (v, back) =>
-    callDevice(a.context, a.parent, back, (d) => d.requests.approve({ serialNumber: a.serialNumber, id: a.id, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes }), "Approved.", closedHref(a.request)),
+    callDevice(
+      a.context,
+      a.parent,
+      back,
+      (d) => d.requests.approve({ serialNumber: a.serialNumber, id: a.id, enableDailyLimit: v.enabled, dailyLimitTime: v.minutes }),
+      "Approved.",
+      closedHref(a.request),
+    ),
   );
 }
 
 export function approveUninstall(a: Answer): Promise<Response> {
-  return callDevice(a.context, a.parent, closedHref(a.request), (d) => d.requests.approve({ serialNumber: a.serialNumber, id: a.id }), "Approved.");
+  return callDevice(
+    a.context,
+    a.parent,
+    closedHref(a.request),
+    (d) => d.requests.approve({ serialNumber: a.serialNumber, id: a.id }),
+    "Approved.",
+  );
 }
 
 /**
@@ -52,5 +65,11 @@ export async function approveExtend(a: Answer, extendLimit: number | undefined):
 }
 
 export function reject(a: Answer): Promise<Response> {
-  return callDevice(a.context, a.parent, closedHref(a.request), (d) => d.requests.reject({ serialNumber: a.serialNumber, id: a.id }), "Rejected.");
+  return callDevice(
+    a.context,
+    a.parent,
+    closedHref(a.request),
+    (d) => d.requests.reject({ serialNumber: a.serialNumber, id: a.id }),
+    "Rejected.",
+  );
 }

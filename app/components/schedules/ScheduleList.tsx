@@ -34,7 +34,11 @@ export function ScheduleList({ schedules, kidName }: { schedules: ScheduleItem[]
                 <Link to={to({ modal: "edit", id: s.id, confirm: null, preset: null })} preventScrollReset aria-label={`Edit ${s.name}`}>
                   Edit
                 </Link>
-                <Link to={to({ confirm: "delete", id: s.id, modal: null, preset: null })} preventScrollReset aria-label={`Delete ${s.name}`}>
+                <Link
+                  to={to({ confirm: "delete", id: s.id, modal: null, preset: null })}
+                  preventScrollReset
+                  aria-label={`Delete ${s.name}`}
+                >
                   Delete
                 </Link>
               </span>

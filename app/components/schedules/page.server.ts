@@ -15,7 +15,16 @@ import { SCHEDULE_PRESETS } from "#core/time-values";
 /** What the /schedules page reads and does (issue 21 item 2); the route module stays thin. */
 
 type Db = AppLoadContext["services"]["db"];
-const draftOf = (s: ScheduleRow): ScheduleDraft => ({ id: s.id, name: s.name, days: s.days, start: hhmm(s.start), end: hhmm(s.end), blocks: s.blocksAll ? "all" : "some", categories: s.categories, apps: s.apps });
+const draftOf = (s: ScheduleRow): ScheduleDraft => ({
+  id: s.id,
+  name: s.name,
+  days: s.days,
+  start: hhmm(s.start),
+  end: hhmm(s.end),
+  blocks: s.blocksAll ? "all" : "some",
+  categories: s.categories,
+  apps: s.apps,
+});
 
 /** Another kid's (or family's) schedule id is a 404 that reveals nothing. */
 async function ownSchedule(db: Db, profileId: string, id: string | null): Promise<ScheduleRow> {
@@ -28,7 +37,9 @@ export async function schedulesPage(db: Db, kid: { id: string }, deviceId: strin
   const q = (k: string) => url.searchParams.get(k);
   const [rows, apps, rules] = await Promise.all([listSchedules(db, kid.id), listKidApps(db, deviceId), listTimeRules(db, kid.id)]);
   const allowed = new Set(rules.filter((r) => r.scope === "app" && r.alwaysAllowed).map((r) => r.target));
-  const categories = [...new Map(apps.map((a) => [a.category, { id: a.category, name: a.categoryName }])).values()].sort((a, b) => a.name.localeCompare(b.name));
+  const categories = [...new Map(apps.map((a) => [a.category, { id: a.category, name: a.categoryName }])).values()].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   const appName = new Map(apps.map((a) => [a.packageName, a.title]));
   const catName = new Map(categories.map((c) => [c.id, c.name]));
   const modal = q("modal") === "add" ? ("add" as const) : q("modal") === "edit" ? ("edit" as const) : null;
@@ -40,7 +51,9 @@ export async function schedulesPage(db: Db, kid: { id: string }, deviceId: strin
       name: s.name,
       days: daysText(s.days),
       time: `${hhmm(s.start)}–${hhmm(s.end)}${s.end < s.start ? " (next day)" : ""}`,
-      blocks: s.blocksAll ? "The whole phone" : [...s.categories.map((c) => catName.get(c) ?? c), ...s.apps.map((a) => appName.get(a) ?? a)].join(", "),
+      blocks: s.blocksAll
+        ? "The whole phone"
+        : [...s.categories.map((c) => catName.get(c) ?? c), ...s.apps.map((a) => appName.get(a) ?? a)].join(", "),
     })),
     apps: apps
       .filter((a) => a.packageName !== KIDS_APP_PACKAGE)
@@ -68,12 +81,25 @@ export async function saveSchedule({ request, context, parent, kid }: Ctx, form:
   const { id } = submission.value;
   if (id) await ownSchedule(context.services.db, kid.id, id);
   const back = hrefWith(request, { modal: null, id: null, preset: null });
-  return callDevice(context, parent, hrefWith(request, {}), (d) => d.time.saveSchedule({ profileId: kid.id, ...(id ? { id } : {}), schedule: toScheduleFields(submission.value) }), "Saved.", back);
+  return callDevice(
+    context,
+    parent,
+    hrefWith(request, {}),
+    (d) => d.time.saveSchedule({ profileId: kid.id, ...(id ? { id } : {}), schedule: toScheduleFields(submission.value) }),
+    "Saved.",
+    back,
+  );
 }
 
 export async function deleteSchedule({ request, context, parent, kid }: Ctx, form: FormData) {
   const s = await ownSchedule(context.services.db, kid.id, String(form.get("id") ?? ""));
-  return callDevice(context, parent, hrefWith(request, { confirm: null, id: null }), (d) => d.time.deleteSchedule({ profileId: kid.id, id: s.id }), "The schedule is deleted.");
+  return callDevice(
+    context,
+    parent,
+    hrefWith(request, { confirm: null, id: null }),
+    (d) => d.time.deleteSchedule({ profileId: kid.id, id: s.id }),
+    "The schedule is deleted.",
+  );
 }
 
 /** The "Always allowed" checkboxes: only the kid's own apps count; each change is one procedure call. */
@@ -85,13 +111,9 @@ export async function saveAlwaysAllowed({ request, context, parent, kid, deviceI
   const changes = apps.filter((a) => wanted.has(a.packageName) !== now.has(a.packageName));
   const back = hrefWith(request, {});
   if (changes.length === 0) return redirectWithToast(back, { type: "info", message: "Nothing changed." });
-  return callDevice(
-    context,
-    parent,
-    back,
-    async (d) => {
-      for (const a of changes) await d.time.setAlwaysAllowed({ profileId: kid.id, packageName: a.packageName, allowed: wanted.has(a.packageName) });
-      return { respones_msg: "Always allowed apps are saved." };
-    },
-  );
+  return callDevice(context, parent, back, async (d) => {
+    for (const a of changes)
+      await d.time.setAlwaysAllowed({ profileId: kid.id, packageName: a.packageName, allowed: wanted.has(a.packageName) });
+    return { respones_msg: "Always allowed apps are saved." };
+  });
 }

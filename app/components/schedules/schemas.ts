@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { hhmm } from "#core/zoned-time";
-import { clockTime, SCHEDULE_PRESETS, SCHEDULE_NO_DAY, SCHEDULE_NOTHING_BLOCKED, SCHEDULE_SAME_TIMES, scheduleName } from "#core/time-values";
+import {
+  clockTime,
+  SCHEDULE_PRESETS,
+  SCHEDULE_NO_DAY,
+  SCHEDULE_NOTHING_BLOCKED,
+  SCHEDULE_SAME_TIMES,
+  scheduleName,
+} from "#core/time-values";
 import { recordId } from "#core/values";
 
 /**
@@ -13,7 +20,10 @@ export const scheduleFormSchema = z
     intent: z.literal("save"),
     id: recordId.optional(),
     name: scheduleName,
-    days: z.array(z.number({ invalid_type_error: SCHEDULE_NO_DAY }).int().min(0).max(6), { required_error: SCHEDULE_NO_DAY }).max(7).min(1, SCHEDULE_NO_DAY),
+    days: z
+      .array(z.number({ invalid_type_error: SCHEDULE_NO_DAY }).int().min(0).max(6), { required_error: SCHEDULE_NO_DAY })
+      .max(7)
+      .min(1, SCHEDULE_NO_DAY),
     start: clockTime,
     end: clockTime,
     blocks: z.enum(["all", "some"], { required_error: SCHEDULE_NOTHING_BLOCKED, invalid_type_error: SCHEDULE_NOTHING_BLOCKED }),
@@ -22,7 +32,8 @@ export const scheduleFormSchema = z
   })
   .superRefine((s, ctx) => {
     if (s.start === s.end) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["end"], message: SCHEDULE_SAME_TIMES });
-    if (s.blocks === "some" && s.categories.length === 0 && s.apps.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["blocks"], message: SCHEDULE_NOTHING_BLOCKED });
+    if (s.blocks === "some" && s.categories.length === 0 && s.apps.length === 0)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["blocks"], message: SCHEDULE_NOTHING_BLOCKED });
   });
 
 export type ScheduleForm = z.infer<typeof scheduleFormSchema>;
@@ -30,7 +41,15 @@ export type ScheduleForm = z.infer<typeof scheduleFormSchema>;
 /** The procedure's shape (core/time-values.ts scheduleFields). */
 export function toScheduleFields(v: ScheduleForm) {
   const all = v.blocks === "all";
-  return { name: v.name, days: [...new Set(v.days)].sort(), start: v.start, end: v.end, blocksAll: all, categories: all ? [] : v.categories, apps: all ? [] : v.apps };
+  return {
+    name: v.name,
+    days: [...new Set(v.days)].sort(),
+    start: v.start,
+    end: v.end,
+    blocksAll: all,
+    categories: all ? [] : v.categories,
+    apps: all ? [] : v.apps,
+  };
 }
 
 export type Preset = keyof typeof SCHEDULE_PRESETS;
@@ -52,4 +71,3 @@ export function presetDraft(preset: string | null): ScheduleDraft {
   if (!p) return { name: "", days: [], start: "", end: "", blocks: "all", categories: [], apps: [] };
   return { name: p.name, days: [...p.days], start: hhmm(p.start), end: hhmm(p.end), blocks: "all", categories: [], apps: [] };
 }
-

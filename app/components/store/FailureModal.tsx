@@ -5,7 +5,19 @@ import { failureExplanation } from "~/rules/store";
 import type { InstallRetryView } from "#db/queries/store/installed";
 
 /** The installation-failure-reason popup (spec 2 §8): what happened, what happens next, what the parent can do. */
-export function FailureModal({ appTitle, reason, retry, maxAttempts, closeHref }: { appTitle: string; reason: string; retry: InstallRetryView | null; maxAttempts: number; closeHref: string }) {
+export function FailureModal({
+  appTitle,
+  reason,
+  retry,
+  maxAttempts,
+  closeHref,
+}: {
+  appTitle: string;
+  reason: string;
+  retry: InstallRetryView | null;
+  maxAttempts: number;
+  closeHref: string;
+}) {
   const e = failureExplanation(reason);
   return (
     <Modal title={e?.title ?? "The install did not finish"} closeHref={closeHref} labelId="failure-title">

@@ -15,7 +15,11 @@ export function AgeModal({ to, current }: { to: To; current: StoreFilter }) {
       <ul className="choice-list">
         {AGE_RANGES.map((age) => (
           <li key={age}>
-            <Link to={apply(to, { kind: "age", age })} aria-current={current.kind === "age" && current.age === age ? "true" : undefined} replace>
+            <Link
+              to={apply(to, { kind: "age", age })}
+              aria-current={current.kind === "age" && current.age === age ? "true" : undefined}
+              replace
+            >
               {AGE_LABELS[age]}
             </Link>
           </li>
@@ -31,7 +35,11 @@ export function ExpertModal({ to, current }: { to: To; current: StoreFilter }) {
       <ul className="choice-list">
         {EXPERT_FILTERS.map((rating) => (
           <li key={rating}>
-            <Link to={apply(to, { kind: "expert", rating })} aria-current={current.kind === "expert" && current.rating === rating ? "true" : undefined} replace>
+            <Link
+              to={apply(to, { kind: "expert", rating })}
+              aria-current={current.kind === "expert" && current.rating === rating ? "true" : undefined}
+              replace
+            >
               {EXPERT_LABELS[rating]}
             </Link>
           </li>
@@ -48,7 +56,11 @@ export function CategoryModal({ to, current, categories }: { to: To; current: St
       <ul className="category-grid" aria-label="Store categories">
         {categories.map((c) => (
           <li key={c.id}>
-            <Link to={apply(to, { kind: "category", category: c.id })} aria-current={current.kind === "category" && current.category === c.id ? "true" : undefined} replace>
+            <Link
+              to={apply(to, { kind: "category", category: c.id })}
+              aria-current={current.kind === "category" && current.category === c.id ? "true" : undefined}
+              replace
+            >
               {c.name}
             </Link>
           </li>

@@ -20,7 +20,19 @@ export const INSTALL_DRAFT_DEFAULT: InstallDraft = { enabled: true, minutes: 60 
  * JavaScript the switch and the stepper post a draft (`intent` with `toggle` / `step`) the server keeps in the
  * URL (install.server.ts `installIntent`). `hidden` carries the form's own fields (packageName, requestId, …).
  */
-export function InstallModal({ appTitle, closeHref, draft, hidden, error }: { appTitle: string; closeHref: string; draft: InstallDraft; hidden: Record<string, string>; error?: string | null }) {
+export function InstallModal({
+  appTitle,
+  closeHref,
+  draft,
+  hidden,
+  error,
+}: {
+  appTitle: string;
+  closeHref: string;
+  draft: InstallDraft;
+  hidden: Record<string, string>;
+  error?: string | null;
+}) {
   const [state, setState] = useState(draft);
   const [seen, setSeen] = useState(draft);
   if (seen.enabled !== draft.enabled || seen.minutes !== draft.minutes) {
@@ -38,9 +50,20 @@ export function InstallModal({ appTitle, closeHref, draft, hidden, error }: { ap
         ))}
         <input type="hidden" name="enableDailyLimit" value={state.enabled ? "on" : "off"} />
         <p>Set how long a day the app may be used. You can change it later on the app&apos;s page.</p>
-        <Switch checked={state.enabled} label="Daily limit" onToggle={(on) => setState({ enabled: on, minutes: limitAfterSwitch(on, on ? 0 : state.minutes) })} />
+        <Switch
+          checked={state.enabled}
+          label="Daily limit"
+          onToggle={(on) => setState({ enabled: on, minutes: limitAfterSwitch(on, on ? 0 : state.minutes) })}
+        />
         {state.enabled ? (
-          <MinutesStepper id="install-minutes" name="minutes" label="Minutes a day" value={state.minutes} onChange={(m) => setState({ enabled: true, minutes: m })} describedBy={error ? "install-error" : undefined} />
+          <MinutesStepper
+            id="install-minutes"
+            name="minutes"
+            label="Minutes a day"
+            value={state.minutes}
+            onChange={(m) => setState({ enabled: true, minutes: m })}
+            describedBy={error ? "install-error" : undefined}
+          />
         ) : (
           <input type="hidden" name="minutes" value="0" />
         )}

@@ -4,7 +4,19 @@ import { failureExplanation } from "~/rules/store";
 import { RetryLine } from "./FailureModal";
 
 /** An app's store install on the kid's phone (the /application page): installing, or not installed and why. */
-export function InstallStatus({ state, reason, retry, maxAttempts, whyHref }: { state: string | null; reason: string | null; retry: InstallRetryView | null; maxAttempts: number; whyHref: string }) {
+export function InstallStatus({
+  state,
+  reason,
+  retry,
+  maxAttempts,
+  whyHref,
+}: {
+  state: string | null;
+  reason: string | null;
+  retry: InstallRetryView | null;
+  maxAttempts: number;
+  whyHref: string;
+}) {
   if (state === "installing" || reason === "IN_PROGRESS") {
     return (
       <section className="card" aria-label="Install">

@@ -31,7 +31,23 @@ export interface StoreItem {
 type To = (changes: Record<string, string | number | null>) => string;
 
 /** Play store list items (spec 2 §3): icon, title, expert badge, score, kid and overall rating, price, the install button. */
-export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, label, anchorAt = null }: { items: StoreItem[]; to: To; appHref: (appId: string) => string; kidsAppPackage: string; maxAttempts: number; label: string; anchorAt?: number | null }) {
+export function StoreList({
+  items,
+  to,
+  appHref,
+  kidsAppPackage,
+  maxAttempts,
+  label,
+  anchorAt = null,
+}: {
+  items: StoreItem[];
+  to: To;
+  appHref: (appId: string) => string;
+  kidsAppPackage: string;
+  maxAttempts: number;
+  label: string;
+  anchorAt?: number | null;
+}) {
   const busy = useIsSubmitting({ intent: "uninstall" });
   // One form for every Uninstall button: the pressed button sends its app (name/value), with JavaScript or
   // without. A form per row cost a third of each row's render (80 rows on a full phone; docs/performance.md).
@@ -40,7 +56,16 @@ export function StoreList({ items, to, appHref, kidsAppPackage, maxAttempts, lab
       <input type="hidden" name="intent" value="uninstall" />
       <ul className="store-list" aria-label={label}>
         {items.map((a, i) => (
-          <StoreRow key={a.appId} a={a} to={to} href={appHref(a.appId)} kidsAppPackage={kidsAppPackage} maxAttempts={maxAttempts} busy={busy} anchor={i === anchorAt ? MORE_ANCHOR : undefined} />
+          <StoreRow
+            key={a.appId}
+            a={a}
+            to={to}
+            href={appHref(a.appId)}
+            kidsAppPackage={kidsAppPackage}
+            maxAttempts={maxAttempts}
+            busy={busy}
+            anchor={i === anchorAt ? MORE_ANCHOR : undefined}
+          />
         ))}
       </ul>
     </Form>
@@ -56,7 +81,12 @@ export function ResultsMoreLess({ paging, to }: { paging: { showMore: number | n
   return (
     <div className="more-less">
       {paging.showMore ? (
-        <Link to={`${to({ shown: paging.showMore, modal: null })}#${MORE_ANCHOR}`} preventScrollReset replace aria-label="Show More results">
+        <Link
+          to={`${to({ shown: paging.showMore, modal: null })}#${MORE_ANCHOR}`}
+          preventScrollReset
+          replace
+          aria-label="Show More results"
+        >
           Show More
         </Link>
       ) : null}
@@ -69,12 +99,34 @@ export function ResultsMoreLess({ paging, to }: { paging: { showMore: number | n
   );
 }
 
-function StoreRow({ a, to, href, kidsAppPackage, maxAttempts, busy, anchor }: { a: StoreItem; to: To; href: string; kidsAppPackage: string; maxAttempts: number; busy: boolean; anchor?: string }) {
+function StoreRow({
+  a,
+  to,
+  href,
+  kidsAppPackage,
+  maxAttempts,
+  busy,
+  anchor,
+}: {
+  a: StoreItem;
+  to: To;
+  href: string;
+  kidsAppPackage: string;
+  maxAttempts: number;
+  busy: boolean;
+  anchor?: string;
+}) {
   const badge = expertBadge(a.expertRating);
   const button = installButton(a, kidsAppPackage);
   const failed = a.installState === "failed" && a.failureReason;
   return (
-    <li id={anchor} className="store-item" data-testid="store-item" data-app={a.appId} data-state={a.installState ?? (a.isAppInstalled ? "installed" : "none")}>
+    <li
+      id={anchor}
+      className="store-item"
+      data-testid="store-item"
+      data-app={a.appId}
+      data-state={a.installState ?? (a.isAppInstalled ? "installed" : "none")}
+    >
       <img src={a.icon} alt="" width={48} height={48} loading="lazy" />
       <div className="store-main">
         <Link to={href} className="store-title">
@@ -87,7 +139,11 @@ function StoreRow({ a, to, href, kidsAppPackage, maxAttempts, busy, anchor }: { 
           {a.overallRating != null ? <span>Overall {a.overallRating}</span> : null}
           <span className="store-price">{priceText(a.price, a.free)}</span>
         </div>
-        {a.isAppInstalled && a.enableDailyLimit ? <p className="muted" data-testid="app-limit">Daily limit {a.dailyLimitTime} minutes</p> : null}
+        {a.isAppInstalled && a.enableDailyLimit ? (
+          <p className="muted" data-testid="app-limit">
+            Daily limit {a.dailyLimitTime} minutes
+          </p>
+        ) : null}
         <ChangedBy by={a.changedBy} testId="store-changed-by" />
         {button === "installing" ? (
           <p className="badge badge-orange" data-testid="install-status">
@@ -115,7 +171,12 @@ function ActionButton({ a, button, to, busy }: { a: StoreItem; button: ReturnTyp
   switch (button) {
     case "install":
       return (
-        <Link to={to({ modal: "install", appId: a.appId, limitOn: null, limit: null })} className="btn btn-small" preventScrollReset aria-label={`Install ${a.title}`}>
+        <Link
+          to={to({ modal: "install", appId: a.appId, limitOn: null, limit: null })}
+          className="btn btn-small"
+          preventScrollReset
+          aria-label={`Install ${a.title}`}
+        >
           Install
         </Link>
       );
@@ -126,7 +187,14 @@ function ActionButton({ a, button, to, busy }: { a: StoreItem; button: ReturnTyp
     case "uninstall":
     case "kids-app": // the button is there; the server refuses with the spec's message (KIDS_APP_MESSAGE)
       return (
-        <button type="submit" name="packageName" value={a.appId} className="btn btn-small btn-danger-outline" disabled={busy} aria-label={`Uninstall ${a.title}`}>
+        <button
+          type="submit"
+          name="packageName"
+          value={a.appId}
+          className="btn btn-small btn-danger-outline"
+          disabled={busy}
+          aria-label={`Uninstall ${a.title}`}
+        >
           Uninstall
         </button>
       );

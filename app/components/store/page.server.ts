@@ -12,7 +12,14 @@ export const MODALS = ["age", "category", "expert", "install", "failure"] as con
 export type StoreModal = (typeof MODALS)[number];
 
 /** Everything /play-store shows for one phone (spec 2 §2): the tab's list, the filter, the popups' data; `viewerId` reads "changed by you". */
-export async function storePage(db: DB, url: URL, device: { id: string; serial_number: string; brand: string | null; model: string | null }, kid: { id: string; name: string }, viewerId: string, icons: IconOptions) {
+export async function storePage(
+  db: DB,
+  url: URL,
+  device: { id: string; serial_number: string; brand: string | null; model: string | null },
+  kid: { id: string; name: string },
+  viewerId: string,
+  icons: IconOptions,
+) {
   const q = (k: string) => url.searchParams.get(k);
   const filter = parseStoreFilter(url.searchParams);
   const tab = q("tab") === "installed" || (q("tab") !== "search" && filter.kind === "none") ? ("installed" as const) : ("search" as const);
@@ -36,7 +43,17 @@ export async function storePage(db: DB, url: URL, device: { id: string; serial_n
     // Search results carry the phone's install state (installing, failed and why, its limit).
     items = found.slice(0, shown).map((a) => {
       const i = byApp.get(a.appId);
-      return i ? { ...a, installState: i.installState, failureReason: i.failureReason, enableDailyLimit: i.enableDailyLimit, dailyLimitTime: i.dailyLimitTime, retry: i.retry, changedBy: i.changedBy } : a;
+      return i
+        ? {
+            ...a,
+            installState: i.installState,
+            failureReason: i.failureReason,
+            enableDailyLimit: i.enableDailyLimit,
+            dailyLimitTime: i.dailyLimitTime,
+            retry: i.retry,
+            changedBy: i.changedBy,
+          }
+        : a;
     });
   }
   const categoryName = filter.kind === "category" ? (categories.find((c) => c.id === filter.category)?.name ?? filter.category) : null;

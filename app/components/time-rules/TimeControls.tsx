@@ -11,7 +11,15 @@ import { useIsSubmitting } from "~/utils/hooks";
  * "Customise by day": closed, a link opens it (?byDay=1); open, a stepper per weekday (Monday … Sunday) with the
  * daily limit's 15-minute rules, Save, and "Same every day" once a rule is saved. 0 is no limit that day.
  */
-export function WeekdayLimits({ draft, error, what }: { draft: { open: boolean; customised: boolean; minutes: number[] }; error: { message: string; day: number } | null; what: string }) {
+export function WeekdayLimits({
+  draft,
+  error,
+  what,
+}: {
+  draft: { open: boolean; customised: boolean; minutes: number[] };
+  error: { message: string; day: number } | null;
+  what: string;
+}) {
   const to = useHrefWith();
   const busy = useIsSubmitting({ intent: "weekdays" });
   const [minutes, setMinutes] = useState(draft.minutes);
@@ -34,7 +42,10 @@ export function WeekdayLimits({ draft, error, what }: { draft: { open: boolean; 
       <DefaultSubmit name="intent" value="weekdays" />
       <input type="hidden" name="intent" value="weekdays" />
       <h3>Customise by day</h3>
-      <p className="muted small">{draft.customised ? "Each day has its own limit." : "One value holds every day until you save limits by day."} 0 is no limit that day.</p>
+      <p className="muted small">
+        {draft.customised ? "Each day has its own limit." : "One value holds every day until you save limits by day."} 0 is no limit that
+        day.
+      </p>
       <div className="weekday-grid">
         {WEEKDAYS.map((day, i) => (
           <MinutesStepper
@@ -73,7 +84,19 @@ export function WeekdayLimits({ draft, error, what }: { draft: { open: boolean; 
 }
 
 /** "Bonus time": extra minutes for today only, in 15-minute steps; shows what was given today. */
-export function BonusTime({ draft, givenToday, error, what, hidden = {} }: { draft: number; givenToday: number; error: string | null; what: string; hidden?: Record<string, string> }) {
+export function BonusTime({
+  draft,
+  givenToday,
+  error,
+  what,
+  hidden = {},
+}: {
+  draft: number;
+  givenToday: number;
+  error: string | null;
+  what: string;
+  hidden?: Record<string, string>;
+}) {
   const busy = useIsSubmitting({ intent: "bonus" });
   const [minutes, setMinutes] = useState(draft);
   const [seen, setSeen] = useState(draft);
@@ -90,9 +113,18 @@ export function BonusTime({ draft, givenToday, error, what, hidden = {} }: { dra
       ))}
       <h3 id="bonus-title">Bonus time</h3>
       <p className="muted small" data-testid="bonus-today">
-        Extra minutes for {what}, today only; they end at midnight. {givenToday > 0 ? `Given today: ${formatMinutes(givenToday)}.` : "None given today."}
+        Extra minutes for {what}, today only; they end at midnight.{" "}
+        {givenToday > 0 ? `Given today: ${formatMinutes(givenToday)}.` : "None given today."}
       </p>
-      <MinutesStepper id="bonus-minutes" name="bonus" stepName="step-bonus" label="Bonus minutes" value={minutes} onChange={setMinutes} describedBy={error ? "bonus-error" : undefined} />
+      <MinutesStepper
+        id="bonus-minutes"
+        name="bonus"
+        stepName="step-bonus"
+        label="Bonus minutes"
+        value={minutes}
+        onChange={setMinutes}
+        describedBy={error ? "bonus-error" : undefined}
+      />
       {error ? (
         <p className="field-error" id="bonus-error" role="alert">
           {error}
@@ -111,7 +143,15 @@ export function BonusTime({ draft, givenToday, error, what, hidden = {} }: { dra
  * "Session limit" (issue 21 item 4) for an app or a category: at most N minutes in a row, then a break of M
  * minutes. Shows the saved rule; two steppers (15-minute steps), Save, and Remove once one is saved.
  */
-export function SessionLimit({ draft, error, what }: { draft: { saved: { minutes: number; breakMinutes: number } | null; minutes: number; breakMinutes: number }; error: { message: string; field: "minutes" | "break" } | null; what: string }) {
+export function SessionLimit({
+  draft,
+  error,
+  what,
+}: {
+  draft: { saved: { minutes: number; breakMinutes: number } | null; minutes: number; breakMinutes: number };
+  error: { message: string; field: "minutes" | "break" } | null;
+  what: string;
+}) {
   const busy = useIsSubmitting({ intent: "session" });
   const shown = `${draft.minutes},${draft.breakMinutes}`;
   const [values, setValues] = useState({ minutes: draft.minutes, breakMinutes: draft.breakMinutes });
@@ -127,11 +167,29 @@ export function SessionLimit({ draft, error, what }: { draft: { saved: { minutes
       <input type="hidden" name="intent" value="session" />
       <h3>Session limit</h3>
       <p className="muted small" data-testid="session-state">
-        {s ? `On: at most ${formatMinutes(s.minutes)} in a row, then a ${formatMinutes(s.breakMinutes)} break.` : "Off: no limit on minutes in a row."}
+        {s
+          ? `On: at most ${formatMinutes(s.minutes)} in a row, then a ${formatMinutes(s.breakMinutes)} break.`
+          : "Off: no limit on minutes in a row."}
       </p>
       <div className="weekday-grid">
-        <MinutesStepper id="session-minutes" name="sessionMinutes" stepName="step-session" label="Minutes in a row" value={values.minutes} onChange={(v) => setValues((x) => ({ ...x, minutes: v }))} describedBy={error?.field === "minutes" ? "session-error" : undefined} />
-        <MinutesStepper id="session-break" name="breakMinutes" stepName="step-break" label="Break minutes" value={values.breakMinutes} onChange={(v) => setValues((x) => ({ ...x, breakMinutes: v }))} describedBy={error?.field === "break" ? "session-error" : undefined} />
+        <MinutesStepper
+          id="session-minutes"
+          name="sessionMinutes"
+          stepName="step-session"
+          label="Minutes in a row"
+          value={values.minutes}
+          onChange={(v) => setValues((x) => ({ ...x, minutes: v }))}
+          describedBy={error?.field === "minutes" ? "session-error" : undefined}
+        />
+        <MinutesStepper
+          id="session-break"
+          name="breakMinutes"
+          stepName="step-break"
+          label="Break minutes"
+          value={values.breakMinutes}
+          onChange={(v) => setValues((x) => ({ ...x, breakMinutes: v }))}
+          describedBy={error?.field === "break" ? "session-error" : undefined}
+        />
       </div>
       {error ? (
         <p className="field-error" id="session-error" role="alert">

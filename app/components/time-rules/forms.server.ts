@@ -41,7 +41,14 @@ export async function savedWeekdays(db: Db, profileId: string, scope: TimeRuleSc
 }
 
 /** Bonus minutes given for the kid's today to this scope and target (`timeZone`: the family's, when already read). */
-export async function bonusToday(db: Db, profileId: string, scope: TimeRuleScope, target: string, now: Date = new Date(), timeZone?: string): Promise<number> {
+export async function bonusToday(
+  db: Db,
+  profileId: string,
+  scope: TimeRuleScope,
+  target: string,
+  now: Date = new Date(),
+  timeZone?: string,
+): Promise<number> {
   const all = await bonusOnLocalToday(db, profileId, now, timeZone);
   return all.filter((b) => b.scope === scope && b.target === (scope === "phone" ? "" : target)).reduce((n, b) => n + b.minutes, 0);
 }
@@ -75,10 +82,17 @@ export async function weekdaysIntent({ request, context, parent, profileId, scop
   }
   const back = hrefWith(request, { days: null, byDay: null });
   const save = (minutes: number[] | null, message: string) =>
-    callDevice(context, parent, hrefWith(request, {}), async (d) => {
+    callDevice(
+      context,
+      parent,
+      hrefWith(request, {}),
+      async (d) => {
         await d.time.setWeekdayLimits({ profileId, scope, target, minutes });
         return { respones_msg: message };
-      }, message, back);
+      },
+      message,
+      back,
+    );
   if (form.get("do") === "reset") return save(null, "The same limit holds every day again.");
   const minutes: number[] = [];
   for (let i = 0; i < 7; i++) {
@@ -92,11 +106,23 @@ export async function weekdaysIntent({ request, context, parent, profileId, scop
 /** The "bonus" intent: − and + keep a draft; Give adds the minutes for today only. */
 export async function bonusIntent({ request, context, parent, profileId, scope, target }: Ctx, form: FormData) {
   const step = form.get("step-bonus");
-  if (step === "+15" || step === "-15") return redirectWithToast(`${hrefWith(request, { bonus: String(stepMinutes(form.get("bonus"), step === "+15" ? 1 : -1)) })}#bonus`, NOT_SAVED);
+  if (step === "+15" || step === "-15")
+    return redirectWithToast(
+      `${hrefWith(request, { bonus: String(stepMinutes(form.get("bonus"), step === "+15" ? 1 : -1)) })}#bonus`,
+      NOT_SAVED,
+    );
   const raw = String(form.get("bonus") ?? "").trim();
   const minutes = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(minutes >= BONUS_STEP && minutes <= BONUS_MAX && minutes % BONUS_STEP === 0)) return json({ intent: "bonus" as const, error: BONUS_MESSAGE }, { status: 400 });
-  return callDevice(context, parent, hrefWith(request, {}), (d) => d.time.grantBonus({ profileId, scope, target: scope === "phone" ? "" : target, minutes }), "Bonus time given.", hrefWith(request, { bonus: null, modal: null }));
+  if (!(minutes >= BONUS_STEP && minutes <= BONUS_MAX && minutes % BONUS_STEP === 0))
+    return json({ intent: "bonus" as const, error: BONUS_MESSAGE }, { status: 400 });
+  return callDevice(
+    context,
+    parent,
+    hrefWith(request, {}),
+    (d) => d.time.grantBonus({ profileId, scope, target: scope === "phone" ? "" : target, minutes }),
+    "Bonus time given.",
+    hrefWith(request, { bonus: null, modal: null }),
+  );
 }
 
 export interface SessionDraft {
@@ -113,12 +139,14 @@ export async function sessionDraft(db: Db, url: URL, profileId: string, scope: "
   const rule = await getTimeRule(db, profileId, scope, target);
   const saved = rule.sessionMinutes && rule.breakMinutes ? { minutes: rule.sessionMinutes, breakMinutes: rule.breakMinutes } : null;
   const draft = url.searchParams.get("session")?.split(",").map(toMinutes);
-  const [minutes, breakMinutes] = draft?.length === 2 ? draft : saved ? [saved.minutes, saved.breakMinutes] : [DEFAULT_SESSION.minutes, DEFAULT_SESSION.breakMinutes];
+  const [minutes, breakMinutes] =
+    draft?.length === 2 ? draft : saved ? [saved.minutes, saved.breakMinutes] : [DEFAULT_SESSION.minutes, DEFAULT_SESSION.breakMinutes];
   return { saved, minutes, breakMinutes };
 }
 
 /** "at most 45m in a row, then a 15m break" */
-export const sessionText = (s: { minutes: number; breakMinutes: number }) => `at most ${formatMinutes(s.minutes)} in a row, then a ${formatMinutes(s.breakMinutes)} break`;
+export const sessionText = (s: { minutes: number; breakMinutes: number }) =>
+  `at most ${formatMinutes(s.minutes)} in a row, then a ${formatMinutes(s.breakMinutes)} break`;
 
 /** Whole multiples of 15 from 15 to 1440, as typed. */
 function sessionValue(v: FormDataEntryValue | null): number | null {
@@ -131,7 +159,10 @@ function sessionValue(v: FormDataEntryValue | null): number | null {
  * The "session" intent (issue 21 item 4, an app's or a category's session limit): − and + keep a draft in the URL;
  * Save checks both values (a message on the field at fault, nothing lost) and stores them; Remove turns it off.
  */
-export async function sessionIntent({ request, context, parent, profileId, scope, target }: Ctx & { scope: "category" | "app" }, form: FormData) {
+export async function sessionIntent(
+  { request, context, parent, profileId, scope, target }: Ctx & { scope: "category" | "app" },
+  form: FormData,
+) {
   const values = [form.get("sessionMinutes"), form.get("breakMinutes")];
   for (const [i, name] of (["step-session", "step-break"] as const).entries()) {
     const step = form.get(name);
@@ -142,13 +173,22 @@ export async function sessionIntent({ request, context, parent, profileId, scope
   }
   const back = `${hrefWith(request, { session: null })}#session`;
   const save = (minutes: number, breakMinutes: number, message: string) =>
-    callDevice(context, parent, `${hrefWith(request, {})}#session`, async (d) => {
+    callDevice(
+      context,
+      parent,
+      `${hrefWith(request, {})}#session`,
+      async (d) => {
         await d.time.setSession({ profileId, scope, target, minutes, breakMinutes });
         return { respones_msg: message };
-      }, message, back);
+      },
+      message,
+      back,
+    );
   if (form.get("do") === "off") return save(0, 0, "Session limit removed.");
   const [minutes, breakMinutes] = values.map(sessionValue);
-  if (minutes === null) return json({ intent: "session" as const, error: SESSION_MINUTES_MESSAGE, field: "minutes" as const }, { status: 400 });
-  if (breakMinutes === null) return json({ intent: "session" as const, error: SESSION_BREAK_MESSAGE, field: "break" as const }, { status: 400 });
+  if (minutes === null)
+    return json({ intent: "session" as const, error: SESSION_MINUTES_MESSAGE, field: "minutes" as const }, { status: 400 });
+  if (breakMinutes === null)
+    return json({ intent: "session" as const, error: SESSION_BREAK_MESSAGE, field: "break" as const }, { status: 400 });
   return save(minutes, breakMinutes, `Session limit saved: ${sessionText({ minutes, breakMinutes })}.`);
 }

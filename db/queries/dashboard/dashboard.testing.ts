@@ -19,7 +19,11 @@ export function useDemoFamily(dialect: Dialect) {
   beforeAll(async () => {
     fixture.t = await createTestDb(dialect);
     await seedDemo(fixture.t.db, NOW);
-    const rows = await fixture.t.db.selectFrom("devices").innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id").select(["devices.id", "devices.profile_id", "kid_profiles.name"]).execute();
+    const rows = await fixture.t.db
+      .selectFrom("devices")
+      .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+      .select(["devices.id", "devices.profile_id", "kid_profiles.name"])
+      .execute();
     const by = (n: string) => rows.find((r) => r.name === n)!;
     fixture.mia = { profileId: by("Mia").profile_id, deviceId: by("Mia").id };
     fixture.leo = { profileId: by("Leo").profile_id, deviceId: by("Leo").id };

@@ -20,19 +20,36 @@ export async function listNotifications(db: DB, profileId: string, limit: number
     db
       .selectFrom("notifications")
       .leftJoin("catalog_apps", "catalog_apps.package_name", "notifications.package_name")
-      .select(["notifications.id", "notifications.message", "notifications.type", "notifications.package_name", "notifications.created_at", "notifications.read_at", "catalog_apps.title"])
+      .select([
+        "notifications.id",
+        "notifications.message",
+        "notifications.type",
+        "notifications.package_name",
+        "notifications.created_at",
+        "notifications.read_at",
+        "catalog_apps.title",
+      ])
       .where("notifications.profile_id", "=", profileId)
       .orderBy("notifications.created_at", "desc")
       .orderBy("notifications.id")
       .limit(limit)
       .execute(),
-    db.selectFrom("notifications").select(sql<number>`count(*)`.as("n")).where("profile_id", "=", profileId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("notifications")
+      .select(sql<number>`count(*)`.as("n"))
+      .where("profile_id", "=", profileId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { items: rows, total: Number(total.n) };
 }
 
 /** Opening the notification center resets the unread count to 0. */
 export async function markNotificationsRead(db: DB, profileId: string, now = new Date()): Promise<number> {
-  const r = await db.updateTable("notifications").set({ read_at: nowIso(now) }).where("profile_id", "=", profileId).where("read_at", "is", null).executeTakeFirst();
+  const r = await db
+    .updateTable("notifications")
+    .set({ read_at: nowIso(now) })
+    .where("profile_id", "=", profileId)
+    .where("read_at", "is", null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows ?? 0);
 }

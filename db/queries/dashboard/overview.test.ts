@@ -10,7 +10,12 @@ describe.each(DIALECTS)("dashboard overview query on %s", (dialect) => {
     const { t, leo } = f;
     const o = await getKidOverview(t.db, leo.profileId);
     expect(o?.profile.name).toBe("Leo");
-    expect(o?.device).toMatchObject({ serialNumber: "DEMO-LEO-0002", batteryPercentage: 15, kidsAppStatus: "Unhealthy", additionalData: "Usage access, Display over other apps" });
+    expect(o?.device).toMatchObject({
+      serialNumber: "DEMO-LEO-0002",
+      batteryPercentage: 15,
+      kidsAppStatus: "Unhealthy",
+      additionalData: "Usage access, Display over other apps",
+    });
     expect(o?.device?.lastLocation?.latitude).toBeCloseTo(51.5079);
     expect(await getKidOverview(t.db, "nope")).toBeNull();
   });

@@ -93,7 +93,14 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
       .selectFrom("device_locations")
       .select(["device_id", "latitude", "longitude", "device_time"])
       .where("device_id", "=", (eb) =>
-        eb.selectFrom("devices").select("devices.id").where("devices.profile_id", "=", profileId).where("devices.unenrolled_at", "is", null).orderBy("devices.created_at").orderBy("devices.id").limit(1),
+        eb
+          .selectFrom("devices")
+          .select("devices.id")
+          .where("devices.profile_id", "=", profileId)
+          .where("devices.unenrolled_at", "is", null)
+          .orderBy("devices.created_at")
+          .orderBy("devices.id")
+          .limit(1),
       )
       .orderBy("device_time", "desc")
       .limit(1)
@@ -102,7 +109,9 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
   if (!profile) return null;
   const d = devices[0];
   const lastLocation: NonNullable<KidOverview["device"]>["lastLocation"] =
-    d && loc && loc.device_id === d.id ? { latitude: Number(loc.latitude), longitude: Number(loc.longitude), deviceTime: loc.device_time } : null;
+    d && loc && loc.device_id === d.id
+      ? { latitude: Number(loc.latitude), longitude: Number(loc.longitude), deviceTime: loc.device_time }
+      : null;
   return {
     profile: {
       id: profile.id,
@@ -141,7 +150,12 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
 
 /** The device with this serial number, only when it belongs to this kid. */
 export async function findKidDevice(db: DB, profileId: string, serialNumber: string) {
-  return db.selectFrom("devices").selectAll().where("serial_number", "=", serialNumber).where("profile_id", "=", profileId).executeTakeFirst();
+  return db
+    .selectFrom("devices")
+    .selectAll()
+    .where("serial_number", "=", serialNumber)
+    .where("profile_id", "=", profileId)
+    .executeTakeFirst();
 }
 
 export async function getKidPicture(db: DB, profileId: string) {

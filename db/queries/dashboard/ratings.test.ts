@@ -25,7 +25,16 @@ describe.each(DIALECTS)("dashboard rating queries on %s", (dialect) => {
     const ts = NOW.toISOString();
     await t.db
       .insertInto("parent_ratings")
-      .values({ id: "r1", parent_id: parent.parent_id, profile_id: mia.profileId, package_name: rated.package_name, is_easy_to_stop: null, review: null, created_at: ts, updated_at: ts })
+      .values({
+        id: "r1",
+        parent_id: parent.parent_id,
+        profile_id: mia.profileId,
+        package_name: rated.package_name,
+        is_easy_to_stop: null,
+        review: null,
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     const after = await listPendingRatings(t.db, mia.deviceId, 50);
     expect(after.map((a) => a.package_name)).toEqual(before.slice(1).map((a) => a.package_name));

@@ -12,7 +12,24 @@ describe.each(DIALECTS)("latest ring command on %s", (dialect) => {
     const { t, mia } = f;
     expect(await latestRingCommand(t.db, mia.deviceId)).toBeNull();
     const add = (type: string, status: "queued" | "acknowledged", at: string) =>
-      t.db.insertInto("device_commands").values({ id: newId(), device_id: mia.deviceId, type, payload: "{}", status, policy_version: null, issued_by: null, error: null, result: null, created_at: at, sent_at: null, completed_at: null, expires_at: null }).execute();
+      t.db
+        .insertInto("device_commands")
+        .values({
+          id: newId(),
+          device_id: mia.deviceId,
+          type,
+          payload: "{}",
+          status,
+          policy_version: null,
+          issued_by: null,
+          error: null,
+          result: null,
+          created_at: at,
+          sent_at: null,
+          completed_at: null,
+          expires_at: null,
+        })
+        .execute();
     await add("RING", "acknowledged", "2026-11-23T10:00:00.000Z");
     await add("LOCK", "queued", "2026-11-23T10:05:00.000Z");
     expect(await latestRingCommand(t.db, mia.deviceId)).toEqual({ type: "RING", status: "acknowledged" });

@@ -19,6 +19,8 @@ describe.each(DIALECTS)("dashboard settings queries on %s", (dialect) => {
     expect(d).toMatchObject({ serial_number: "DEMO-MIA-0001", brand: "Samsung", total_ram: "4 GB", battery_percentage: 76 });
     const parent = await t.db.selectFrom("parents").select("id").where("email", "=", "demo@kids-portal.test").executeTakeFirstOrThrow();
     await setReportType(t.db, parent.id, "Monthly");
-    expect((await t.db.selectFrom("parents").select("kids_report_type").where("id", "=", parent.id).executeTakeFirstOrThrow()).kids_report_type).toBe("Monthly");
+    expect(
+      (await t.db.selectFrom("parents").select("kids_report_type").where("id", "=", parent.id).executeTakeFirstOrThrow()).kids_report_type,
+    ).toBe("Monthly");
   });
 });

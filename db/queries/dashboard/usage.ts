@@ -56,7 +56,13 @@ const CHART_CATEGORIES = 5;
 
 export function categoryLabel(id: string, names: Map<string, string>): string {
   if (id === "Others") return "Others";
-  return names.get(id) ?? id.replace(/_/g, " ").toLowerCase().replace(/^\w/, (c) => c.toUpperCase());
+  return (
+    names.get(id) ??
+    id
+      .replace(/_/g, " ")
+      .toLowerCase()
+      .replace(/^\w/, (c) => c.toUpperCase())
+  );
 }
 
 /**
@@ -99,7 +105,9 @@ export async function getUsage(db: DB, profileId: string, deviceId: string, peri
       period.filter === "day"
         ? db
             .selectFrom("app_usage_hourly as h")
-            .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "h.device_id").onRef("pa.package_name", "=", "h.package_name"))
+            .leftJoin("profile_apps as pa", (j) =>
+              j.onRef("pa.device_id", "=", "h.device_id").onRef("pa.package_name", "=", "h.package_name"),
+            )
             .select((eb) => ["h.hour as slot", "pa.play_store_category as category", eb.fn.sum<number>("h.minutes").as("minutes")])
             .where("h.device_id", "=", deviceId)
             .where("h.hour", ">=", period.from)
@@ -107,20 +115,16 @@ export async function getUsage(db: DB, profileId: string, deviceId: string, peri
             .groupBy(["h.hour", "pa.play_store_category"])
         : db
             .selectFrom("app_usage_daily as u")
-            .leftJoin("profile_apps as pa", (j) => j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"))
+            .leftJoin("profile_apps as pa", (j) =>
+              j.onRef("pa.device_id", "=", "u.device_id").onRef("pa.package_name", "=", "u.package_name"),
+            )
             .select((eb) => ["u.day as slot", "pa.play_store_category as category", eb.fn.sum<number>("u.minutes").as("minutes")])
             .where("u.device_id", "=", deviceId)
             .where("u.day", ">=", period.from)
             .where("u.day", "<", period.to)
             .groupBy(["u.day", "pa.play_store_category"]),
     ),
-    db
-      .selectFrom("app_usage_hourly")
-      .select("hour")
-      .where("device_id", "=", deviceId)
-      .orderBy("hour", "desc")
-      .limit(1)
-      .executeTakeFirst(),
+    db.selectFrom("app_usage_hourly").select("hour").where("device_id", "=", deviceId).orderBy("hour", "desc").limit(1).executeTakeFirst(),
   ]);
 
   const nameOf = new Map<string, string>();
@@ -175,7 +179,9 @@ export async function getUsage(db: DB, profileId: string, deviceId: string, peri
   for (const r of chartRaw) {
     const slotStr = String(r.slot);
     const idx =
-      period.filter === "day" ? Number.parseInt(slotStr.slice(11, 13), 10) : Math.round((Date.parse(`${slotStr.slice(0, 10)}T00:00:00Z`) - fromMs) / 86_400_000);
+      period.filter === "day"
+        ? Number.parseInt(slotStr.slice(11, 13), 10)
+        : Math.round((Date.parse(`${slotStr.slice(0, 10)}T00:00:00Z`) - fromMs) / 86_400_000);
     const row = rows[idx];
     if (!row) continue;
     const cat = (r.category as string | null) ?? "Others";

@@ -14,7 +14,8 @@ describe("catalogue search tokens", () => {
 
 describe.each(DIALECTS)("catalogue search on %s", (dialect) => {
   const f = useDemoFamily(dialect);
-  const titles = async (filter: Parameters<typeof searchCatalog>[2]) => (await searchCatalog(f.t.db, f.mia.deviceId, filter)).map((a) => a.title);
+  const titles = async (filter: Parameters<typeof searchCatalog>[2]) =>
+    (await searchCatalog(f.t.db, f.mia.deviceId, filter)).map((a) => a.title);
 
   it("ranks full-text matches: title before description, prefixes while typing, accents ignored", async () => {
     expect((await titles({ kind: "text", text: "khan" }))[0]).toBe("Khan Academy");
@@ -52,8 +53,16 @@ describe.each(DIALECTS)("catalogue search on %s", (dialect) => {
   });
 
   it("marks what is on the kid's phone and never lists the kids app", async () => {
-    const onPhone = await f.t.db.selectFrom("profile_apps").innerJoin("catalog_apps", "catalog_apps.package_name", "profile_apps.package_name").select(["catalog_apps.title", "catalog_apps.genre_id"]).where("device_id", "=", f.mia.deviceId).where("is_installed", "=", 1).executeTakeFirstOrThrow();
-    const hit = (await searchCatalog(f.t.db, f.mia.deviceId, { kind: "category", category: onPhone.genre_id! })).find((a) => a.title === onPhone.title);
+    const onPhone = await f.t.db
+      .selectFrom("profile_apps")
+      .innerJoin("catalog_apps", "catalog_apps.package_name", "profile_apps.package_name")
+      .select(["catalog_apps.title", "catalog_apps.genre_id"])
+      .where("device_id", "=", f.mia.deviceId)
+      .where("is_installed", "=", 1)
+      .executeTakeFirstOrThrow();
+    const hit = (await searchCatalog(f.t.db, f.mia.deviceId, { kind: "category", category: onPhone.genre_id! })).find(
+      (a) => a.title === onPhone.title,
+    );
     expect(hit?.isAppInstalled).toBe(true);
     expect((await searchCatalog(f.t.db, f.mia.deviceId, { kind: "text", text: "kidsportal" })).length).toBe(0);
   });

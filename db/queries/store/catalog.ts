@@ -51,7 +51,9 @@ export interface StoreListItem {
 }
 
 /** The list item's columns of catalog_apps (alias c). */
-const ROW = sql.raw("c.package_name, c.title, c.icon, c.expert_rating, c.score_text, c.price, c.free, c.is_system_app, c.genre_id, c.min_age, c.developer");
+const ROW = sql.raw(
+  "c.package_name, c.title, c.icon, c.expert_rating, c.score_text, c.price, c.free, c.is_system_app, c.genre_id, c.min_age, c.developer",
+);
 
 /** The apps matching the text, best first (ranked in the database), with their list items' columns: one read. */
 async function textMatches(db: DB, text: string, limit: number): Promise<Row[]> {
@@ -81,7 +83,12 @@ export interface IconOptions {
 }
 
 /** The list items of the filter for this phone (installed flags from its profile applications). */
-export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilter, { iconBase = "", limit = STORE_PAGE }: IconOptions & { limit?: number } = {}): Promise<StoreListItem[]> {
+export async function searchCatalog(
+  db: DB,
+  deviceId: string,
+  filter: StoreFilter,
+  { iconBase = "", limit = STORE_PAGE }: IconOptions & { limit?: number } = {},
+): Promise<StoreListItem[]> {
   if (filter.kind === "text") {
     const rows = await textMatches(db, filter.text, limit);
     // Titles that begin with what was typed come first ("duol" → Duolingo before "Learn to Read - Duolingo ABC"),
@@ -90,11 +97,28 @@ export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilte
     const leads = (title: string) => ((ftsTokens(title)[0] ?? "").startsWith(lead) ? 0 : 1);
     const ranked = rows.map((r) => ({ r, first: leads(r.title) }));
     ranked.sort((a, b) => a.first - b.first);
-    return decorate(db, deviceId, ranked.map((x) => x.r), iconBase);
+    return decorate(
+      db,
+      deviceId,
+      ranked.map((x) => x.r),
+      iconBase,
+    );
   }
   let q = db
     .selectFrom("catalog_apps as c")
-    .select(["c.package_name", "c.title", "c.icon", "c.expert_rating", "c.score_text", "c.price", "c.free", "c.is_system_app", "c.genre_id", "c.min_age", "c.developer"])
+    .select([
+      "c.package_name",
+      "c.title",
+      "c.icon",
+      "c.expert_rating",
+      "c.score_text",
+      "c.price",
+      "c.free",
+      "c.is_system_app",
+      "c.genre_id",
+      "c.min_age",
+      "c.developer",
+    ])
     .where("c.package_name", "<>", KIDS_APP);
   switch (filter.kind) {
     case "age": {
@@ -118,21 +142,47 @@ export async function searchCatalog(db: DB, deviceId: string, filter: StoreFilte
   return decorate(db, deviceId, await q.execute(), iconBase);
 }
 
-type Row = { package_name: string; title: string; icon: string | null; expert_rating: ExpertRating; score_text: string | null; price: number; free: number; is_system_app: number; genre_id: string | null; min_age: number; developer: string | null };
+type Row = {
+  package_name: string;
+  title: string;
+  icon: string | null;
+  expert_rating: ExpertRating;
+  score_text: string | null;
+  price: number;
+  free: number;
+  is_system_app: number;
+  genre_id: string | null;
+  min_age: number;
+  developer: string | null;
+};
 
 /** Ratings and the phone's installed flag for a page of apps (three small grouped reads). */
 async function decorate(db: DB, deviceId: string, rows: Row[], iconBase: string): Promise<StoreListItem[]> {
   if (rows.length === 0) return [];
   const pkgs = rows.map((r) => r.package_name);
   const [kids, parents, onPhone] = await Promise.all([
-    db.selectFrom("kid_ratings").select((eb) => ["package_name", eb.fn.avg<number>("rating").as("avg"), eb.fn.countAll<number>().as("n")]).where("package_name", "in", pkgs).groupBy("package_name").execute(),
     db
-      .selectFrom("parent_ratings")
-      .select((eb) => ["package_name", sql<number>`avg((is_educational + is_positive + is_suitable_content + is_easy_to_understand) / 4.0)`.as("avg"), eb.fn.countAll<number>().as("n")])
+      .selectFrom("kid_ratings")
+      .select((eb) => ["package_name", eb.fn.avg<number>("rating").as("avg"), eb.fn.countAll<number>().as("n")])
       .where("package_name", "in", pkgs)
       .groupBy("package_name")
       .execute(),
-    db.selectFrom("profile_apps").select(["package_name", "is_installed"]).where("device_id", "=", deviceId).where("package_name", "in", pkgs).execute(),
+    db
+      .selectFrom("parent_ratings")
+      .select((eb) => [
+        "package_name",
+        sql<number>`avg((is_educational + is_positive + is_suitable_content + is_easy_to_understand) / 4.0)`.as("avg"),
+        eb.fn.countAll<number>().as("n"),
+      ])
+      .where("package_name", "in", pkgs)
+      .groupBy("package_name")
+      .execute(),
+    db
+      .selectFrom("profile_apps")
+      .select(["package_name", "is_installed"])
+      .where("device_id", "=", deviceId)
+      .where("package_name", "in", pkgs)
+      .execute(),
   ]);
   const kidBy = new Map(kids.map((k) => [k.package_name, { avg: Number(k.avg), n: Number(k.n) }]));
   const parentBy = new Map(parents.map((p) => [p.package_name, { avg: Number(p.avg), n: Number(p.n) }]));

@@ -19,6 +19,7 @@ describe.each(DIALECTS)("store icons with CATALOG_ICON_BASE_URL on %s", (dialect
     expect(fromCatalog.length).toBeGreaterThan(0);
     for (const i of fromCatalog) expect(i.icon).toBe(`https://icons.example/play/${i.appId}.png`);
     // Apps outside the catalogue have no store icon: theirs is drawn (linked to the icon route).
-    for (const i of installed.filter((i) => i.appId.startsWith("org.school."))) expect(i.icon).toMatch(/^\/resources\/app-icon\?p=org\.school\.[a-z0-9]+&t=/);
+    for (const i of installed.filter((i) => i.appId.startsWith("org.school.")))
+      expect(i.icon).toMatch(/^\/resources\/app-icon\?p=org\.school\.[a-z0-9]+&t=/);
   });
 });

@@ -10,9 +10,25 @@ describe.each(DIALECTS)("dashboard installs on %s", (dialect) => {
 
   it("lists installing and failed store installs (IN_PROGRESS as installing), never installed apps or another phone's", async () => {
     expect(await listDashboardInstalls(f.t.db, f.mia.deviceId)).toEqual([]);
-    const row = (pkg: string, state: "installing" | "failed" | "installed", reason: string | null, deviceId = f.mia.deviceId, profileId = f.mia.profileId, at = "2026-11-21T18:00:00.000Z") => ({
-      id: newId(), profile_id: profileId, device_id: deviceId, package_name: pkg, is_installed: state === "installed" ? 1 : 0, install_state: state,
-      installation_failure_reason: reason, install_type: "FORCE_INSTALLED", created_at: at, updated_at: at, updated_by: null,
+    const row = (
+      pkg: string,
+      state: "installing" | "failed" | "installed",
+      reason: string | null,
+      deviceId = f.mia.deviceId,
+      profileId = f.mia.profileId,
+      at = "2026-11-21T18:00:00.000Z",
+    ) => ({
+      id: newId(),
+      profile_id: profileId,
+      device_id: deviceId,
+      package_name: pkg,
+      is_installed: state === "installed" ? 1 : 0,
+      install_state: state,
+      installation_failure_reason: reason,
+      install_type: "FORCE_INSTALLED",
+      created_at: at,
+      updated_at: at,
+      updated_by: null,
     });
     await f.t.db
       .insertInto("profile_apps")
@@ -28,7 +44,13 @@ describe.each(DIALECTS)("dashboard installs on %s", (dialect) => {
     expect(got.map(({ icon: _icon, ...i }) => i)).toEqual([
       { packageName: "org.krita", title: "Krita", state: "installing", failureReason: null, actor: null },
       { packageName: "com.adsk.sketchbook", title: "Sketchbook", state: "failed", failureReason: "INSUFFICIENT_STORAGE", actor: null },
-      { packageName: "org.lichess.mobileV2", title: "lichess • Online Chess", state: "installing", failureReason: "IN_PROGRESS", actor: null },
+      {
+        packageName: "org.lichess.mobileV2",
+        title: "lichess • Online Chess",
+        state: "installing",
+        failureReason: "IN_PROGRESS",
+        actor: null,
+      },
     ]);
     expect(got[0]!.icon).toBe("/resources/app-icon?p=org.krita&t=K");
   });

@@ -85,7 +85,14 @@ export async function listStoreInstalled(db: DB, deviceId: string, { iconBase = 
       failureReason: r.is_installed === 1 ? null : (r.installation_failure_reason ?? null),
       enableDailyLimit: r.enable_daily_limit === 1,
       dailyLimitTime: r.daily_limit_minutes,
-      retry: r.retry_status && r.is_installed !== 1 ? { attempts: Number(r.attempts ?? 0), status: r.retry_status, nextAttemptAt: r.retry_status === "pending" ? (r.next_attempt_at ?? null) : null } : null,
+      retry:
+        r.retry_status && r.is_installed !== 1
+          ? {
+              attempts: Number(r.attempts ?? 0),
+              status: r.retry_status,
+              nextAttemptAt: r.retry_status === "pending" ? (r.next_attempt_at ?? null) : null,
+            }
+          : null,
       actor: actorOf(r),
     }),
   );
@@ -102,7 +109,9 @@ export async function hasInstallsInProgress(db: DB, deviceId: string): Promise<b
     .select("pa.id")
     .where("pa.device_id", "=", deviceId)
     .where("pa.is_installed", "=", 0)
-    .where((eb) => eb.or([eb("pa.install_state", "=", "installing"), eb("r.status", "in", ["pending", "waiting_online", "waiting_storage", "sent"])]))
+    .where((eb) =>
+      eb.or([eb("pa.install_state", "=", "installing"), eb("r.status", "in", ["pending", "waiting_online", "waiting_storage", "sent"])]),
+    )
     .limit(1)
     .executeTakeFirst();
   return Boolean(row);
@@ -111,14 +120,27 @@ export async function hasInstallsInProgress(db: DB, deviceId: string): Promise<b
 /** One app's install state on this phone (the /application page). */
 export async function appInstallState(db: DB, deviceId: string, packageName: string) {
   const [app, retry] = await Promise.all([
-    db.selectFrom("profile_apps").select(["is_installed", "install_state", "installation_failure_reason"]).where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst(),
-    db.selectFrom("install_retries").selectAll().where("device_id", "=", deviceId).where("package_name", "=", packageName).executeTakeFirst(),
+    db
+      .selectFrom("profile_apps")
+      .select(["is_installed", "install_state", "installation_failure_reason"])
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", packageName)
+      .executeTakeFirst(),
+    db
+      .selectFrom("install_retries")
+      .selectAll()
+      .where("device_id", "=", deviceId)
+      .where("package_name", "=", packageName)
+      .executeTakeFirst(),
   ]);
   if (!app) return null;
   return {
     installState: app.is_installed === 1 ? ("installed" as const) : (app.install_state ?? null),
     failureReason: app.is_installed === 1 ? null : app.installation_failure_reason,
-    retry: retry && app.is_installed !== 1 ? { attempts: retry.attempts, status: retry.status, nextAttemptAt: retry.status === "pending" ? retry.next_attempt_at : null } : null,
+    retry:
+      retry && app.is_installed !== 1
+        ? { attempts: retry.attempts, status: retry.status, nextAttemptAt: retry.status === "pending" ? retry.next_attempt_at : null }
+        : null,
   };
 }
 
@@ -142,7 +164,16 @@ export async function listDashboardInstalls(db: DB, deviceId: string, { iconBase
     .selectFrom("profile_apps as pa")
     .leftJoin("catalog_apps as c", "c.package_name", "pa.package_name")
     .leftJoin("parents as p", "p.id", "pa.updated_by")
-    .select(["pa.package_name", "pa.install_state", "pa.installation_failure_reason", "c.title", "c.icon", "p.id as actor_id", "p.name as actor_name", "p.email as actor_email"])
+    .select([
+      "pa.package_name",
+      "pa.install_state",
+      "pa.installation_failure_reason",
+      "c.title",
+      "c.icon",
+      "p.id as actor_id",
+      "p.name as actor_name",
+      "p.email as actor_email",
+    ])
     .where("pa.device_id", "=", deviceId)
     .where("pa.is_installed", "=", 0)
     .where("pa.install_state", "in", ["installing", "failed"])

@@ -10,12 +10,29 @@ describe.each(DIALECTS)("today's bonus in the family's zone on %s", (dialect) =>
   // NOW is 2026-11-21T18:30Z: the 21st in UTC and New York, already the 22nd in Kiritimati (UTC+14); the 20th never
   // is today anywhere, but its grants are read (one round trip for the zone and the three candidate days).
   it("reads the zone and the grants at once, and keeps only the kid's local day", async () => {
-    const grant = (day: string, minutes: number, scope: "phone" | "app" = "phone", target = "") => ({ id: newId(), profile_id: f.mia.profileId, scope, target, day, minutes, granted_by: null, created_at: NOW.toISOString() });
+    const grant = (day: string, minutes: number, scope: "phone" | "app" = "phone", target = "") => ({
+      id: newId(),
+      profile_id: f.mia.profileId,
+      scope,
+      target,
+      day,
+      minutes,
+      granted_by: null,
+      created_at: NOW.toISOString(),
+    });
     await f.t.db
       .insertInto("bonus_grants")
-      .values([grant("2026-11-20", 5), grant("2026-11-21", 10), grant("2026-11-21", 15), grant("2026-11-21", 20, "app", "com.duolingo"), grant("2026-11-22", 40)])
+      .values([
+        grant("2026-11-20", 5),
+        grant("2026-11-21", 10),
+        grant("2026-11-21", 15),
+        grant("2026-11-21", 20, "app", "com.duolingo"),
+        grant("2026-11-22", 40),
+      ])
       .execute();
-    const parentId = (await f.t.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", f.mia.profileId).executeTakeFirstOrThrow()).parent_id;
+    const parentId = (
+      await f.t.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", f.mia.profileId).executeTakeFirstOrThrow()
+    ).parent_id;
     const inZone = async (zone: string) => {
       await f.t.db.updateTable("parents").set({ time_zone: zone }).where("id", "=", parentId).execute();
       return bonusOnLocalToday(f.t.db, f.mia.profileId, NOW);

@@ -12,7 +12,16 @@ export async function addBonus(
 ): Promise<void> {
   await db
     .insertInto("bonus_grants")
-    .values({ id: newId(), profile_id: g.profileId, scope: g.scope, target: g.target, day: g.day, minutes: g.minutes, granted_by: g.grantedBy, created_at: now.toISOString() })
+    .values({
+      id: newId(),
+      profile_id: g.profileId,
+      scope: g.scope,
+      target: g.target,
+      day: g.day,
+      minutes: g.minutes,
+      granted_by: g.grantedBy,
+      created_at: now.toISOString(),
+    })
     .execute();
 }
 

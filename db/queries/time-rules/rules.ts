@@ -43,7 +43,16 @@ export async function listTimeRules(db: DB, profileId: string): Promise<TimeRule
 
 export async function getTimeRule(db: DB, profileId: string, scope: TimeRuleScope, target: string): Promise<TimeRule> {
   const all = await listTimeRules(db, profileId);
-  return all.find((r) => r.scope === scope && r.target === target) ?? { scope, target, weekdayMinutes: null, sessionMinutes: null, breakMinutes: null, alwaysAllowed: false };
+  return (
+    all.find((r) => r.scope === scope && r.target === target) ?? {
+      scope,
+      target,
+      weekdayMinutes: null,
+      sessionMinutes: null,
+      breakMinutes: null,
+      alwaysAllowed: false,
+    }
+  );
 }
 
 /** Writes the parts given; the row is removed when nothing is left set. */
@@ -58,7 +67,12 @@ export async function setTimeRule(
   const next = { ...(await getTimeRule(db, profileId, scope, target)), ...patch };
   const empty = !next.weekdayMinutes && !next.sessionMinutes && !next.alwaysAllowed;
   await db.transaction().execute(async (tx) => {
-    await tx.deleteFrom("kid_time_rules").where("profile_id", "=", profileId).where("scope", "=", scope).where("target", "=", target).execute();
+    await tx
+      .deleteFrom("kid_time_rules")
+      .where("profile_id", "=", profileId)
+      .where("scope", "=", scope)
+      .where("target", "=", target)
+      .execute();
     if (empty) return;
     await tx
       .insertInto("kid_time_rules")
@@ -77,7 +91,14 @@ export async function setTimeRule(
 }
 
 function toPolicySchedule(s: ScheduleRow) {
-  return { id: s.id, name: s.name, days: s.days, start: s.start, end: s.end, blocks: { all: s.blocksAll, categories: s.categories, apps: s.apps } };
+  return {
+    id: s.id,
+    name: s.name,
+    days: s.days,
+    start: s.start,
+    end: s.end,
+    blocks: { all: s.blocksAll, categories: s.categories, apps: s.apps },
+  };
 }
 
 /** Everything the policy needs of a kid's time rules, with today's bonus (the kid's local day at `now`). */
@@ -87,7 +108,12 @@ export async function loadTimeRules(db: DB, profileId: string, now: Date = new D
   const [rules, schedules, bonus] = await Promise.all([
     listTimeRules(db, profileId),
     listSchedules(db, profileId),
-    db.selectFrom("bonus_grants").select(["scope", "target", "minutes"]).where("profile_id", "=", profileId).where("day", "=", bonusDay).execute(),
+    db
+      .selectFrom("bonus_grants")
+      .select(["scope", "target", "minutes"])
+      .where("profile_id", "=", profileId)
+      .where("day", "=", bonusDay)
+      .execute(),
   ]);
   return {
     timeZone,

@@ -27,7 +27,17 @@ function list(text: string): string[] {
   }
 }
 
-function toRow(r: { id: string; profile_id: string; name: string; days: string; start_minute: number; end_minute: number; blocks_all: number; categories: string; apps: string }): ScheduleRow {
+function toRow(r: {
+  id: string;
+  profile_id: string;
+  name: string;
+  days: string;
+  start_minute: number;
+  end_minute: number;
+  blocks_all: number;
+  categories: string;
+  apps: string;
+}): ScheduleRow {
   let days: number[] = [];
   try {
     const v = JSON.parse(r.days) as unknown;
@@ -35,11 +45,28 @@ function toRow(r: { id: string; profile_id: string; name: string; days: string; 
   } catch {
     days = [];
   }
-  return { id: r.id, profileId: r.profile_id, name: r.name, days, start: Number(r.start_minute), end: Number(r.end_minute), blocksAll: Number(r.blocks_all) === 1, categories: list(r.categories), apps: list(r.apps) };
+  return {
+    id: r.id,
+    profileId: r.profile_id,
+    name: r.name,
+    days,
+    start: Number(r.start_minute),
+    end: Number(r.end_minute),
+    blocksAll: Number(r.blocks_all) === 1,
+    categories: list(r.categories),
+    apps: list(r.apps),
+  };
 }
 
 export async function listSchedules(db: DB, profileId: string): Promise<ScheduleRow[]> {
-  const rows = await db.selectFrom("kid_schedules").selectAll().where("profile_id", "=", profileId).orderBy("start_minute").orderBy("name").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("kid_schedules")
+    .selectAll()
+    .where("profile_id", "=", profileId)
+    .orderBy("start_minute")
+    .orderBy("name")
+    .orderBy("id")
+    .execute();
   return rows.map(toRow);
 }
 
@@ -61,13 +88,21 @@ const columns = (f: ScheduleFields) => ({
 
 export async function createSchedule(db: DB, profileId: string, f: ScheduleFields, now: Date = new Date()): Promise<string> {
   const id = newId();
-  await db.insertInto("kid_schedules").values({ id, profile_id: profileId, ...columns(f), created_at: now.toISOString(), updated_at: now.toISOString() }).execute();
+  await db
+    .insertInto("kid_schedules")
+    .values({ id, profile_id: profileId, ...columns(f), created_at: now.toISOString(), updated_at: now.toISOString() })
+    .execute();
   return id;
 }
 
 /** False when the id is not this kid's. */
 export async function updateSchedule(db: DB, profileId: string, id: string, f: ScheduleFields, now: Date = new Date()): Promise<boolean> {
-  const r = await db.updateTable("kid_schedules").set({ ...columns(f), updated_at: now.toISOString() }).where("profile_id", "=", profileId).where("id", "=", id).executeTakeFirst();
+  const r = await db
+    .updateTable("kid_schedules")
+    .set({ ...columns(f), updated_at: now.toISOString() })
+    .where("profile_id", "=", profileId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

@@ -8,7 +8,13 @@ export function BonusModal({ data, error }: { data: DashData; error: string | nu
   const to = useHrefWith();
   return (
     <Modal title="Bonus time" closeHref={to({ modal: null, bonus: null })}>
-      <BonusTime draft={data.bonus.draft} givenToday={data.bonus.given} error={error} what={`${data.profile.name}'s phone`} hidden={{ profileId: data.profile.id }} />
+      <BonusTime
+        draft={data.bonus.draft}
+        givenToday={data.bonus.given}
+        error={error}
+        what={`${data.profile.name}'s phone`}
+        hidden={{ profileId: data.profile.id }}
+      />
     </Modal>
   );
 }

@@ -12,9 +12,7 @@ export function EnrollModal({ kid, enroll }: { kid: { id: string; name: string }
   const busy = useIsSubmitting({ intent: "enroll" });
   return (
     <Modal title="Add a phone" closeHref={to({ modal: null })}>
-      <p>
-        Open the Kids Portal app on {kid.name}&apos;s phone and scan this code. The code works once and expires soon.
-      </p>
+      <p>Open the Kids Portal app on {kid.name}&apos;s phone and scan this code. The code works once and expires soon.</p>
       {enroll ? (
         <div className="qr-box">
           <div className="qr" role="img" aria-label="Enrollment QR code" dangerouslySetInnerHTML={{ __html: enroll.svg }} />

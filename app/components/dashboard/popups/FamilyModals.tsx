@@ -22,8 +22,8 @@ export function ReplacePhoneModal({ kid, serialNumber }: { kid: { id: string; na
   return (
     <Modal title={`Replace ${kid.name}'s phone`} closeHref={to({ modal: null })}>
       <p>
-        {kid.name}&apos;s phone ({serialNumber}) will be removed from your account: it stops receiving your settings and commands, and anything still waiting for it is
-        cancelled. {kid.name}&apos;s history (screen time, locations, notifications) stays.
+        {kid.name}&apos;s phone ({serialNumber}) will be removed from your account: it stops receiving your settings and commands, and
+        anything still waiting for it is cancelled. {kid.name}&apos;s history (screen time, locations, notifications) stays.
       </p>
       <p>Next you show a code to scan on the new phone.</p>
       <div className="modal-actions">
@@ -49,8 +49,10 @@ export function RemoveKidModal({ kid, serialNumber }: { kid: { id: string; name:
   return (
     <Modal title={`Remove ${kid.name}`} closeHref={to({ modal: null })}>
       <p>
-        This deletes {kid.name}&apos;s profile and everything recorded for {kid.name}: screen time, apps and limits, locations, notifications and requests.{" "}
-        {serialNumber ? `${kid.name}'s phone (${serialNumber}) is removed from your account and no longer managed. ` : null}This cannot be undone.
+        This deletes {kid.name}&apos;s profile and everything recorded for {kid.name}: screen time, apps and limits, locations,
+        notifications and requests.{" "}
+        {serialNumber ? `${kid.name}'s phone (${serialNumber}) is removed from your account and no longer managed. ` : null}This cannot be
+        undone.
       </p>
       <div className="modal-actions">
         <Link to={to({ modal: null })} className="btn btn-outline" replace preventScrollReset>

@@ -17,7 +17,11 @@ export function RecommendationModal({ data }: { data: DashData }) {
           <p>{r.text}</p>
           {r.voucherTemplate ? (
             <p>
-              <a href={`/resources/media-vouchers?hours=${r.weeklyHours}&name=${encodeURIComponent(data.profile.name)}`} target="_blank" rel="noreferrer">
+              <a
+                href={`/resources/media-vouchers?hours=${r.weeklyHours}&name=${encodeURIComponent(data.profile.name)}`}
+                target="_blank"
+                rel="noreferrer"
+              >
                 Open the media-voucher template
               </a>
             </p>

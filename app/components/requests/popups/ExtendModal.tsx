@@ -17,7 +17,15 @@ export interface ExtendView {
  * app's category stops it anyway (disabled, or its limit used up), the approval answers redirectToCategory and the
  * popup shows the category-disabled warning with a link to /category (appRequestPage=true) instead of a toast.
  */
-export function ExtendModal({ view, warning, closeHref }: { view: ExtendView; warning: { categoryHref: string; categoryName: string } | null; closeHref: string }) {
+export function ExtendModal({
+  view,
+  warning,
+  closeHref,
+}: {
+  view: ExtendView;
+  warning: { categoryHref: string; categoryName: string } | null;
+  closeHref: string;
+}) {
   const busy = useIsSubmitting({ intent: "extend" });
   const show = (m: number | null) => (m === null ? "No limit" : formatMinutes(m));
   return (
@@ -33,7 +41,9 @@ export function ExtendModal({ view, warning, closeHref }: { view: ExtendView; wa
       <p className="muted small">The extra time is for today only; the daily limit stays as it is.</p>
       {warning ? (
         <div className="alert alert-warning" role="alert" data-testid="category-warning">
-          <p>The {warning.categoryName} category is disabled or has used up its daily limit today, so extra time would not let this app run.</p>
+          <p>
+            The {warning.categoryName} category is disabled or has used up its daily limit today, so extra time would not let this app run.
+          </p>
           <Link to={warning.categoryHref}>Change the {warning.categoryName} category</Link>
         </div>
       ) : null}
