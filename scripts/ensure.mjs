@@ -22,11 +22,11 @@ function newest(dir) {
   return max;
 }
 
-/** node_modules missing or older than package-lock.json or a patch in patches/ (applied by npm ci's postinstall). */
+/** node_modules missing or older than package-lock.json. */
 export function dependenciesAreStale() {
   const marker = "node_modules/.package-lock.json";
   if (!existsSync(marker)) return true;
-  return Math.max(statSync("package-lock.json").mtimeMs, newest("patches")) > statSync(marker).mtimeMs + 1000;
+  return statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs + 1000;
 }
 
 export function ensureDependencies() {
