@@ -27,3 +27,29 @@ export function enableRefusal(x: { enableDailyLimit: boolean; dailyLimitMinutes:
   if (!x.enableDailyLimit || !(x.dailyLimitMinutes > 0)) return null;
   return x.usedMinutes >= x.dailyLimitMinutes ? ENABLE_REFUSED : null;
 }
+
+/**
+ * What one phone may store of what it sends (issue 52, finding 2), per kind of message: at most `perMinute` a minute
+ * (a bucket of that many that refills over the minute, so a short burst after a reconnect passes) and `perDay` a UTC
+ * day. Over either, the item is answered with an error frame (RATE_LIMITED or DAILY_LIMIT) and not stored; nothing
+ * stored before is touched. Enforced by device-service/socket/telemetry-limits.ts; docs/security.md lists them.
+ */
+export const TELEMETRY_LIMITS = {
+  notification: { perMinute: 60, perDay: 2_000, noun: "notifications" },
+  device_log: { perMinute: 10, perDay: 100, noun: "device logs" },
+  browser_visit: { perMinute: 300, perDay: 10_000, noun: "browser visits" },
+  app_request: { perMinute: 10, perDay: 100, noun: "app requests" },
+  location: { perMinute: 30, perDay: 2_880, noun: "locations" },
+} as const satisfies Record<string, { perMinute: number; perDay: number; noun: string }>;
+export type LimitedTelemetry = keyof typeof TELEMETRY_LIMITS;
+
+/** A device log's details, as stored (JSON), are at most this many bytes; a bigger one is refused whole (TOO_LARGE). */
+export const DEVICE_LOG_MAX_BYTES = 16 * 1024;
+
+/** Log cards on one page of /device-logs (`?logsPage=N`, 1 to DEVICE_LOG_MAX_PAGE). */
+export const DEVICE_LOG_PAGE_SIZE = 20;
+export const DEVICE_LOG_MAX_PAGE = 1_000;
+
+/** Web addresses on one page of /browser-logs (`?page=N`, 1 to BROWSER_LOG_MAX_PAGE; a day lists at most 2,000). */
+export const BROWSER_LOG_PAGE_SIZE = 50;
+export const BROWSER_LOG_MAX_PAGE = 40;

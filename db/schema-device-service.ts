@@ -50,6 +50,8 @@ export interface DeviceMessageReceiptsTable {
   device_id: string;
   message_id: string;
   received_at: string;
+  /** The message's event (notification, device_log, …) for the per-phone daily caps (migration 2026-11-28T01-telemetry-limits); null before it. */
+  kind: string | null;
 }
 
 export type AppRequestType = "App Install" | "App Uninstall" | "Extend Time";

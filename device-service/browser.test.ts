@@ -85,6 +85,42 @@ describe.each(DIALECTS)("browser logs on %s", (dialect) => {
     expect(await phone.visit("http://play.games.test/level/2")).toEqual({ blocked: false });
   });
 
+  it("a day with many addresses is listed a page of 50 at a time (issue 52): a bounded page, and whether there is a next", async () => {
+    const { deviceId } = await h.kid(LEO);
+    const day = "2026-02-10";
+    const ts = `${day}T12:00:00.000Z`;
+    await h.tdb.db
+      .insertInto("browser_logs")
+      .values(
+        Array.from({ length: 120 }, (_, i) => ({
+          id: `visit-${String(i).padStart(3, "0")}`,
+          device_id: deviceId,
+          url: `site-${String(i).padStart(3, "0")}.example.net`,
+          day,
+          visits: 1,
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute();
+    const page = (n?: number, urlText?: string) =>
+      h
+        .caller(h.demo)
+        .browser.list({ serialNumber: LEO, currentDate: day, ...(n === undefined ? {} : { page: n }), ...(urlText ? { urlText } : {}) });
+    const first = await page();
+    expect(first).toMatchObject({ page: 1, hasNextPage: true, total: 120 });
+    expect(first.list).toHaveLength(50);
+    const third = await page(3);
+    expect(third).toMatchObject({ page: 3, hasNextPage: false, total: 120 });
+    expect(third.list).toHaveLength(20);
+    const all = [...first.list, ...(await page(2)).list, ...third.list].map((r) => r.url);
+    expect(new Set(all).size).toBe(120);
+    // The search pages what it finds.
+    expect(await page(1, "site-11")).toMatchObject({ total: 10, hasNextPage: false });
+    expect((await page(4)).list).toEqual([]);
+    await expect(page(0)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("a bad address gets a clear message, nothing stored", async () => {
     await expect(h.caller(h.demo).browser.create({ serialNumber: LEO, url: "javascript:alert(1)", isBlocked: true })).rejects.toThrow(
       "Please enter a web address such as example.com or https://example.com/page.",

@@ -62,7 +62,7 @@ describe.each(DIALECTS)("device logs on %s", (dialect) => {
   });
 
   it("an empty day has no logs and no commands; a bad day is refused", async () => {
-    expect(await list("2001-01-01")).toEqual({ logs: [], commands: [] });
+    expect(await list("2001-01-01")).toEqual({ page: 1, hasNextPage: false, logs: [], commands: [] });
     await expect(list("2026-02-30")).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 

@@ -18,7 +18,7 @@ export async function recordKidRating(
   const ts = nowIso();
   const review = data.review?.trim() ? data.review.trim() : null;
   const stored = await deps.db.transaction().execute(async (trx) => {
-    if (!(await firstTime(trx, device.id, messageId))) return false;
+    if (!(await firstTime(trx, device.id, messageId, "kid_rating"))) return false;
     const existing = await trx
       .selectFrom("kid_ratings")
       .select("id")

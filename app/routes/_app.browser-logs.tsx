@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { addDays, dayParam, todayUtc } from "#core/days";
+import { BROWSER_LOG_MAX_PAGE } from "#core/limits";
 import { recordId } from "#core/values";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
@@ -9,6 +10,7 @@ import { PageHead } from "~/components/dashboard/PageHead";
 import { SubmitButton } from "~/components/forms";
 import { Modal } from "~/components/layout";
 import { DayNav } from "~/components/logs/DayNav";
+import { PageNav } from "~/components/logs/PageNav";
 import dashboardStyles from "../styles/dashboard.css?url";
 import logsStyles from "../styles/logs.css?url";
 import { formatDateTime } from "#core/format";
@@ -22,6 +24,12 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Browser Logs · Kids Portal" }];
 
 const Status = z.enum(["block", "unblock"]);
+
+/** `?page=N` of the day's addresses (BROWSER_LOG_PAGE_SIZE a page); anything else is the first page. */
+function pageParam(raw: string | null): number {
+  const n = Number(raw);
+  return /^\d{1,3}$/.test(raw ?? "") && n >= 1 && n <= BROWSER_LOG_MAX_PAGE ? n : 1;
+}
 
 /** The page's view state, all in the URL: currentDate, urlText, filterByStatus, confirm. */
 function viewState(url: URL) {
@@ -37,14 +45,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const { parent, device, kid } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
   const view = viewState(url);
-  const { list } = await args.context.services.device({ id: parent.id, email: parent.email, role: parent.role }).browser.list({
-    serialNumber: device.serial_number,
-    currentDate: view.day,
-    urlText: view.urlText || undefined,
-    filterByStatus: view.status ?? undefined,
-  });
+  const page = pageParam(url.searchParams.get("page"));
+  const { list, total, hasNextPage } = await args.context.services
+    .device({ id: parent.id, email: parent.email, role: parent.role })
+    .browser.list({
+      serialNumber: device.serial_number,
+      currentDate: view.day,
+      urlText: view.urlText || undefined,
+      filterByStatus: view.status ?? undefined,
+      page,
+    });
   const today = todayUtc();
-  const at = (day: string) => hrefWith(args.request, { currentDate: day === today ? null : day, confirm: null });
+  const at = (day: string) => hrefWith(args.request, { currentDate: day === today ? null : day, confirm: null, page: null });
+  const onPage = (p: number) => `${hrefWith(args.request, { page: p === 1 ? null : String(p), confirm: null })}#list-title`;
   return json({
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,
@@ -52,8 +65,11 @@ export async function loader(args: LoaderFunctionArgs) {
     prevHref: at(addDays(view.day, -1)),
     nextHref: view.day < today ? at(addDays(view.day, 1)) : null,
     // Unblock All only when the filter is block and there is something blocked (spec 2 /browser-logs).
-    canUnblockAll: view.status === "block" && list.length > 0,
-    confirming: url.searchParams.get("confirm") === "unblock-all" && view.status === "block" && list.length > 0,
+    canUnblockAll: view.status === "block" && total > 0,
+    confirming: url.searchParams.get("confirm") === "unblock-all" && view.status === "block" && total > 0,
+    page,
+    newerHref: page > 1 ? onPage(page - 1) : null,
+    olderHref: hasNextPage ? onPage(page + 1) : null,
     confirmHref: hrefWith(args.request, { confirm: "unblock-all" }),
     closeHref: hrefWith(args.request, { confirm: null }),
     list,
@@ -183,6 +199,14 @@ export default function BrowserLogs() {
             ))}
           </ul>
         )}
+        <PageNav
+          page={data.page}
+          newerHref={data.newerHref}
+          olderHref={data.olderHref}
+          label="Address pages"
+          newer="Previous"
+          older="Next"
+        />
       </section>
       {data.confirming && (
         <Modal title="Unblock All" closeHref={data.closeHref}>

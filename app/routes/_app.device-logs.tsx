@@ -5,11 +5,13 @@ import { z } from "zod";
 import { addDays, dayParam, todayUtc } from "#core/days";
 import { publicMessage } from "#device-service/errors";
 import { FCM_ACTION_NAMES } from "#device-service/commands/types";
+import { DEVICE_LOG_MAX_PAGE } from "#core/limits";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
 import { SubmitButton } from "~/components/forms";
 import { DayNav } from "~/components/logs/DayNav";
+import { PageNav } from "~/components/logs/PageNav";
 import dashboardStyles from "../styles/dashboard.css?url";
 import logsStyles from "../styles/logs.css?url";
 import { formatDateTime } from "#core/format";
@@ -30,21 +32,32 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const { parent, device, kid } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
   const day = dayParam(url.searchParams.get("currentDate"));
-  const { logs, commands } = await args.context.services
+  const page = logsPageParam(url.searchParams.get("logsPage"));
+  const { logs, commands, hasNextPage } = await args.context.services
     .device({ id: parent.id, email: parent.email, role: parent.role })
-    .logs.list({ serialNumber: device.serial_number, currentDate: day });
+    .logs.list({ serialNumber: device.serial_number, currentDate: day, page });
   const today = todayUtc();
-  const at = (d: string) => hrefWith(args.request, { currentDate: d === today ? null : d });
+  const at = (d: string) => hrefWith(args.request, { currentDate: d === today ? null : d, logsPage: null });
+  const onPage = (p: number) => `${hrefWith(args.request, { logsPage: p === 1 ? null : String(p) })}#fetch-title`;
   return json({
     kid: { id: kid.id, name: kid.name },
     day,
     prevHref: at(addDays(day, -1)),
     nextHref: day < today ? at(addDays(day, 1)) : null,
+    page,
+    newerHref: page > 1 ? onPage(page - 1) : null,
+    olderHref: hasNextPage ? onPage(page + 1) : null,
     logs,
     commands,
     // A command still on its way: without JavaScript the page refreshes itself until the phone answers.
     waiting: commands.some((c) => c.status === "queued" || c.status === "sent"),
   });
+}
+
+/** `?logsPage=N`: the day's log cards, DEVICE_LOG_PAGE_SIZE a page, newest first; anything else is the first page. */
+function logsPageParam(raw: string | null): number {
+  const n = Number(raw);
+  return /^\d{1,4}$/.test(raw ?? "") && n >= 1 && n <= DEVICE_LOG_MAX_PAGE ? n : 1;
 }
 
 const Intent = z.enum(["fetch", "send"]);
@@ -63,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const intent = Intent.safeParse(form.get("intent"));
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });
-  const back = hrefWith(args.request, { currentDate: null });
+  const back = hrefWith(args.request, { currentDate: null, logsPage: null });
   const serialNumber = device.serial_number;
   if (intent.data === "fetch") return callDevice(args.context, parent, back, (d) => d.device.fetchLogs({ serialNumber }));
   const input = Send.safeParse({
@@ -150,10 +163,19 @@ export default function DeviceLogs() {
                     </ul>
                   </details>
                 ))}
+                {l.cut && <p className="muted small">This log is longer than a card shows; the rest is not shown.</p>}
               </li>
             ))}
           </ul>
         )}
+        <PageNav
+          page={data.page}
+          newerHref={data.newerHref}
+          olderHref={data.olderHref}
+          label="Log pages"
+          newer="Newer logs"
+          older="Older logs"
+        />
       </section>
       <section className="card stack" aria-labelledby="send-title">
         <h2 id="send-title">Send a command</h2>

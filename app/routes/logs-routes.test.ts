@@ -105,6 +105,43 @@ describe("log pages: who may see and do what", () => {
     expect(d.status).toBe(200);
   });
 
+  it("/device-logs with many logs in a day: one page of 20 cards, a link to the next; a page past the end is empty", async () => {
+    const { deviceId } = await h.kid(LEO);
+    const day = "2026-02-03";
+    await h.tdb.db
+      .insertInto("device_logs")
+      .values(
+        Array.from({ length: 45 }, (_, i) => ({
+          id: `paged-${i}`,
+          device_id: deviceId,
+          title: `log ${i}`,
+          details: JSON.stringify({ payload: "z".repeat(2_000) }),
+          device_time: null,
+          created_at: `${day}T09:${String(i).padStart(2, "0")}:00.000Z`,
+        })),
+      )
+      .execute();
+    const load = async (extra: string) => {
+      const qs = `?profileId=${leoProfile}&serialNumber=${LEO}&currentDate=${day}${extra}`;
+      const r = await run(() => deviceLogs.loader({ request: req(`/device-logs${qs}`, "demo"), context: { ...context }, params: {} }));
+      expect(r.status).toBe(200);
+      return (await r.json()) as { page: number; logs: { title: string }[]; newerHref: string | null; olderHref: string | null };
+    };
+    const first = await load("");
+    expect(first.logs).toHaveLength(20);
+    expect(first.page).toBe(1);
+    expect(first.newerHref).toBeNull();
+    expect(first.olderHref).toBe(`/device-logs?profileId=${leoProfile}&serialNumber=${LEO}&currentDate=${day}&logsPage=2#fetch-title`);
+    const last = await load("&logsPage=3");
+    expect(last.logs.map((l) => l.title)).toEqual(["log 4", "log 3", "log 2", "log 1", "log 0"]);
+    expect(last.olderHref).toBeNull();
+    expect(last.newerHref).toBe(`/device-logs?profileId=${leoProfile}&serialNumber=${LEO}&currentDate=${day}&logsPage=2#fetch-title`);
+    expect((await load("&logsPage=9")).logs).toEqual([]);
+    // Not a page number: the first page.
+    expect((await load("&logsPage=-1")).page).toBe(1);
+    expect((await load("&logsPage=abc")).page).toBe(1);
+  });
+
   it("another family's ids are refused on every loader and action, nothing changes", async () => {
     const qs = `?profileId=${leoProfile}&serialNumber=${LEO}`;
     const before = await h.tdb.db.selectFrom("device_commands").select("id").execute();

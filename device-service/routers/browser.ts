@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { calendarDay } from "../../core/days";
+import { BROWSER_LOG_MAX_PAGE, BROWSER_LOG_PAGE_SIZE } from "../../core/limits";
 import { recordId } from "../../core/values";
 import { listBrowserLogs, setAddressStatus, toggleRow, unblockAll } from "../browser";
 import { possessive } from "../messages";
@@ -18,15 +19,24 @@ export const browserRouter = router({
         currentDate: calendarDay,
         urlText: z.string().max(200).optional(),
         filterByStatus: z.enum(["block", "unblock"]).optional(),
+        /** From 1; BROWSER_LOG_PAGE_SIZE addresses a page (core/limits.ts). */
+        page: z.number().int().min(1).max(BROWSER_LOG_MAX_PAGE).default(1),
       }),
     )
     .query(async ({ ctx, input }) => {
-      const list = await listBrowserLogs(ctx.db, ctx.device.id, {
+      const all = await listBrowserLogs(ctx.db, ctx.device.id, {
         day: input.currentDate,
         urlText: input.urlText,
         status: input.filterByStatus,
       });
-      return { list };
+      const from = (input.page - 1) * BROWSER_LOG_PAGE_SIZE;
+      return {
+        list: all.slice(from, from + BROWSER_LOG_PAGE_SIZE),
+        page: input.page,
+        hasNextPage: all.length > from + BROWSER_LOG_PAGE_SIZE,
+        /** Addresses on every page (with the search and filter). */
+        total: all.length,
+      };
     }),
 
   create: deviceProcedure.input(z.object({ url: z.string().max(4096), isBlocked: z.boolean() })).mutation(async ({ ctx, input }) => {

@@ -35,6 +35,12 @@ export interface PhoneOptions {
   log?: (msg: string) => void;
 }
 
+/** The server refused an item for the phone's limits (socket/telemetry-limits.ts): its message; any other failure is thrown on. */
+function limitRefusal(err: Error & { code?: string }): string {
+  if (err.code === "RATE_LIMITED" || err.code === "DAILY_LIMIT" || err.code === "TOO_LARGE") return err.message;
+  throw err;
+}
+
 interface Pending {
   frame: string;
   resolve: (data: unknown) => void;
@@ -317,7 +323,9 @@ export class SimulatedPhone extends EventEmitter {
           longitude: this.opts.location?.longitude ?? -0.1419,
           deviceTime: new Date().toISOString(),
         };
-        await this.send("location", loc);
+        // A location the server refuses (over the phone's limits, socket/telemetry-limits.ts) fails the command with its reason.
+        const refused = await this.send("location", loc).then(() => null, limitRefusal);
+        if (refused) return void (await this.ack(cmd, "failed", undefined, refused.slice(0, 500)));
         return void (await this.ack(cmd, "acknowledged", loc));
       }
       case "SYNC":
@@ -329,8 +337,8 @@ export class SimulatedPhone extends EventEmitter {
         await this.send("installed_apps", { apps: [...s.installed].map((packageName) => ({ packageName })) });
         await this.send("child_status", this.statusData());
         return void (await this.ack(cmd));
-      case "FETCH_LOGS":
-        await this.send("device_log", {
+      case "FETCH_LOGS": {
+        const refused = await this.send("device_log", {
           title: "Kids app log",
           deviceTime: new Date().toISOString(),
           details: {
@@ -339,8 +347,10 @@ export class SimulatedPhone extends EventEmitter {
             policyVersion: s.policyVersion ?? null,
             installed: [...s.installed].slice(0, 100),
           },
-        });
+        }).then(() => null, limitRefusal);
+        if (refused) return void (await this.ack(cmd, "failed", undefined, refused.slice(0, 500)));
         return void (await this.ack(cmd));
+      }
       case "APPLY_POLICY":
         s.policy = cmd.payload.policy;
         s.policyVersion = Number(cmd.payload.version);

@@ -13,6 +13,7 @@ import { setOffline } from "./status-rows";
 import { resumeInstalls } from "../installs";
 import { createIngestBatcher, type IngestOptions } from "./ingest-batch";
 import { createDelivery, type DeliveryState } from "./delivery";
+import { createTelemetryLimiter, type TelemetryLimitOptions } from "./telemetry-limits";
 
 export const PING_INTERVAL_MS = 30_000;
 /** The heartbeat ticks this often; each tick pings the next share of the connections (see the heartbeat below). */
@@ -71,7 +72,10 @@ export function credentialOf(req: IncomingMessage): string | null {
  * listener from its first moment, so no frame a client sends can end the process. Frames are processed one at a time per phone, in order, and each
  * is answered once committed, so a phone can retry anything unanswered without double counting.
  */
-export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: number; ingest?: IngestOptions } = {}): Gateway {
+export function createGateway(
+  deps: DeviceServiceDeps,
+  opts: { pingIntervalMs?: number; ingest?: IngestOptions; limits?: TelemetryLimitOptions } = {},
+): Gateway {
   // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
   wss.on("error", (err) => deps.log("warn", "device socket server error", { error: err.message }));
@@ -121,6 +125,8 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
   });
   // Usage and locations from every phone here are written in group commits, each acknowledged after its commit.
   const ingest = createIngestBatcher(deps, opts.ingest);
+  // Per-phone rate, daily volume and size limits on what phones store (counted in memory; socket/telemetry-limits.ts).
+  const limiter = createTelemetryLimiter(deps.db, opts.limits);
 
   const send = (c: Conn, frame: ServerFrame) => {
     if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(frame));
@@ -176,7 +182,10 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       return;
     }
     try {
+      const admitted = limiter.admit(c.device, msg);
+      if (admitted) await admitted;
       await handleDeviceMessage(deps, c.device, msg, ingest);
+      limiter.stored(c.device, msg.event);
       send(c, { event: "ack", id: msg.id, data: { event: msg.event } });
       if (msg.event === "child_status" && !c.statusSeen) {
         c.statusSeen = true;
@@ -190,16 +199,17 @@ export function createGateway(deps: DeviceServiceDeps, opts: { pingIntervalMs?: 
       }
     } catch (err) {
       const code = err instanceof ProtocolError ? err.code : "SERVER_ERROR";
-      deps.log(code === "SERVER_ERROR" ? "error" : "warn", "device frame failed", {
-        deviceId: c.device.id,
-        event: msg.event,
-        code,
-        error: err instanceof Error ? err.message : String(err),
-      });
+      if (!(err instanceof ProtocolError && err.quiet))
+        deps.log(code === "SERVER_ERROR" ? "error" : "warn", "device frame failed", {
+          deviceId: c.device.id,
+          event: msg.event,
+          code,
+          error: err instanceof Error ? err.message : String(err),
+        });
       send(c, {
         event: "error",
         id: msg.id,
-        data: { code, message: err instanceof ProtocolError ? err.message : "Not stored; please retry." },
+        data: err instanceof ProtocolError ? { ...err.extra, code, message: err.message } : { code, message: "Not stored; please retry." },
       });
       // A session begins with a stored status. When it could not be stored (a saturated pool in a reconnect
       // storm, a lost database), the socket is closed with 1013 "try again later": the phone reconnects with its

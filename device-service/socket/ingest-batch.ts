@@ -233,6 +233,7 @@ async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; d
           device_id: it.device.id,
           message_id: it.id,
           received_at: ts,
+          kind: "location",
         })),
       )
       .onConflict((oc) => oc.columns(["device_id", "message_id"]).doNothing())

@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema";
 import { dbDialect, type DB } from "../../db/index";
 import { bumpKidsOfPhones } from "../../db/view-revisions";
 import { newId, nowIso } from "../../core/ids.server";
+import { cleanPhoneValue } from "../../core/phone-text";
 import { acknowledgeCommand } from "../commands/outbox";
 import type { DeviceServiceDeps } from "../context";
 import { hardwareColumns } from "../enrollment";
@@ -196,6 +197,9 @@ export async function handleDeviceMessage(
 ): Promise<void> {
   const { db } = deps;
   const ts = nowIso();
+  // What the phone wrote is shown to parents: bidi controls and control characters are taken out here, where it
+  // enters, for every event but the two without free text (core/phone-text.ts).
+  if (msg.event !== "usage" && msg.event !== "location") msg = { ...msg, data: cleanPhoneValue(msg.data) } as DeviceMessage;
   switch (msg.event) {
     case "child_status": {
       const d = msg.data;
@@ -250,7 +254,7 @@ export async function handleDeviceMessage(
     case "location": {
       if (ingest) return ingest.location(device, msg.id, msg.data);
       await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id))) return;
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
         await trx
           .insertInto("device_locations")
           .values({
@@ -268,7 +272,7 @@ export async function handleDeviceMessage(
     }
     case "notification": {
       await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id))) return;
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
         await trx
           .insertInto("notifications")
           .values({
@@ -364,7 +368,7 @@ export async function handleDeviceMessage(
     case "app_request": {
       const d = msg.data;
       await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id))) return;
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
         await trx
           .insertInto("app_requests")
           .values({
@@ -408,7 +412,7 @@ export async function handleDeviceMessage(
     }
     case "browser_visit": {
       await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id))) return;
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
         await recordVisit(trx, device.id, msg.data);
       });
       await notifyParents(deps, device.profile_id, "device.browser");
@@ -416,7 +420,7 @@ export async function handleDeviceMessage(
     }
     case "device_log": {
       await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id))) return;
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
         await trx
           .insertInto("device_logs")
           .values({
@@ -467,6 +471,10 @@ export class ProtocolError extends Error {
   constructor(
     public code: string,
     message: string,
+    /** More for the phone's error frame's data (e.g. `retryAfterMs`). */
+    public extra?: Record<string, unknown>,
+    /** Already logged for this phone a moment ago (a flood's refusals are logged once a minute). */
+    public quiet = false,
   ) {
     super(message);
   }
