@@ -19,6 +19,11 @@ export type BusMessage =
   /** `commandId`: the command whose acknowledgement (or failure) was just stored, when that is the reason. */
   | { type: "parent.refresh"; parentIds: string[]; profileId?: string; reason: string; commandId?: string }
   | { type: "device.unenrolled"; deviceId: string }
+  /**
+   * The parents' live-update streams (GET /events, app/utils/sse.server.ts) to end: those of these sessions (signed
+   * out) and those of every session of these parents (sign-out everywhere, a password change, access revoked).
+   */
+  | { type: "parent.streams.end"; parentIds?: string[]; sessionIds?: string[]; reason: string }
   /** Local only: the Redis subscription came back after a loss; what was published meanwhile never arrived. */
   | { type: "bus.resubscribed" };
 
@@ -29,7 +34,10 @@ export interface Bus {
 }
 
 const CHANNEL = "kids-portal:bus";
-/** `parent.refresh` only, on a channel of its own: a process that serves no parent (a device process) does not hear it. */
+/**
+ * The parents' messages (`parent.refresh`, `parent.streams.end`) on a channel of their own: a process that serves no
+ * parent (a device process) does not hear them. One channel for both, so a stream hears them in the order published.
+ */
 const PARENTS_CHANNEL = "kids-portal:bus:parents";
 
 export function createLocalBus(): Bus {
@@ -55,7 +63,8 @@ export interface RedisBusOptions {
   /** Called each time the subscription is (re)established and acknowledged by Redis (tests await it). */
   onSubscribed?: () => void;
   /**
-   * What this process hears (default "all"). "device": every message but `parent.refresh` — a device process, which
+   * What this process hears (default "all"). "device": every message but the parents' (`parent.refresh`,
+   * `parent.streams.end`) — a device process, which
    * serves no parent's page. One `parent.refresh` is published per phone status, upload and location, and every
    * device process used to receive and parse every one (a reconnect storm of 50,000 phones: 50,000 each).
    */
@@ -100,7 +109,10 @@ export function createRedisBus(url: string, log: (msg: string) => void = console
   });
   return {
     async publish(msg) {
-      await pub.publish(msg.type === "parent.refresh" ? PARENTS_CHANNEL : CHANNEL, JSON.stringify(msg));
+      await pub.publish(
+        msg.type === "parent.refresh" || msg.type === "parent.streams.end" ? PARENTS_CHANNEL : CHANNEL,
+        JSON.stringify(msg),
+      );
     },
     subscribe: local.subscribe,
     async close() {

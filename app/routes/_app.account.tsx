@@ -9,6 +9,7 @@ import { requireParent } from "~/utils/auth.server";
 import { sessionCookie } from "#core/session-cookie.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";
+import { endStreams } from "~/utils/sse.server";
 import { formatMediumDateTime } from "#core/format";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
@@ -53,6 +54,7 @@ export async function action(args: ActionFunctionArgs) {
       if (v.sessionId === hashToken(token))
         return redirectWithToast("/account", { type: "error", message: "Use Log out to end this session." });
       const done = await revokeSessionById(db, parent.id, v.sessionId);
+      if (done) await endStreams(args.context.services, { sessionIds: [v.sessionId] }, "signed-out");
       return redirectWithToast("/account", {
         type: done ? "success" : "error",
         message: done ? "That session has been signed out." : "That session was already signed out.",
@@ -60,6 +62,7 @@ export async function action(args: ActionFunctionArgs) {
     }
     case "sign-out-everywhere": {
       const n = await revokeAllSessions(db, parent.id);
+      await endStreams(args.context.services, { parentIds: [parent.id] }, "signed-out-everywhere");
       args.context.services.log("info", "signed out everywhere", { parent: parent.id, sessions: n });
       const to = parent.hide_google ? "/login?hideGBtn=true" : "/login";
       return redirectWithToast(

@@ -11,6 +11,7 @@ import { sessionCookie } from "#core/session-cookie.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { hashPassword, passwordProblem, verifyPassword } from "#core/password.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { endStreams } from "~/utils/sse.server";
 
 const ChangePasswordSchema = z.object({
   old_password: z.string({ required_error: "Current password is required." }),
@@ -50,6 +51,7 @@ export async function action(args: ActionFunctionArgs) {
   const db = args.context.services.db;
   await updateParentPassword(db, parent.id, await hashPassword(submission.value.new_password));
   await revokeAllSessions(db, parent.id);
+  await endStreams(args.context.services, { parentIds: [parent.id] }, "password-changed");
   return redirectWithToast(
     "/login",
     { type: "success", message: "Your password has been changed. Please sign in again." },

@@ -1,10 +1,11 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { sessionCookie } from "#core/session-cookie.server";
 import { findAccessibleKid } from "#db/queries/access";
-import { createSession, findLiveSessionParent, revokeSession } from "#db/queries/sessions";
+import { createSession, findLiveSessionParent, hashToken, revokeSession } from "#db/queries/sessions";
 import type { Parent } from "#db/schema";
 import { env, publicOrigin } from "#core/env.server";
 import { perRequest } from "./request-memo.server";
+import { endStreams } from "./sse.server";
 import { CLIENT_IP_HEADER } from "./security.server";
 import { setBounded } from "#core/bounded";
 
@@ -148,6 +149,9 @@ export async function startSession(args: Args, parentId: string): Promise<{ toke
 
 export async function endSession(args: Args): Promise<string> {
   const token = await readToken(args.request);
-  if (token) await revokeSession(args.context.services.db, token);
+  if (token) {
+    await revokeSession(args.context.services.db, token);
+    await endStreams(args.context.services, { sessionIds: [hashToken(token)] }, "signed-out");
+  }
   return sessionCookie().serialize("", { maxAge: 0 });
 }

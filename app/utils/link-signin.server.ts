@@ -1,13 +1,14 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { markEmailVerified, peekSigninToken, redeemSigninToken } from "#db/queries/accounts";
 import { findParentById } from "#db/queries/parents";
-import { revokeSession } from "#db/queries/sessions";
+import { hashToken, revokeSession } from "#db/queries/sessions";
 import type { Parent } from "#db/schema";
 import { getParent } from "./auth.server";
 import { LINK_MESSAGES, checkLink, redeemLink } from "./links.server";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { allowIp } from "./rate-limit.server";
 import { completeSignIn } from "./signin.server";
+import { endStreams } from "./sse.server";
 
 /**
  * Links that sign someone in (the one-time `?token=` and the email-verification link) never do it on a GET:
@@ -88,6 +89,9 @@ export async function continueSigninLink(args: Args, form: FormData): Promise<Re
     if (!parent) return fail("token");
   }
   const current = await getParent(args);
-  if (current && current.parent.id !== parent.id) await revokeSession(db, current.token);
+  if (current && current.parent.id !== parent.id) {
+    await revokeSession(db, current.token);
+    await endStreams(args.context.services, { sessionIds: [hashToken(current.token)] }, "signed-out");
+  }
   return completeSignIn(args, parent);
 }

@@ -11,6 +11,7 @@ import { hashPassword, passwordProblem } from "#core/password.server";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { allowIp } from "./rate-limit.server";
 import { redirectWithToast } from "./toast.server";
+import { endStreams } from "./sse.server";
 
 interface Args {
   request: Request;
@@ -74,6 +75,7 @@ export async function passwordLinkAction(args: Args, purpose: LinkPurpose, succe
   if (!redeemed.ok) return json(submission.reply({ formErrors: [LINK_MESSAGES[redeemed.reason]], ...hide }), { status: 400 });
   await updateParentPassword(db, checked.parent.id, await hashPassword(password));
   const ended = await revokeAllSessions(db, checked.parent.id);
+  await endStreams(args.context.services, { parentIds: [checked.parent.id] }, "password-changed");
   await markEmailVerified(db, checked.parent.id);
   log("info", "password set from email link", { parent: checked.parent.id, purpose, sessionsEnded: ended });
   return redirectWithToast(

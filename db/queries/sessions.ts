@@ -179,3 +179,23 @@ export async function revokeAllSessions(db: DB, parentId: string): Promise<numbe
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
+
+/**
+ * Of these session ids, those that ended: revoked, past their absolute expiry, or gone. A read only (no idle-clock
+ * touch): the live-update streams ask it for every session they serve (app/utils/sse.server.ts).
+ */
+export async function endedSessionIds(db: DB, ids: string[], now: Date = new Date()): Promise<Set<string>> {
+  const ended = new Set(ids);
+  const all = [...ended];
+  for (let i = 0; i < all.length; i += 500) {
+    const live = await db
+      .selectFrom("sessions")
+      .select("id")
+      .where("id", "in", all.slice(i, i + 500))
+      .where("revoked_at", "is", null)
+      .where("expires_at", ">", nowIso(now))
+      .execute();
+    for (const r of live) ended.delete(r.id);
+  }
+  return ended;
+}

@@ -7,6 +7,7 @@ import { publicOrigin } from "#core/env.server";
 import { linkUrl, newLink } from "~/utils/links.server";
 import { mails, type Mail } from "#core/mail.server";
 import { sendMail } from "~/utils/mail.server";
+import { endStreams } from "~/utils/sse.server";
 
 /**
  * The parent profile's delegation steps with their side effects: the database change (db/queries/delegations),
@@ -126,6 +127,9 @@ export async function revoke(services: Services, owner: Parent, id: string): Pro
           services.log("warn", "revocation refresh not published", { error: err instanceof Error ? err.message : String(err) });
         });
     }
+    // Then the delegate's live streams end (after the refreshes: one channel keeps the order); a reconnect gets a new
+    // stream that hears only the kids the delegate still has.
+    await endStreams(services, { parentIds: [delegateId] }, "access-revoked");
   }
   await tell(services, delegationMails.revoked(d, result.wasAccepted, profileUrl(services)));
   return {
