@@ -86,6 +86,11 @@ export interface DevicesTable {
   settings_updated_by: string | null;
   /** Set when the phone is removed from the account (replaced or its kid removed); its history stays. */
   unenrolled_at: Generated<string | null>;
+  /**
+   * The parent whose enrollment code the phone's credential came from; null for phones enrolled before this was kept
+   * (read as the kid's own parent). Revoking a delegate's access removes the phones they enrolled.
+   */
+  enrolled_by: Generated<string | null>;
 }
 
 export interface DeviceStatusTable {

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { serialNumber } from "../core/values";
 import type { DB } from "../db/index";
+import { dbDialect } from "../db/dialect";
 import { newId, nowIso } from "../core/ids.server";
 import type { Device } from "../db/schema";
 
@@ -82,6 +83,35 @@ export class EnrollmentError extends Error {
 }
 
 const INVALID_CODE = "The enrollment code is not valid.";
+export const CODE_NO_LONGER_VALID = "This enrollment code is no longer valid. Please show a new QR code.";
+
+/**
+ * Whether the parent who made a code may still enroll a phone for its kid, judged now (issue 52): the kid's own
+ * parent always; a delegate only while the delegation in force when the code was made is still accepted (one
+ * accepted later, after a revocation and a new invitation, does not revive an older code). Read in the enrollment's
+ * transaction; on PostgreSQL the delegation's row is locked for share, so a revocation racing this enrollment waits
+ * for it to commit and then finds the new phone among the delegate's (device-service/delegate-phones.ts).
+ */
+async function makerMayEnroll(trx: DB, code: { parent_id: string; profile_id: string; created_at: string }): Promise<boolean> {
+  const own = await trx
+    .selectFrom("kid_profiles")
+    .select("id")
+    .where("id", "=", code.profile_id)
+    .where("parent_id", "=", code.parent_id)
+    .executeTakeFirst();
+  if (own) return true;
+  let delegated = trx
+    .selectFrom("delegations")
+    .innerJoin("delegation_kids", "delegation_kids.delegation_id", "delegations.id")
+    .innerJoin("parents", "parents.email", "delegations.delegate_email")
+    .select("delegations.id")
+    .where("parents.id", "=", code.parent_id)
+    .where("delegation_kids.profile_id", "=", code.profile_id)
+    .where("delegations.status", "=", "Accepted")
+    .where((eb) => eb.or([eb("delegations.responded_at", "is", null), eb("delegations.responded_at", "<=", code.created_at)]));
+  if (dbDialect(trx) === "postgres") delegated = delegated.forShare("delegations");
+  return Boolean(await delegated.executeTakeFirst());
+}
 
 /**
  * Exchanges a one-time token (and the phone's hardware info) for a device credential. The credential is
@@ -97,6 +127,8 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
     if (!row) throw new EnrollmentError(401, INVALID_CODE);
     if (row.used_at) throw new EnrollmentError(401, "This enrollment code has already been used. Please show a new QR code.");
     if (row.expires_at <= nowIso(now)) throw new EnrollmentError(401, "This enrollment code has expired. Please show a new QR code.");
+    if (!(await makerMayEnroll(trx, row)))
+      throw new EnrollmentError(401, CODE_NO_LONGER_VALID, "the code's maker no longer has access to the kid");
     const claimed = await trx
       .updateTable("enrollment_tokens")
       .set({ used_at: nowIso(now) })
@@ -128,6 +160,7 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
           credential_hash: sha256(credential),
           last_activation_at: ts,
           unenrolled_at: null,
+          enrolled_by: row.parent_id,
           updated_at: ts,
         })
         .where("id", "=", deviceId)
@@ -160,6 +193,7 @@ export async function exchangeEnrollmentToken(db: DB, token: string, hw: Hardwar
           protection_enabled: 1,
           last_activation_at: ts,
           credential_hash: sha256(credential),
+          enrolled_by: row.parent_id,
           created_at: ts,
           updated_at: ts,
         })

@@ -1,5 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEnrollmentToken, exchangeEnrollmentToken } from "#device-service/enrollment";
 import { parentIdsForKid } from "#device-service/parents";
 import { createParent } from "#db/queries/parents";
 import { createSession } from "#db/queries/sessions";
@@ -149,15 +150,48 @@ describe("/parent-profile", () => {
     expect((await mailsTo("alice@family.example")).map((m) => m.subject)).toContain("Carol accepted access to Mia");
   });
 
-  it("revoke ends access at once: the delegate is told, their live stream is told to reload, their next request is refused", async () => {
+  it("revoke ends access at once: the delegate is told, their live stream is told to reload and ends, their next request is refused", async () => {
+    // Bob enrolled a phone for Mia with a code of his own (issue 52): revoking removes it and tells Alice which.
+    const { token } = await createEnrollmentToken(fx.t.db, { profileId: fx.ids.profileId, parentId: fx.parents.accepted.id });
+    const bobs = await exchangeEnrollmentToken(fx.t.db, token, { serialNumber: "BOBS-PHONE-1" });
     const before = fx.published.length;
     const res = await post("owner", { intent: "revoke", id: fx.delegationIds.accepted });
-    expect(await toastOf(res)).toEqual({ type: "success", message: "Bob's access has been revoked." });
-    expect(fx.published.slice(before)).toContainEqual({
+    expect(await toastOf(res)).toEqual({
+      type: "success",
+      message: "Bob's access has been revoked. The phone Bob enrolled was removed: Mia's phone (BOBS-PHONE-1).",
+    });
+    expect(await notesOf("alice@family.example")).toContainEqual({
+      message: "You revoked Bob's access. The phone Bob enrolled was removed: Mia's phone (BOBS-PHONE-1).",
+    });
+    const removed = await fx.t.db
+      .selectFrom("devices")
+      .select(["credential_hash", "unenrolled_at"])
+      .where("id", "=", bobs.deviceId)
+      .executeTakeFirstOrThrow();
+    expect(removed.credential_hash).toBeNull();
+    expect(removed.unenrolled_at).not.toBeNull();
+    // Alice's own phone of Mia's stays.
+    expect(
+      (await fx.t.db.selectFrom("devices").select("unenrolled_at").where("id", "=", fx.ids.deviceId).executeTakeFirstOrThrow())
+        .unenrolled_at,
+    ).toBeNull();
+    const published = fx.published.slice(before);
+    expect(published).toContainEqual({ type: "device.unenrolled", deviceId: bobs.deviceId });
+    expect(published).toContainEqual({
       type: "parent.refresh",
       parentIds: [fx.parents.accepted.id],
       profileId: fx.ids.profileId,
       reason: "access.revoked",
+    });
+    // The refresh first, then the end of Bob's streams (app/utils/sse.server.test.ts follows a real one).
+    const refreshAt = published.findIndex((m) => m.type === "parent.refresh");
+    const endAt = published.findIndex((m) => m.type === "parent.streams.end");
+    expect(published[endAt]).toEqual({ type: "parent.streams.end", parentIds: [fx.parents.accepted.id], reason: "access-revoked" });
+    expect(endAt).toBeGreaterThan(refreshAt);
+    // Submitted again: nothing left to remove.
+    expect(await toastOf(await post("owner", { intent: "revoke", id: fx.delegationIds.accepted }))).toEqual({
+      type: "error",
+      message: "This access has already ended.",
     });
     expect(await parentIdsForKid(fx.t.db, fx.ids.profileId)).not.toContain(fx.parents.accepted.id);
     expect((await mailsTo("bob@family.example")).map((m) => m.subject)).toContain("Alice ended your access to Mia");

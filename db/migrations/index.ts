@@ -20,6 +20,7 @@ import * as usageWritersBump from "./2026-11-25T00-usage-writers-bump";
 import * as settingsViewRev from "./2026-11-27T00-settings-view-rev";
 import * as actorNamesViewRev from "./2026-11-27T01-actor-names-view-rev";
 import * as delegationsResponderIndex from "./2026-11-27T02-delegations-responder-index";
+import * as devicesEnrolledBy from "./2026-11-28T00-devices-enrolled-by";
 import * as telemetryLimits from "./2026-11-28T01-telemetry-limits";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T00-settings-view-rev": settingsViewRev,
   "2026-11-27T01-actor-names-view-rev": actorNamesViewRev,
   "2026-11-27T02-delegations-responder-index": delegationsResponderIndex,
+  "2026-11-28T00-devices-enrolled-by": devicesEnrolledBy,
   "2026-11-28T01-telemetry-limits": telemetryLimits,
 };

@@ -51,7 +51,12 @@ export const categoriesRouter = router({
         .onConflict((oc) => oc.columns(["profile_id", "category"]).doUpdateSet(values))
         .execute();
       // The limit is the kid's: every phone of theirs gets it.
-      const devices = await ctx.db.selectFrom("devices").select("id").where("profile_id", "=", ctx.kid.id).execute();
+      const devices = await ctx.db
+        .selectFrom("devices")
+        .select("id")
+        .where("profile_id", "=", ctx.kid.id)
+        .where("unenrolled_at", "is", null)
+        .execute();
       let version = 0;
       for (const d of devices) {
         const applied = await applyPolicy(ctx, d.id, ctx.parent.id);

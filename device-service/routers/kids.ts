@@ -29,7 +29,14 @@ export const kidsRouter = router({
       .set({ sleep_mode: input.sleepMode ? 1 : 0, sleep_mode_by: ctx.parent.id, updated_at: nowIso() })
       .where("id", "=", ctx.kid.id)
       .execute();
-    const devices = await ctx.db.selectFrom("devices").select("id").where("profile_id", "=", ctx.kid.id).orderBy("created_at").execute();
+    // Enrolled phones only: a removed phone (replaced, or its enroller's access revoked) gets no policy.
+    const devices = await ctx.db
+      .selectFrom("devices")
+      .select("id")
+      .where("profile_id", "=", ctx.kid.id)
+      .where("unenrolled_at", "is", null)
+      .orderBy("created_at")
+      .execute();
     let first: { commandId: string; policyVersion: number } | null = null;
     let online = false;
     for (const d of devices) {
@@ -55,6 +62,7 @@ export const kidsRouter = router({
         .select(["id", "allow_full_device_access"])
         .where("serial_number", "=", input.serialNumber)
         .where("profile_id", "=", ctx.kid.id)
+        .where("unenrolled_at", "is", null)
         .executeTakeFirst();
       if (!device) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
       await ctx.db

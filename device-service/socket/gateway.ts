@@ -112,7 +112,7 @@ export function createGateway(
   });
   // Phones whose row is being read: a command announced meanwhile (committed after the read's snapshot) is noted
   // here, so the phone still reads its outbox after its status.
-  const connecting = new Map<string, Set<{ announced: boolean }>>();
+  const connecting = new Map<string, Set<{ announced: boolean; unenrolled?: boolean }>>();
   const conns = new Map<string, Conn>();
   const all = new Set<Conn>();
   let closed = false;
@@ -345,6 +345,8 @@ export function createGateway(
     if (m.type === "device.unenrolled") {
       // The phone was removed from the account: its credential is gone, so is its socket.
       for (const c of all) if (c.device.id === m.deviceId) c.ws.close(UNENROLLED_CLOSE.code, UNENROLLED_CLOSE.reason);
+      // A socket whose credential was read before the removal and is being upgraded now is refused, not attached.
+      for (const marker of connecting.get(m.deviceId) ?? []) marker.unenrolled = true;
     }
   });
 
@@ -358,7 +360,7 @@ export function createGateway(
       }
       const credential = credentialOf(req);
       const deviceId = credentialDeviceId(credential);
-      const marker = { announced: false };
+      const marker: { announced: boolean; unenrolled?: boolean } = { announced: false };
       if (deviceId) connecting.set(deviceId, (connecting.get(deviceId) ?? new Set()).add(marker));
       const settled = () => {
         const set = deviceId ? connecting.get(deviceId) : undefined;
@@ -368,7 +370,7 @@ export function createGateway(
       authenticateDevice(deps.db, credential, deviceById).then(
         (device) => {
           settled();
-          if (!device) {
+          if (!device || marker.unenrolled) {
             // Refused before the upgrade: no WebSocket is ever created for a bad credential, so nothing the
             // client sends afterwards is parsed as a frame.
             deps.log("warn", "device socket refused", { reason: "bad credential", ip: req.socket.remoteAddress });

@@ -1,6 +1,13 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { hitCounter } from "#db/queries/accounts";
-import { answerDelegation, createDelegation, parentIdByEmail, revokeDelegation, type DelegationRow } from "#db/queries/delegations";
+import {
+  answerDelegation,
+  createDelegation,
+  findDelegation,
+  parentIdByEmail,
+  revokeDelegation,
+  type DelegationRow,
+} from "#db/queries/delegations";
 import { addParentNotification } from "#db/queries/parent-profile";
 import type { Parent } from "#db/schema";
 import { publicOrigin } from "#core/env.server";
@@ -8,6 +15,7 @@ import { linkUrl, newLink } from "~/utils/links.server";
 import { mails, type Mail } from "#core/mail.server";
 import { sendMail } from "~/utils/mail.server";
 import { endStreams } from "~/utils/sse.server";
+import { possessive } from "#device-service/messages";
 
 /**
  * The parent profile's delegation steps with their side effects: the database change (db/queries/delegations),
@@ -110,13 +118,47 @@ export async function answer(services: Services, parent: Parent, id: string, sta
   return { ok: true, message: status === "Accepted" ? `You now have access to ${kidNames(d)}.` : "Invitation rejected." };
 }
 
+/** "Mia's phone (SERIAL-1)" for each phone, joined as kidNames joins kids. */
+export function phoneNames(phones: { kidName: string; serialNumber: string }[]): string {
+  const names = phones.map((p) => `${possessive(p.kidName)} phone (${p.serialNumber})`);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
+ * The phones the delegate enrolled for the delegation's kids are removed (device-service `removeRevokedDelegatePhones`):
+ * their credentials stop working, their sockets close, no policy reaches them. The owner is told which, on the page
+ * (the returned sentence) and in the portal's notifications. Null when the device service could not be reached.
+ */
+async function removeDelegatePhones(services: Services, owner: Parent, d: Pick<DelegationRow, "id" | "delegateName">) {
+  try {
+    const { phones } = await services
+      .device({ id: owner.id, email: owner.email, role: owner.role })
+      .enrollment.removeRevokedDelegatePhones({ delegationId: d.id });
+    if (!phones.length) return "";
+    const sentence = `The ${phones.length === 1 ? "phone" : "phones"} ${d.delegateName} enrolled ${phones.length === 1 ? "was" : "were"} removed: ${phoneNames(phones)}.`;
+    await addParentNotification(services.db, owner.email, `You revoked ${d.delegateName}'s access. ${sentence}`, "/parent-profile");
+    return ` ${sentence}`;
+  } catch (err) {
+    services.log("error", "phones of a revoked delegate not removed", {
+      delegation: d.id,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}
+
 export async function revoke(services: Services, owner: Parent, id: string): Promise<Outcome> {
   const result = await revokeDelegation(services.db, owner.id, id);
   if (!result.ok) {
     if (result.reason === "not-found") throw new Response("Access not found.", { status: 404 });
+    // Already revoked (a second submission, or an earlier one whose phones could not be removed): remove them now.
+    const ended = await findDelegation(services.db, id);
+    const phones = ended?.status === "Revoked" ? await removeDelegatePhones(services, owner, ended) : "";
+    if (phones) return { ok: true, message: phones.trim() };
     return { ok: false, message: "This access has already ended." };
   }
   const d = result.delegation;
+  const phones = await removeDelegatePhones(services, owner, d);
   // Open pages of the delegate reload now (and are refused); the access rule already refuses every new request.
   const delegateId = await parentIdByEmail(services.db, d.delegateEmail);
   if (delegateId) {
@@ -132,12 +174,13 @@ export async function revoke(services: Services, owner: Parent, id: string): Pro
     await endStreams(services, { parentIds: [delegateId] }, "access-revoked");
   }
   await tell(services, delegationMails.revoked(d, result.wasAccepted, profileUrl(services)));
-  return {
-    ok: true,
-    message: result.wasAccepted
-      ? `${d.delegateName}'s access has been revoked.`
-      : `The invitation to ${d.delegateEmail} has been withdrawn.`,
-  };
+  if (!result.wasAccepted) return { ok: true, message: `The invitation to ${d.delegateEmail} has been withdrawn.` };
+  if (phones === null)
+    return {
+      ok: false,
+      message: `${d.delegateName}'s access has been revoked, but the phones ${d.delegateName} enrolled could not be removed just now. Please remove them with Replace phone on the kid's dashboard.`,
+    };
+  return { ok: true, message: `${d.delegateName}'s access has been revoked.${phones}` };
 }
 
 /** A new email-verification link, for an invitee who must verify before accepting. */
