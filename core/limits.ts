@@ -53,3 +53,6 @@ export const DEVICE_LOG_MAX_PAGE = 1_000;
 /** Web addresses on one page of /browser-logs (`?page=N`, 1 to BROWSER_LOG_MAX_PAGE; a day lists at most 2,000). */
 export const BROWSER_LOG_PAGE_SIZE = 50;
 export const BROWSER_LOG_MAX_PAGE = 40;
+
+/** Pending requests on one page of /requests (`?page=N`; the list reads the newest 200: db/queries/requests.ts). */
+export const REQUESTS_PAGE_SIZE = 20;

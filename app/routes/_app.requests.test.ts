@@ -186,4 +186,30 @@ describe("requests page", () => {
       "Pending",
     );
   });
+  it("many pending requests are paged 20 at a time (issue 52): one bounded page, links to the next and back", async () => {
+    const pending = (await loaded(pageUrl())).list.length;
+    for (let i = 0; i < 45; i++) await addRequest("App Install", `org.flood.app${i}`);
+    const total = pending + 45;
+    const paged = async (extra: string) =>
+      (await (await call(requests.loader, pageUrl(extra))).json()) as {
+        list: { id: string }[];
+        page: number;
+        newerHref: string | null;
+        olderHref: string | null;
+      };
+    const first = await paged("");
+    expect(first.list).toHaveLength(20);
+    expect(first.newerHref).toBeNull();
+    expect(first.olderHref).toBe(`${pageUrl("&page=2")}#requests-title`);
+    const last = Math.ceil(total / 20);
+    const end = await paged(`&page=${last}`);
+    expect(end.list).toHaveLength(total - 20 * (last - 1));
+    expect(end.olderHref).toBeNull();
+    expect(end.newerHref).toBe(`${pageUrl(last - 1 === 1 ? "" : `&page=${last - 1}`)}#requests-title`);
+    // Past the end (its last request answered meanwhile): the last page.
+    expect((await paged("&page=99")).page).toBe(last);
+    const ids = new Set<string>();
+    for (let p = 1; p <= last; p++) for (const r of (await paged(`&page=${p}`)).list) ids.add(r.id);
+    expect(ids.size).toBe(total);
+  });
 });

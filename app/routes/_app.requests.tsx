@@ -1,11 +1,13 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { REQUESTS_PAGE_SIZE } from "#core/limits";
 import { recordId } from "#core/values";
 import { listPendingRequests, requestOnDevice } from "#db/queries/requests";
 import { hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
+import { PageNav } from "~/components/logs/PageNav";
 import { ExtendModal } from "~/components/requests/popups/ExtendModal";
 import { RequestList } from "~/components/requests/RequestList";
 import { approveExtend, approveInstall, approveUninstall, closedHref, reject } from "~/components/requests/requests.server";
@@ -22,6 +24,11 @@ export const links: LinksFunction = () => [
 ];
 export const meta: MetaFunction = () => [{ title: "Requests · Kids Portal" }];
 
+/** `?page=N` of the pending requests; anything else is the first page. */
+function pageParam(raw: string | null): number {
+  return /^\d{1,3}$/.test(raw ?? "") && Number(raw) >= 1 ? Number(raw) : 1;
+}
+
 function ids(request: Request) {
   const url = new URL(request.url);
   return { url, profileId: url.searchParams.get("profileId"), serialNumber: url.searchParams.get("serialNumber") };
@@ -34,7 +41,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const db = args.context.services.db;
   const pending = await listPendingRequests(db, device.id, new Date(), kid.id);
   const q = (k: string) => url.searchParams.get(k);
-  const list = pending.map((r) => {
+  // REQUESTS_PAGE_SIZE a page (`?page=N`); a page past the end (its last request answered) shows the last one.
+  const lastPage = Math.max(1, Math.ceil(pending.length / REQUESTS_PAGE_SIZE));
+  const page = Math.min(lastPage, pageParam(q("page")));
+  const onPage = (p: number) =>
+    `${hrefWith(args.request, { page: p === 1 ? null : String(p), modal: null, id: null, category: null })}#requests-title`;
+  const list = pending.slice((page - 1) * REQUESTS_PAGE_SIZE, page * REQUESTS_PAGE_SIZE).map((r) => {
     const button = requestButton(r.requestType);
     return {
       id: r.id,
@@ -67,6 +79,9 @@ export async function loader(args: LoaderFunctionArgs) {
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,
     list,
+    page,
+    newerHref: page > 1 ? onPage(page - 1) : null,
+    olderHref: page < lastPage ? onPage(page + 1) : null,
     modal,
     title: open ? (open.title ?? open.packageName) : "",
     draft: installDraft(url),
@@ -116,6 +131,7 @@ export default function Requests() {
       <section className="card stack" aria-labelledby="requests-title">
         <h2 id="requests-title">Pending requests</h2>
         <RequestList items={data.list} />
+        <PageNav page={data.page} newerHref={data.newerHref} olderHref={data.olderHref} label="Request pages" newer="Newer" older="Older" />
       </section>
       {data.modal?.kind === "install" ? (
         <InstallModal
