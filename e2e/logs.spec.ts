@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signIn, signOut } from "./auth.testing";
 import { eventually, expectToast, openKid, signInDemo } from "./dashboard.testing";
-import { visitOnPhone } from "./phone-control.testing";
+import { storeDeviceLogs, visitOnPhone } from "./phone-control.testing";
 
 // Issue 15, in the `js` and the `no-js` projects against the demo family and its simulated phones.
 
@@ -99,6 +99,34 @@ test("device logs: Fetch Log shows the phone's log card; a command from the form
   await page.getByRole("combobox", { name: "Action" }).selectOption("disable_app");
   await page.getByRole("button", { name: "Send" }).click();
   await expectToast(page, "error", "Failed to send command. Please enter the package name of the app.");
+});
+
+test("device logs: a day with many logs shows one page of 20 cards and links to the older ones and back", async ({ page }, info) => {
+  await signInDemo(page);
+  const leo = await openKid(page, "Leo");
+  // A day of its own per project (both may run against one server).
+  const day = info.project.name === "js" ? "2026-01-15" : "2026-01-16";
+  await storeDeviceLogs(leo.serialNumber, day, 45);
+  await page.goto(`/device-logs?profileId=${leo.profileId}&serialNumber=${leo.serialNumber}&currentDate=${day}`);
+  const cards = page
+    .getByRole("list", { name: "Log cards" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { level: 3 }) });
+  await expect(cards).toHaveCount(20);
+  await expect(cards.first()).toContainText("Stored log 45"); // newest first
+  const pages = page.getByRole("navigation", { name: "Log pages" });
+  await expect(pages).toContainText("Page 1");
+  await pages.getByRole("link", { name: "Older logs ›" }).click();
+  await expect(page).toHaveURL(/logsPage=2/);
+  await expect(pages).toContainText("Page 2");
+  await expect(cards).toHaveCount(20);
+  await expect(cards.first()).toContainText("Stored log 25");
+  await pages.getByRole("link", { name: "Older logs ›" }).click();
+  await expect(cards).toHaveCount(5);
+  await expect(pages.getByRole("link", { name: "Older logs ›" })).toHaveCount(0);
+  await pages.getByRole("link", { name: "‹ Newer logs" }).click();
+  await expect(page).toHaveURL(/logsPage=2/);
+  await expect(cards.first()).toContainText("Stored log 25");
 });
 
 test("server logs: a parent gets 403; an operator lists today's file and opens it", async ({ page }) => {

@@ -33,3 +33,12 @@ export async function mailReportAgain(profileId: string): Promise<{ id: string; 
   if (!res.ok) throw new Error(`report control answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { id: string; title: string };
 }
+
+/** Stores `count` log cards of a demo phone on `day` (through the e2e server's control server): a long day of logs. */
+export async function storeDeviceLogs(serialNumber: string, day: string, count: number): Promise<void> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const res = await fetch(`http://127.0.0.1:${port}/device-logs?${new URLSearchParams({ serialNumber, day, count: String(count) })}`, {
+    method: "POST",
+  });
+  if (!res.ok) throw new Error(`log control answered ${res.status}: ${await res.text()}`);
+}

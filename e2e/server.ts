@@ -47,6 +47,29 @@ process.once("SIGINT", stop);
     await started.services.deviceRuntime.deps.jobs!.enqueue("reports", {});
     return report;
   };
+  // `POST /device-logs?serialNumber=…&day=YYYY-MM-DD&count=N` (issue 52): a day with many stored log cards, as a phone
+  // that flooded before the limits would have left (a phone now stores 10 a minute), for the paging journey.
+  const storeDeviceLogs = async (q: URLSearchParams) => {
+    const { db } = started.services;
+    const { newId } = await import("../core/ids.server");
+    const device = await db
+      .selectFrom("devices")
+      .select("id")
+      .where("serial_number", "=", q.get("serialNumber") ?? "")
+      .executeTakeFirstOrThrow();
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(q.get("day") ?? "") ? q.get("day")! : "2026-01-15";
+    const count = Math.min(200, Number(q.get("count")) || 0);
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: newId(),
+      device_id: device.id,
+      title: `Stored log ${i + 1}`,
+      details: JSON.stringify({ line: i + 1 }),
+      device_time: null,
+      created_at: new Date(Date.parse(`${day}T08:00:00.000Z`) + i * 60_000).toISOString(),
+    }));
+    if (rows.length) await db.insertInto("device_logs").values(rows).execute();
+    return { stored: rows.length };
+  };
   const control = createServer((req, res) => {
     void (async () => {
       const u = new URL(req.url ?? "/", "http://x");
@@ -54,6 +77,10 @@ process.once("SIGINT", stop);
         res
           .writeHead(200, { "Content-Type": "application/json" })
           .end(JSON.stringify(await mailReportAgain(u.searchParams.get("profileId") ?? "")));
+        return;
+      }
+      if (req.method === "POST" && u.pathname === "/device-logs") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(await storeDeviceLogs(u.searchParams)));
         return;
       }
       const q = u.searchParams;
