@@ -33,14 +33,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /**
  * A route whose loader answers `noJsRefreshSeconds` (the dashboard, while a command waits for the phone) gets a
  * meta refresh that only a browser without JavaScript obeys; with JavaScript the live channel refreshes it.
- * `noJsRefreshAt` (the id of the section that waits) brings every refresh back at that section.
+ * `noJsRefreshAt` (the id of the section that waits) brings every refresh back at that section; `noJsRefreshTo`
+ * (a same-site path) goes there instead of reloading the page (the app page's delayed rating popup).
  */
-function useNoJsRefresh(): { seconds: number; at: string | null } | null {
+function useNoJsRefresh(): { seconds: number; at: string | null; to: string | null } | null {
   const matches = useMatches();
   for (const m of matches) {
-    const data = m.data as { noJsRefreshSeconds?: unknown; noJsRefreshAt?: unknown } | undefined;
+    const data = m.data as { noJsRefreshSeconds?: unknown; noJsRefreshAt?: unknown; noJsRefreshTo?: unknown } | undefined;
     const s = data?.noJsRefreshSeconds;
-    if (typeof s === "number" && s > 0) return { seconds: s, at: typeof data?.noJsRefreshAt === "string" ? data.noJsRefreshAt : null };
+    if (typeof s === "number" && s > 0)
+      return {
+        seconds: s,
+        at: typeof data?.noJsRefreshAt === "string" ? data.noJsRefreshAt : null,
+        to: typeof data?.noJsRefreshTo === "string" && /^\/(?![/\\])/.test(data.noJsRefreshTo) ? data.noJsRefreshTo : null,
+      };
   }
   return null;
 }
@@ -60,7 +66,7 @@ export function Document({ children }: { children: React.ReactNode }) {
         <Links />
         {refresh ? (
           <noscript>
-            <meta httpEquiv="refresh" content={`${refresh.seconds}; url=${noJsRefreshUrl(pathname, search, refresh.at)}`} />
+            <meta httpEquiv="refresh" content={`${refresh.seconds}; url=${refresh.to ?? noJsRefreshUrl(pathname, search, refresh.at)}`} />
           </noscript>
         ) : null}
       </head>

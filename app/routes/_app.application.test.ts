@@ -97,6 +97,14 @@ describe("app, category and apps pages", () => {
     expect(((await (await call(application.loader as never, appUrl("&modal=rating"))).json()) as { modal: string }).modal).toBe("rating");
   });
 
+  it("/application?showRating=true (the dashboard's 'Rate … new apps' panel): without JavaScript a refresh opens the rating form", async () => {
+    const tapped = (await (await call(application.loader as never, appUrl("&showRating=true"))).json()) as Record<string, unknown>;
+    expect(tapped).toMatchObject({ showRating: true, modal: null, noJsRefreshSeconds: 3, noJsRefreshTo: appUrl("&modal=rating") });
+    const open = (await (await call(application.loader as never, appUrl("&modal=rating"))).json()) as Record<string, unknown>;
+    expect(open).toMatchObject({ showRating: false, modal: "rating", noJsRefreshSeconds: 0 });
+    expect(open.noJsRefreshTo).toBeUndefined();
+  });
+
   it("/application: limit drafts without JavaScript, the spec's messages, save through the device service (orange until the phone confirms)", async () => {
     const toggled = await call(application.action as never, appUrl("&tab=usage"), token, { intent: "limit", toggle: "on" });
     expect(toggled.headers.get("Location")).toContain("limitOn=1&limit=15");
