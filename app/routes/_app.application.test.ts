@@ -135,6 +135,29 @@ describe("app, category and apps pages", () => {
     expect(after).toMatchObject({ detail: { dailyLimitTime: 30 }, usage: { ack: "sent" } });
   });
 
+  it("typos never save 'no limit' or 24 hours: blank, '-15', '1e5' and huge values get the spec's messages on /application and /category", async () => {
+    const limitOf = async () =>
+      ((await (await call(application.loader as never, appUrl("&tab=usage"))).json()) as { detail: { dailyLimitTime: number } }).detail
+        .dailyLimitTime;
+    const before = await limitOf();
+    for (const [minutes, error] of [
+      ["", "Please enter time."],
+      ["-15", "Please enter time in positive."],
+      ["1e5", "Please enter whole minutes from 0 to 1,440."],
+      ["100000", "Please enter whole minutes from 0 to 1,440."],
+    ] as const) {
+      for (const [fn, url] of [
+        [application.action, appUrl("&tab=usage")],
+        [category.action, catUrl()],
+      ] as const) {
+        const res = await call(fn as never, url, token, { intent: "limit", enableDailyLimit: "on", minutes });
+        expect(res.status, `${url} ${minutes}`).toBe(400);
+        expect(await res.json(), `${url} ${minutes}`).toMatchObject({ intent: "limit", error });
+      }
+    }
+    expect(await limitOf()).toBe(before);
+  });
+
   it("/application: enabling an app that used up its limit is refused with the spec's message; a rating is saved", async () => {
     await call(application.action as never, appUrl(), token, { intent: "enabled", enabled: "off" });
     await h.tdb.db

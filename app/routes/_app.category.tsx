@@ -176,6 +176,7 @@ export default function Category() {
           </span>
         ) : null}
         <LimitForm
+          kind="category"
           draft={data.draft}
           stored={c.dailyLimitTime}
           error={failed?.intent === "limit" ? failed.error : null}

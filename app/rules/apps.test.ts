@@ -27,9 +27,16 @@ describe("stepper and blur", () => {
     ["31", 45],
     ["15", 15],
     ["1", 15],
-    ["-20", 0],
-    ["", 0],
-    ["abc", 0],
+    ["0", 0],
+    ["1430", 1440],
+    // Not whole minutes within a day: left as typed (null), for Save to answer with its message (issue 52).
+    ["-20", null],
+    ["-15", null],
+    ["", null],
+    ["abc", null],
+    ["1e5", null],
+    ["100000", null],
+    ["1441", null],
   ] as const)("%j rounds up on blur to %j", (v, out) => expect(limitOnBlur(v)).toBe(out));
 });
 
@@ -41,7 +48,10 @@ describe("limit validation (spec 2 §5)", () => {
     ["app", true, "  ", { ok: false, message: "Please enter time." }],
     ["app", true, "20", { ok: false, message: "Please enter time multiple of 15." }],
     ["app", true, "30", { ok: true, minutes: 30 }],
-    ["app", true, "-15", { ok: true, minutes: 0 }],
+    ["app", true, "-15", { ok: false, message: "Please enter time in positive." }],
+    ["app", true, "1e5", { ok: false, message: "Please enter whole minutes from 0 to 1,440." }],
+    ["app", true, "100000", { ok: false, message: "Please enter whole minutes from 0 to 1,440." }],
+    ["app", true, "0", { ok: true, minutes: 0 }],
     ["app", true, "15abc", { ok: false, message: "Please enter whole minutes from 0 to 1,440." }],
     ["app", true, "1e300", { ok: false, message: "Please enter whole minutes from 0 to 1,440." }],
     ["app", true, "1455", { ok: false, message: "Please enter whole minutes from 0 to 1,440." }],

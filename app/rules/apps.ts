@@ -3,7 +3,7 @@
  * accepted when saved, and when enabling is refused. Pure functions; the device service and the pages share them.
  */
 import { MINUTES_MAX, MULTIPLE_OF_15_MESSAGE, parseMinutesText } from "#core/values";
-import { roundUpToStep, stepMinutes, TIME_STEP } from "./minutes";
+import { blurMinutes, stepMinutes, TIME_STEP } from "./minutes";
 
 export { ENABLE_REFUSED, INSTALL_FIRST, KIDS_APP_LOCKED, enableRefusal } from "#core/limits";
 
@@ -24,25 +24,28 @@ export function limitStep(value: unknown, direction: 1 | -1): number {
   return stepMinutes(value, direction);
 }
 
-/** Leaving the field: up to the next multiple of 15; negative values become 0. */
-export function limitOnBlur(value: unknown): number {
-  return roundUpToStep(value);
+/**
+ * Leaving the field: whole minutes within a day round up to the next multiple of 15; anything else (blank, a
+ * negative number, "1e5", more than a day) is left as typed, so Save answers it with its message instead of
+ * quietly saving 0 ("no limit") or 24 hours.
+ */
+export function limitOnBlur(value: unknown): number | null {
+  return blurMinutes(value);
 }
 
 export type LimitCheck = { ok: true; minutes: number } | { ok: false; message: string };
 
 /**
- * Saving a limit. Off: 0 whatever was typed. On: blank → 'Please enter time.'; negative → 0 for an app,
- * 'Please enter time in positive.' for a category; not whole minutes in a day → the shared minutes message;
- * not a multiple of 15 → 'Please enter time multiple of 15.'.
+ * Saving a limit, the one rule of the browser's check and the action's (`limitSchema`). Off: 0 whatever was
+ * typed. On: blank → 'Please enter time.'; a negative number → 'Please enter time in positive.' (the category's
+ * words, and an app's too: a typed "-15" never quietly becomes "no limit"); not whole minutes in a day ("1e5",
+ * "100000") → the shared minutes message; not a multiple of 15 → 'Please enter time multiple of 15.'.
  */
-export function checkLimit(kind: LimitKind, enabled: boolean, raw: unknown): LimitCheck {
+export function checkLimit(_kind: LimitKind, enabled: boolean, raw: unknown): LimitCheck {
   if (!enabled) return { ok: true, minutes: 0 };
   const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
   if (text === "") return { ok: false, message: ENTER_TIME_MESSAGE };
-  if (/^-\d{1,5}$/.test(text) && Number(text) < 0) {
-    return kind === "category" ? { ok: false, message: POSITIVE_TIME_MESSAGE } : { ok: true, minutes: 0 };
-  }
+  if (/^-\s*\d/.test(text) && !/^-\s*0*$/.test(text)) return { ok: false, message: POSITIVE_TIME_MESSAGE };
   const parsed = parseMinutesText(text);
   if (!parsed.ok) return { ok: false, message: parsed.message };
   const n = parsed.minutes ?? 0;

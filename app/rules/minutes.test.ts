@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { checkDailyLimit, formatMinutes, limitAfterToggle, limitProgress, roundUpToStep, stepMinutes, toMinutes } from "./minutes";
+import {
+  blurMinutes,
+  checkDailyLimit,
+  formatMinutes,
+  limitAfterToggle,
+  limitProgress,
+  roundUpToStep,
+  stepMinutes,
+  toMinutes,
+  typedMinutes,
+} from "./minutes";
 
 describe("minutes", () => {
   it.each([
@@ -15,6 +25,24 @@ describe("minutes", () => {
     ["abc", 0],
     ["31", 45],
   ])("rounds %j up to %j on blur", (input, out) => expect(roundUpToStep(input)).toBe(out));
+
+  // The stepper (issue 52): only whole minutes within a day are taken while typing or rounded on blur; anything
+  // else stays as typed, so Save answers it instead of it quietly becoming 0 ("no limit") or 1,440 (24 hours).
+  it.each([
+    ["31", 31, 45],
+    ["0", 0, 0],
+    [" 15 ", 15, 15],
+    ["1440", 1440, 1440],
+    ["", null, null],
+    ["-15", null, null],
+    ["1e5", null, null],
+    ["100000", null, null],
+    ["1441", null, null],
+    ["1.5", null, null],
+  ] as const)("typed %j is %j, and %j after blur", (input, typed, blurred) => {
+    expect(typedMinutes(input)).toBe(typed);
+    expect(blurMinutes(input)).toBe(blurred);
+  });
 
   it.each([
     [0, 1, 15],

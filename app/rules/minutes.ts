@@ -25,6 +25,21 @@ export function roundUpToStep(value: unknown, step = TIME_STEP): number {
   return Math.min(MINUTES_MAX, Math.ceil(n / step) * step);
 }
 
+/** What the stepper reports while the parent types: whole minutes within a day, else null (left as typed). */
+export function typedMinutes(value: unknown): number | null {
+  const r = parseMinutesText(value);
+  return r.ok && r.minutes !== null ? r.minutes : null;
+}
+
+/**
+ * On blur, for the stepper: whole minutes within a day round up to the next multiple of 15; anything else (blank,
+ * negative, "1e5", more than a day) is left as typed (null), for the form's check to answer with its message.
+ */
+export function blurMinutes(value: unknown, step = TIME_STEP): number | null {
+  const n = typedMinutes(value);
+  return n === null ? null : roundUpToStep(n, step);
+}
+
 /** The stepper's +/- buttons: add or subtract 15, never below 0 nor past a day. */
 export function stepMinutes(value: unknown, direction: 1 | -1, step = TIME_STEP): number {
   return Math.min(MINUTES_MAX, Math.max(0, toMinutes(value) + direction * step));

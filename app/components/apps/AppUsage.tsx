@@ -57,7 +57,7 @@ export function AppUsage({
                 <span style={{ width: `${progress.percent}%` }} />
               </span>
             ) : null}
-            <LimitForm draft={data.draft} stored={d.dailyLimitTime} error={error} label="Daily limit" />
+            <LimitForm kind="app" draft={data.draft} stored={d.dailyLimitTime} error={error} label="Daily limit" />
             {d.enableDailyLimit ? (
               <WeekdayLimits
                 draft={data.weekdays}

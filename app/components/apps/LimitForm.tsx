@@ -1,10 +1,13 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { DefaultSubmit, MinutesStepper } from "~/components/dashboard/Stepper";
 import { Switch } from "~/components/dashboard/Switch";
 import { SubmitButton } from "~/components/forms";
-import { limitAfterSwitch } from "~/rules/apps";
+import { limitAfterSwitch, type LimitKind } from "~/rules/apps";
 import { useIsSubmitting } from "~/utils/hooks";
+import { limitSchema } from "./schemas";
 
 export interface LimitDraft {
   enabled: boolean;
@@ -14,9 +17,22 @@ export interface LimitDraft {
 /**
  * The daily-limit control of an app or a category: a switch (on keeps the stored limit or sets 15, off sets 0),
  * a ±15 stepper that rounds up on blur, and Save. Without JavaScript the switch and the stepper post a draft the
- * server keeps in the URL; Save stores it. A refused value shows its message under the field.
+ * server keeps in the URL; Save stores it. A refused value shows its message under the field: with JavaScript
+ * the browser checks Save with the action's own schema (`limitSchema`) before anything is sent.
  */
-export function LimitForm({ draft, stored, error, label }: { draft: LimitDraft; stored: number; error: string | null; label: string }) {
+export function LimitForm({
+  kind,
+  draft,
+  stored,
+  error,
+  label,
+}: {
+  kind: LimitKind;
+  draft: LimitDraft;
+  stored: number;
+  error: string | null;
+  label: string;
+}) {
   const [state, setState] = useState(draft);
   const [seen, setSeen] = useState({ draft, error });
   if (seen.draft.enabled !== draft.enabled || seen.draft.minutes !== draft.minutes || seen.error !== error) {
@@ -24,8 +40,15 @@ export function LimitForm({ draft, stored, error, label }: { draft: LimitDraft; 
     setState(draft);
   }
   const busy = useIsSubmitting({ intent: "limit" });
+  const [form, fields] = useForm({
+    id: `${kind}-limit`,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: limitSchema(kind) }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const message = fields.minutes.errors?.[0] ?? error;
   return (
-    <Form method="post" preventScrollReset className="settings-section" noValidate aria-label={label}>
+    <Form method="post" {...getFormProps(form)} preventScrollReset className="settings-section" aria-label={label}>
       <DefaultSubmit name="intent" value="limit" />
       <input type="hidden" name="intent" value="limit" />
       <input type="hidden" name="enableDailyLimit" value={state.enabled ? "on" : "off"} />
@@ -41,14 +64,14 @@ export function LimitForm({ draft, stored, error, label }: { draft: LimitDraft; 
           label="Minutes a day"
           value={state.minutes}
           onChange={(m) => setState({ enabled: true, minutes: m })}
-          describedBy={error ? "minutes-error" : undefined}
+          describedBy={message ? "minutes-error" : undefined}
         />
       ) : (
         <input type="hidden" name="minutes" value="0" />
       )}
-      {error ? (
+      {message ? (
         <p className="field-error" id="minutes-error" role="alert">
-          {error}
+          {message}
         </p>
       ) : null}
       <div>

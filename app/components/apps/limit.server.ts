@@ -1,10 +1,12 @@
+import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
 import { hrefWith } from "~/components/dashboard/device.server";
-import { checkLimit, limitAfterSwitch, limitStep, type LimitKind } from "~/rules/apps";
+import { limitAfterSwitch, limitStep, type LimitKind } from "~/rules/apps";
 import { toMinutes } from "~/rules/minutes";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { LimitDraft } from "./LimitForm";
 import { readSwitch } from "~/components/dashboard/switch-form";
+import { limitSchema } from "./schemas";
 
 /** The limit shown: a draft kept in the URL (no-JavaScript switch and stepper) or the stored one. */
 export function limitDraft(url: URL, stored: LimitDraft): LimitDraft {
@@ -39,8 +41,12 @@ export async function limitIntent(
       notSaved,
     );
   }
-  const enabled = form.get("enableDailyLimit") === "on";
-  const checked = checkLimit(kind, enabled, form.get("minutes"));
-  if (!checked.ok) return json({ intent: "limit" as const, error: checked.message, draft: { enabled, minutes: 0 } }, { status: 400 });
-  return save({ enabled, minutes: checked.minutes }, hrefWith(request, { limitOn: null, limit: null }));
+  // Save: the schema the form checks in the browser too (limitSchema).
+  const submission = parseWithZod(form, { schema: limitSchema(kind) });
+  if (submission.status !== "success") {
+    const enabled = form.get("enableDailyLimit") === "on";
+    const error = submission.error?.minutes?.[0] ?? "Please enter time.";
+    return json({ intent: "limit" as const, error, draft: { enabled, minutes: 0 } }, { status: 400 });
+  }
+  return save(submission.value, hrefWith(request, { limitOn: null, limit: null }));
 }

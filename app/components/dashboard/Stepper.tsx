@@ -1,11 +1,13 @@
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/utils/hooks";
-import { roundUpToStep, stepMinutes } from "~/rules/minutes";
+import { blurMinutes, stepMinutes, typedMinutes } from "~/rules/minutes";
 
 /**
  * A minutes stepper. Without JavaScript the − and + buttons submit the form with `step` (the server answers
  * with the new draft value in the URL); with JavaScript they change the value in place, and leaving the field
- * rounds it up to the next multiple of 15. Never below 0.
+ * rounds whole minutes up to the next multiple of 15. Never below 0. What is not whole minutes within a day
+ * (blank, "-15", "1e5", "100000") stays as typed and is sent as typed: the form's check answers it with its
+ * message, never a quiet 0 or 24 hours.
  */
 export function MinutesStepper({
   id,
@@ -63,10 +65,13 @@ export function MinutesStepper({
           aria-describedby={describedBy}
           onChange={(e) => {
             setText(e.target.value);
-            const n = Number.parseInt(e.target.value, 10);
-            if (Number.isFinite(n)) onChange?.(Math.max(0, n));
+            const n = typedMinutes(e.target.value);
+            if (n !== null) onChange?.(n);
           }}
-          onBlur={() => set(roundUpToStep(text))}
+          onBlur={() => {
+            const rounded = blurMinutes(text);
+            if (rounded !== null) set(rounded);
+          }}
         />
         <button
           type="submit"
