@@ -38,7 +38,7 @@ export const TELEMETRY_LIMITS = {
   notification: { perMinute: 60, perDay: 2_000, noun: "notifications" },
   device_log: { perMinute: 10, perDay: 100, noun: "device logs" },
   browser_visit: { perMinute: 300, perDay: 10_000, noun: "browser visits" },
-  app_request: { perMinute: 10, perDay: 100, noun: "app requests" },
+  app_request: { perMinute: 30, perDay: 100, noun: "app requests" },
   location: { perMinute: 30, perDay: 2_880, noun: "locations" },
 } as const satisfies Record<string, { perMinute: number; perDay: number; noun: string }>;
 export type LimitedTelemetry = keyof typeof TELEMETRY_LIMITS;
