@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { DB } from "../db/index";
 import { newId, nowIso } from "../core/ids.server";
+import { cleanPhoneText } from "../core/phone-text";
 import type { Database } from "../db/schema";
 import { blockedBy, normaliseUrl, openHref } from "./policy/urls";
 
@@ -96,10 +97,12 @@ export async function listBrowserLogs(
   return rows
     .map((r) => {
       const by = r.is_blocked === 1 ? r.url : blockedBy(entries, r.url);
+      // Addresses stored before phone text was cleaned at ingest are shown cleaned (core/phone-text.ts).
+      const url = cleanPhoneText(r.url);
       return {
         id: r.id,
-        url: r.url,
-        href: openHref(r.url),
+        url,
+        href: openHref(url),
         isBlocked: by !== null,
         blockedBy: by,
         visits: r.visits,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { cleanPhoneText } from "../core/phone-text";
 import { serialNumber } from "../core/values";
 import type { DB } from "../db/index";
 import { dbDialect } from "../db/dialect";
@@ -68,7 +69,10 @@ export function hardwareColumns(h: Partial<Hardware>) {
     app_version: h.appVersion,
     fcm_token: h.fcmToken,
   };
-  return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined)) as Partial<Record<keyof typeof cols, string>>;
+  // Shown on the device pages: no bidi controls or control characters (core/phone-text.ts).
+  return Object.fromEntries(Object.entries(cols).flatMap(([k, v]) => (v === undefined ? [] : [[k, cleanPhoneText(v)]]))) as Partial<
+    Record<keyof typeof cols, string>
+  >;
 }
 
 export class EnrollmentError extends Error {

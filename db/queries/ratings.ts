@@ -1,4 +1,5 @@
 import type { DB } from "../index";
+import { cleanPhoneTextOrNull } from "../../core/phone-text";
 
 /** Kids' and parents' ratings of one app (spec 2 §3), across every family: aggregates and the last five reviews. */
 
@@ -45,7 +46,7 @@ export async function getKidRatings(db: DB, packageName: string) {
       name: r.name,
       birthYear: r.birth_year,
       birthMonth: r.birth_month,
-      review: r.review,
+      review: cleanPhoneTextOrNull(r.review), // stored before phone text was cleaned at ingest (core/phone-text.ts)
       created_at: r.created_at,
     })),
   };

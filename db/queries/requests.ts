@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "../index";
+import { cleanPhoneTextOrNull } from "../../core/phone-text";
 import type { AppRequestType } from "../schema-device-service";
 import { bonusOnLocalToday } from "./time-rules/bonus";
 
@@ -62,7 +63,7 @@ export async function listPendingRequests(db: DB, deviceId: string, now: Date = 
     packageName: r.package_name,
     requestType: r.request_type,
     extendedTime: Number(r.extended_time),
-    remarks: r.remarks,
+    remarks: cleanPhoneTextOrNull(r.remarks), // stored before the text was cleaned at ingest (core/phone-text.ts)
     createdAt: r.created_at,
     title: r.title ?? null,
     icon: r.icon ?? null,

@@ -1,9 +1,10 @@
 import type { DB } from "../../index";
+import { cleanPhoneValue } from "../../../core/phone-text";
 
 /** The device info page: the phone's hardware and its last battery reading. */
 
 export async function getDeviceDetails(db: DB, deviceId: string) {
-  return db
+  const row = await db
     .selectFrom("devices")
     .leftJoin("device_status", "device_status.device_id", "devices.id")
     .select([
@@ -27,4 +28,6 @@ export async function getDeviceDetails(db: DB, deviceId: string) {
     ])
     .where("devices.id", "=", deviceId)
     .executeTakeFirst();
+  // The phone's own words: rows stored before phone text was cleaned at ingest are shown cleaned (core/phone-text.ts).
+  return row && cleanPhoneValue(row);
 }

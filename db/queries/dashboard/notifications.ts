@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../index";
 import { nowIso } from "../../../core/ids.server";
+import { cleanPhoneText } from "../../../core/phone-text";
 
 // ---------------------------------------------------------------- notifications
 
@@ -40,7 +41,8 @@ export async function listNotifications(db: DB, profileId: string, limit: number
       .where("profile_id", "=", profileId)
       .executeTakeFirstOrThrow(),
   ]);
-  return { items: rows, total: Number(total.n) };
+  // Rows stored before phone text was cleaned at ingest are cleaned here (core/phone-text.ts).
+  return { items: rows.map((r) => ({ ...r, message: cleanPhoneText(r.message), type: cleanPhoneText(r.type) })), total: Number(total.n) };
 }
 
 /** Opening the notification center resets the unread count to 0. */

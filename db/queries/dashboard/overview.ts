@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { DEFAULT_TIME_ZONE, safeTimeZone } from "../../../core/zoned-time";
 import type { DB } from "../../index";
+import { cleanPhoneTextOrNull } from "../../../core/phone-text";
 
 /**
  * Read models of the kid dashboard and the device pages. Callers have already checked kid access
@@ -127,8 +128,9 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
           id: d.id,
           serialNumber: d.serial_number,
           appVersion: d.status_app_version ?? d.app_version,
-          brand: d.brand,
-          model: d.model,
+          // Hardware names and status stored before phone text was cleaned at ingest (core/phone-text.ts).
+          brand: cleanPhoneTextOrNull(d.brand),
+          model: cleanPhoneTextOrNull(d.model),
           protectionEnabled: Boolean(d.protection_enabled),
           allowFullDeviceAccess: Boolean(d.allow_full_device_access),
           enableLocationMapDisplay: Boolean(d.enable_location_map_display),
@@ -136,8 +138,8 @@ export async function getKidOverview(db: DB, profileId: string): Promise<KidOver
           batteryPercentage: d.battery_percentage == null ? null : Number(d.battery_percentage),
           batteryCheckedAt: d.battery_checked_at ?? null,
           wifiConnected: Boolean(d.wifi_connected),
-          kidsAppStatus: d.kids_app_status ?? "Unknown",
-          additionalData: d.additional_data ?? null,
+          kidsAppStatus: cleanPhoneTextOrNull(d.kids_app_status) ?? "Unknown",
+          additionalData: cleanPhoneTextOrNull(d.additional_data),
           online: Boolean(d.online),
           statusUpdatedAt: d.status_updated_at ?? null,
           lastLocation,
