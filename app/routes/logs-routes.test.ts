@@ -142,6 +142,41 @@ describe("log pages: who may see and do what", () => {
     expect((await load("&logsPage=abc")).page).toBe(1);
   });
 
+  it("/browser-logs with many addresses in a day: one page of 50, a link to the next and back; a bad page is the first", async () => {
+    const { deviceId } = await h.kid(LEO);
+    const day = "2026-02-04";
+    const ts = `${day}T09:00:00.000Z`;
+    await h.tdb.db
+      .insertInto("browser_logs")
+      .values(
+        Array.from({ length: 70 }, (_, i) => ({
+          id: `addr-${i}`,
+          device_id: deviceId,
+          url: `a${i}.example.org`,
+          day,
+          visits: 1,
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute();
+    const base = `/browser-logs?profileId=${leoProfile}&serialNumber=${LEO}&currentDate=${day}`;
+    const load = async (extra: string) => {
+      const r = await run(() => browserLogs.loader({ request: req(`${base}${extra}`, "demo"), context: { ...context }, params: {} }));
+      expect(r.status).toBe(200);
+      return (await r.json()) as { page: number; list: unknown[]; newerHref: string | null; olderHref: string | null; prevHref: string };
+    };
+    const first = await load("");
+    expect(first.list).toHaveLength(50);
+    expect(first.olderHref).toBe(`${base}&page=2#list-title`);
+    expect(first.newerHref).toBeNull();
+    const second = await load("&page=2");
+    expect(second.list).toHaveLength(20);
+    expect(second).toMatchObject({ page: 2, olderHref: null, newerHref: `${base}#list-title` });
+    expect(second.prevHref).not.toContain("page=");
+    expect((await load("&page=zz")).page).toBe(1);
+  });
+
   it("another family's ids are refused on every loader and action, nothing changes", async () => {
     const qs = `?profileId=${leoProfile}&serialNumber=${LEO}`;
     const before = await h.tdb.db.selectFrom("device_commands").select("id").execute();
