@@ -13,10 +13,12 @@ async function fillCard(page: Page, card: { name: string; number: string; month:
   await dialog.getByRole("button", { name: "Submit" }).click();
 }
 
-test("cards: add a demo card, clear messages for a wrong number and a past expiry, mark it default, delete the other", async ({
+test("cards: add a demo card, clear messages for a wrong number, a past expiry and the same card twice, mark it default, delete the other", async ({
   page,
 }, info) => {
   const name = `E2E ${info.project.name}`;
+  // Both projects may run against one demo family: each saves a card of its own (the same card twice is refused).
+  const year = info.project.name === "js" ? "2031" : "2032";
   await signInDemo(page);
   await page.locator("summary[aria-label='Open menu']").click();
   await page.getByRole("link", { name: "Payment Methods" }).click();
@@ -31,6 +33,7 @@ test("cards: add a demo card, clear messages for a wrong number and a past expir
   await expect(defaultCard.getByRole("link", { name: /Delete/ })).toHaveCount(0);
   const previousDefault = ((await defaultCard.locator("h2").textContent()) ?? "").replace("★Default card:", "").trim();
   const previousName = (await defaultCard.locator(".card-billing").nth(1).textContent())!.trim();
+  const previousExpiry = (await defaultCard.locator(".card-billing").first().textContent())!.replace("Expires", "").trim();
   expect(previousDefault).toMatch(/^(Visa|Mastercard) ending in \d{4}$/);
 
   await page.getByRole("link", { name: "Add card" }).click();
@@ -38,8 +41,12 @@ test("cards: add a demo card, clear messages for a wrong number and a past expir
   const dialog = page.getByRole("dialog", { name: "Add card" });
   await expect(dialog.getByRole("note")).toContainText("This is a demo card form");
 
-  await fillCard(page, { name, number: "4242 4242 4242 4241", month: "12", year: "2031", cvc: "123" });
+  await fillCard(page, { name, number: "4242 4242 4242 4241", month: "12", year, cvc: "123" });
   await expect(dialog.getByText("Your card number is invalid.")).toBeVisible();
+  // A number of no known brand that fails its check digit is invalid too (not a list of the brands taken).
+  await fillCard(page, { name, number: "1234 5678 1234 5678", month: "12", year, cvc: "123" });
+  await expect(dialog.getByText("Your card number is invalid.")).toBeVisible();
+  await expect(dialog.getByText(/We accept/)).toHaveCount(0);
   await expect(dialog.getByLabel("Card number")).toHaveValue("");
   await expect(dialog.getByLabel("CVC")).toHaveValue("");
   await expect(dialog.getByLabel("Name on card")).toHaveValue(name);
@@ -48,14 +55,21 @@ test("cards: add a demo card, clear messages for a wrong number and a past expir
   await expect(dialog.getByText("Your card's expiry date is in the past.")).toBeVisible();
   await expect(dialog.getByLabel("Card number")).toHaveValue("");
 
-  await fillCard(page, { name, number: "4242 4242 4242 4242", month: "12", year: "2031", cvc: "123" });
+  await fillCard(page, { name, number: "4242 4242 4242 4242", month: "12", year, cvc: "123" });
   await expectToast(page, "success", "Your demo card Visa ending in 4242 has been added.");
   await expect(page.getByRole("dialog")).toHaveCount(0);
   const mine = cards.filter({ hasText: name });
   await expect(mine).toHaveCount(1);
   await expect(mine).toContainText("Visa ending in 4242");
-  await expect(mine).toContainText("Expires 12/2031");
+  await expect(mine).toContainText(`Expires 12/${year}`);
   await expect(mine).toContainText("demo@kids-portal.test");
+
+  // The same card again: refused with a message, nothing saved twice.
+  await page.getByRole("link", { name: "Add card" }).click();
+  await fillCard(page, { name, number: "4242 4242 4242 4242", month: "12", year, cvc: "123" });
+  await expect(dialog.getByText(`This card is already saved: Visa ending in 4242, expires 12/${year}.`)).toBeVisible();
+  await page.goto("/payment-methods");
+  await expect(mine).toHaveCount(1);
 
   await mine.getByRole("button", { name: /Mark As Default/ }).click();
   await expectToast(page, "success", "Your default card has been changed.");
@@ -68,7 +82,8 @@ test("cards: add a demo card, clear messages for a wrong number and a past expir
   await other.getByRole("link", { name: /Delete/ }).click();
   await expect(page).toHaveURL(/confirm=delete&id=/);
   const confirm = page.getByRole("dialog", { name: "Delete card" });
-  await expect(confirm).toContainText(`Are you sure you want to delete your ${previousDefault}?`);
+  // Two cards may share brand and last four: the question names the card by its expiry too.
+  await expect(confirm).toContainText(`Are you sure you want to delete your ${previousDefault} (expires ${previousExpiry})?`);
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expectToast(page, "success", "Your card has been deleted.");
   await expect(other).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { brandOf, brandSentenceCase, CARD_MESSAGES, checkCard, expiryPassed, luhnValid } from "./card";
+import { brandOf, brandSentenceCase, CARD_MESSAGES, checkCard, duplicateCardMessage, expiryPassed, luhnValid, sameCard } from "./card";
 
 const NOW = new Date("2026-11-23T12:00:00Z");
 const ok = { exp_month: 12, exp_year: 2030, cvc: "123" };
@@ -54,6 +54,12 @@ describe("card checks (local provider)", () => {
     ["4242424242424241", CARD_MESSAGES.numberInvalid],
     ["42424242424242420", CARD_MESSAGES.numberInvalid],
     ["4242x24242424242", CARD_MESSAGES.numberInvalid],
+    // A number of no known brand that is no card number at all (check digit, length) is invalid, not "we accept …".
+    ["1234567812345678", CARD_MESSAGES.numberInvalid],
+    ["1234 5678 1234 5678", CARD_MESSAGES.numberInvalid],
+    ["9999999999999999", CARD_MESSAGES.numberInvalid],
+    ["99999999999999999995", CARD_MESSAGES.numberInvalid],
+    // A real-looking number of a brand not taken: the accepted brands help there.
     ["9999999999999995", CARD_MESSAGES.brandUnknown],
   ])("number %j → %s", (number, message) => {
     const r = checkCard({ number, ...ok }, NOW);
@@ -94,5 +100,18 @@ describe("card checks (local provider)", () => {
   it("Amex takes a 4-digit CVC; other cards 3 or 4 digits", () => {
     expect(checkCard({ number: "378282246310005", exp_month: 1, exp_year: 2030, cvc: "1234" }, NOW).ok).toBe(true);
     expect(checkCard({ number: "4242424242424242", exp_month: 1, exp_year: 2030, cvc: "1234" }, NOW).ok).toBe(true);
+  });
+
+  it("the invalid-number message is the spec's words", () => {
+    expect(CARD_MESSAGES.numberInvalid).toBe("Your card number is invalid.");
+  });
+
+  it("a card is the same card when brand, last four and expiry match", () => {
+    const visa = { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2031 };
+    expect(sameCard(visa, { ...visa, brand: "Visa" })).toBe(true);
+    expect(sameCard(visa, { ...visa, exp_year: 2032 })).toBe(false);
+    expect(sameCard(visa, { ...visa, last4: "4243" })).toBe(false);
+    expect(sameCard(visa, { ...visa, brand: "mastercard" })).toBe(false);
+    expect(duplicateCardMessage(visa)).toBe("This card is already saved: Visa ending in 4242, expires 12/2031.");
   });
 });

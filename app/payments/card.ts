@@ -39,6 +39,29 @@ export const BRAND_LABELS: Record<string, string> = {
   unionpay: "UnionPay",
 };
 
+/** A card as people tell it apart: "Visa ending in 4242". */
+export function cardName(c: { brand: string; last4: string }): string {
+  return `${brandSentenceCase(c.brand)} ending in ${c.last4}`;
+}
+
+/** Its expiry as the card shows it: "12/2031". */
+export function cardExpiry(c: { exp_month: number; exp_year: number }): string {
+  return `${String(c.exp_month).padStart(2, "0")}/${c.exp_year}`;
+}
+
+/** Two saved cards are the same card when brand, last four digits and expiry match (a card's number is never kept). */
+export function sameCard(
+  a: { brand: string; last4: string; exp_month: number; exp_year: number },
+  b: { brand: string; last4: string; exp_month: number; exp_year: number },
+): boolean {
+  return a.brand.toLowerCase() === b.brand.toLowerCase() && a.last4 === b.last4 && a.exp_month === b.exp_month && a.exp_year === b.exp_year;
+}
+
+/** Saving a card that is saved already. */
+export function duplicateCardMessage(c: { brand: string; last4: string; exp_month: number; exp_year: number }): string {
+  return `This card is already saved: ${cardName(c)}, expires ${cardExpiry(c)}.`;
+}
+
 /** The spec shows the brand "in sentence case": visa → Visa, american_express → American express. */
 export function brandSentenceCase(brand: string): string {
   const words = brand.replace(/[_-]+/g, " ").trim().toLowerCase();
@@ -112,7 +135,17 @@ export function checkCard(
   if (!digits) problems.push({ field: "number", message: CARD_MESSAGES.numberRequired });
   else if (!/^\d+$/.test(digits)) problems.push({ field: "number", message: CARD_MESSAGES.numberInvalid });
   else if (!rule)
-    problems.push({ field: "number", message: digits.length < 12 ? CARD_MESSAGES.numberIncomplete : CARD_MESSAGES.brandUnknown });
+    // A number of no brand we know: too short, or not a card number at all (length, check digit), or a real card of
+    // another brand (the only case the accepted brands help with).
+    problems.push({
+      field: "number",
+      message:
+        digits.length < 12
+          ? CARD_MESSAGES.numberIncomplete
+          : digits.length > 19 || !luhnValid(digits)
+            ? CARD_MESSAGES.numberInvalid
+            : CARD_MESSAGES.brandUnknown,
+    });
   else if (digits.length < Math.min(...rule.lengths)) problems.push({ field: "number", message: CARD_MESSAGES.numberIncomplete });
   else if (!rule.lengths.includes(digits.length) || !luhnValid(digits))
     problems.push({ field: "number", message: CARD_MESSAGES.numberInvalid });

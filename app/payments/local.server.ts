@@ -6,7 +6,7 @@ import {
   setDefaultPaymentMethod,
   type PaymentMethodRow,
 } from "#db/queries/payments";
-import { checkCard, DEMO_DECLINES, digitsOnly } from "./card";
+import { checkCard, DEMO_DECLINES, digitsOnly, duplicateCardMessage, sameCard } from "./card";
 import { CARD_NOT_FOUND, DEFAULT_CARD_KEPT, type CardFieldErrors, type CardView, type LocalPayments } from "./provider.server";
 
 export function cardView(row: PaymentMethodRow): CardView {
@@ -48,6 +48,9 @@ export function createLocalPayments({ db, now = () => new Date() }: { db: DB; no
       }
       const decline = DEMO_DECLINES[digitsOnly(input.number)];
       if (decline) return { ok: false, fieldErrors: {}, message: decline };
+      // The same card twice would be two rows no one can tell apart (and delete the right one of).
+      if ((await listPaymentMethods(db, parent.id)).some((row) => sameCard(row, checked.card)))
+        return { ok: false, fieldErrors: {}, message: duplicateCardMessage(checked.card) };
       const row = await addPaymentMethod(db, parent.id, { ...checked.card, billing_name: input.card_name, billing_email: parent.email });
       return { ok: true, card: cardView(row) };
     },

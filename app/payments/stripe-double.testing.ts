@@ -13,6 +13,8 @@ export interface DoublePm {
   last4: string;
   exp_month: number;
   exp_year: number;
+  /** Stripe's fingerprint of the card number (the same number saved twice has one). */
+  fingerprint?: string;
   name?: string;
   email?: string;
   line1?: string;
@@ -65,7 +67,7 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     object: "payment_method",
     type: "card",
     customer: pm.customer,
-    card: { brand: pm.brand, last4: pm.last4, exp_month: pm.exp_month, exp_year: pm.exp_year },
+    card: { brand: pm.brand, last4: pm.last4, exp_month: pm.exp_month, exp_year: pm.exp_year, fingerprint: pm.fingerprint ?? null },
     billing_details: {
       name: pm.name ?? null,
       email: pm.email ?? null,

@@ -10,6 +10,7 @@ import {
   type PaymentInput,
 } from "#db/queries/payments";
 import type { Logger } from "#core/log";
+import { duplicateCardMessage, sameCard } from "./card";
 import {
   CARD_NOT_FOUND,
   DEFAULT_CARD_KEPT,
@@ -106,7 +107,8 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
     return saveStripeCustomerId(db, parent.id, c.id);
   }
 
-  async function cards(customerId: string): Promise<CardView[]> {
+  /** The customer's cards, with Stripe's fingerprint of each number (the same card saved twice has one fingerprint). */
+  async function cards(customerId: string): Promise<(CardView & { fingerprint: string | null })[]> {
     const [customer, methods] = await Promise.all([
       stripe.customers.retrieve(customerId),
       stripe.paymentMethods.list({ customer: customerId, type: "card", limit: 100 }),
@@ -119,6 +121,7 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
       last4: pm.card?.last4 ?? "????",
       exp_month: pm.card?.exp_month ?? 0,
       exp_year: pm.card?.exp_year ?? 0,
+      fingerprint: pm.card?.fingerprint ?? null,
       isDefault: pm.id === def,
       billing: {
         name: pm.billing_details.name,
@@ -154,7 +157,7 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
     publishableKey: config.publishableKey,
     async listCards(parent) {
       const customerId = await getStripeCustomerId(db, parent.id);
-      return customerId ? cards(customerId) : [];
+      return customerId ? (await cards(customerId)).map(({ fingerprint: _, ...card }) => card) : [];
     },
     async setDefault(parent, id) {
       try {
@@ -229,7 +232,27 @@ export function createStripePayments({ db, log, config }: { db: DB; log: Logger;
         const pm = idOf(si.payment_method);
         if (!pm) return { ok: false, message: SETUP_FAILED };
         const have = await cards(customerId);
-        if (!have.some((c) => c.id === pm)) await stripe.paymentMethods.attach(pm, { customer: customerId });
+        let added: { brand: string; last4: string; exp_month: number; exp_year: number; fingerprint: string | null } | undefined =
+          have.find((c) => c.id === pm);
+        if (!added) {
+          const attached = await stripe.paymentMethods.attach(pm, { customer: customerId });
+          added = {
+            brand: attached.card?.brand ?? "card",
+            last4: attached.card?.last4 ?? "????",
+            exp_month: attached.card?.exp_month ?? 0,
+            exp_year: attached.card?.exp_year ?? 0,
+            fingerprint: attached.card?.fingerprint ?? null,
+          };
+        }
+        // The same card saved twice could not be told apart (nor the right one deleted): the new one is taken off again.
+        const card = added;
+        const twin = have.find(
+          (c) => c.id !== pm && sameCard(c, card) && (!card.fingerprint || !c.fingerprint || c.fingerprint === card.fingerprint),
+        );
+        if (twin) {
+          await stripe.paymentMethods.detach(pm);
+          return { ok: false, message: duplicateCardMessage(card) };
+        }
         if (!have.some((c) => c.isDefault)) await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm } });
         return { ok: true, value: undefined };
       } catch (err) {

@@ -130,6 +130,35 @@ describe("Stripe adapter against a local double of the Stripe API", () => {
     ]);
   });
 
+  it("the same card saved again is refused with a message and taken off again; the cards are unchanged", async () => {
+    const customer = [...double.customers.values()][0]!.id;
+    const before = await stripe.listCards(alex);
+    double.pms.set("pm_visa_again", { id: "pm_visa_again", customer: null, brand: "visa", last4: "4242", exp_month: 12, exp_year: 2030 });
+    double.setupIntents.set("seti_again", { id: "seti_again", customer, status: "succeeded", payment_method: "pm_visa_again" });
+    expect(await stripe.completeSetup(alex, { setupIntentId: "seti_again" })).toEqual({
+      ok: false,
+      message: "This card is already saved: Visa ending in 4242, expires 12/2030.",
+    });
+    expect(double.pms.get("pm_visa_again")!.customer).toBeNull();
+    expect(await stripe.listCards(alex)).toEqual(before);
+    // Stripe's fingerprint, when it gives one, says whether it is the same number: another number of the same brand, last
+    // four and expiry is another card.
+    double.pms.get("pm_visa")!.fingerprint = "fp_one";
+    double.pms.set("pm_visa_other", {
+      id: "pm_visa_other",
+      customer: null,
+      brand: "visa",
+      last4: "4242",
+      exp_month: 12,
+      exp_year: 2030,
+      fingerprint: "fp_two",
+    });
+    double.setupIntents.set("seti_other", { id: "seti_other", customer, status: "succeeded", payment_method: "pm_visa_other" });
+    expect(await stripe.completeSetup(alex, { setupIntentId: "seti_other" })).toEqual({ ok: true, value: undefined });
+    expect(await stripe.remove(alex, "pm_visa_other")).toEqual({ ok: true, value: undefined });
+    delete double.pms.get("pm_visa")!.fingerprint;
+  });
+
   it("a failed SetupIntent gives Stripe's plain message; another parent's session is refused", async () => {
     const si = [...double.setupIntents.values()][0]!;
     const failed = {

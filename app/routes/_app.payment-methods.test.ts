@@ -196,6 +196,37 @@ describe("payment methods page (local provider)", () => {
     expect((await get("modal=add")).modal).toBe("add");
   });
 
+  it("the same card twice is refused with a message; a card of the same brand and last four tells itself apart by expiry", async () => {
+    const alexId = (await db.selectFrom("parents").select("id").where("email", "=", "alex-cards@example.com").executeTakeFirstOrThrow()).id;
+    const before = await listPaymentMethods(db, alexId);
+    const again = (await post(card(NUMBER, CVC))) as Response;
+    expect(again.status).toBe(400);
+    const body = await again.text();
+    expect(body).toContain("This card is already saved: Visa ending in 4242, expires 12/2031.");
+    expect(body).not.toContain(NUMBER);
+    expect(body).not.toContain(CVC);
+    expect(await listPaymentMethods(db, alexId)).toHaveLength(before.length);
+
+    // The renewed card (a new expiry) is another card, and the delete confirmation names which one.
+    const renewed = (await post(card(NUMBER, CVC, { exp_month: "3", exp_year: "2033" }))) as Response;
+    expect(renewed.status).toBe(302);
+    const cards = await listPaymentMethods(db, alexId);
+    expect(cards.map((c) => `${c.brand} ${c.last4} ${c.exp_month}/${c.exp_year}`).sort()).toEqual([
+      "visa 4242 12/2031",
+      "visa 4242 3/2033",
+    ]);
+    const other = cards.find((c) => !c.is_default)!;
+    const res = (await loader({
+      request: new Request(`http://localhost/payment-methods?confirm=delete&id=${other.id}`, {
+        headers: { Authorization: `Bearer ${alexToken}` },
+      }),
+      context: { ...context },
+      params: {},
+    })) as Response;
+    const page = (await res.json()) as { confirmCard: { id: string } | null; cards: { id: string }[] };
+    expect(page.confirmCard?.id).toBe(other.id); // the popup's words: app/components/payments/CardList.test.tsx
+  });
+
   it("a signed-out visitor is sent to sign in", async () => {
     const thrown = await post({ intent: "default", id: samCardId }, "nope").then(
       () => null,

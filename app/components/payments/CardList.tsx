@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { SubmitButton } from "~/components/forms";
 import { Modal } from "~/components/layout";
-import { brandSentenceCase } from "~/payments/card";
+import { cardExpiry, cardName } from "~/payments/card";
 import { useIsSubmitting } from "~/utils/hooks";
 
 export interface CardItem {
@@ -23,7 +23,12 @@ export interface CardItem {
 }
 
 export function cardLabel(c: Pick<CardItem, "brand" | "last4">): string {
-  return `${brandSentenceCase(c.brand)} ending in ${c.last4}`;
+  return cardName(c);
+}
+
+/** What tells two cards of one brand and last four apart: "Visa ending in 4242, expires 12/2031". */
+export function cardLabelWithExpiry(c: Pick<CardItem, "brand" | "last4" | "exp_month" | "exp_year">): string {
+  return `${cardName(c)}, expires ${cardExpiry(c)}`;
 }
 
 function address(b: CardItem["billing"]): string {
@@ -43,9 +48,7 @@ function CardRow({ card, deleteHref }: { card: CardItem; deleteHref: string }) {
         ) : null}
         {cardLabel(card)}
       </h2>
-      <p className="card-billing">
-        Expires {String(card.exp_month).padStart(2, "0")}/{card.exp_year}
-      </p>
+      <p className="card-billing">Expires {cardExpiry(card)}</p>
       {card.billing.name ? <p className="card-billing">{card.billing.name}</p> : null}
       {card.billing.email ? <p className="card-billing">{card.billing.email}</p> : null}
       {where ? <p className="card-billing">{where}</p> : null}
@@ -54,11 +57,11 @@ function CardRow({ card, deleteHref }: { card: CardItem; deleteHref: string }) {
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="default" />
             <input type="hidden" name="id" value={card.id} />
-            <SubmitButton busy={busy} className="btn btn-outline btn-small" aria-label={`Mark As Default: ${cardLabel(card)}`}>
+            <SubmitButton busy={busy} className="btn btn-outline btn-small" aria-label={`Mark As Default: ${cardLabelWithExpiry(card)}`}>
               Mark As Default
             </SubmitButton>
           </Form>
-          <Link className="btn btn-outline btn-small" to={deleteHref} preventScrollReset aria-label={`Delete ${cardLabel(card)}`}>
+          <Link className="btn btn-outline btn-small" to={deleteHref} preventScrollReset aria-label={`Delete ${cardLabelWithExpiry(card)}`}>
             Delete
           </Link>
         </div>
@@ -88,7 +91,9 @@ export function DeleteCardConfirm({ card, closeHref }: { card: CardItem; closeHr
   const busy = useIsSubmitting({ intent: "delete" });
   return (
     <Modal title="Delete card" closeHref={closeHref}>
-      <p>Are you sure you want to delete your {cardLabel(card)}?</p>
+      <p>
+        Are you sure you want to delete your {cardName(card)} (expires {cardExpiry(card)})?
+      </p>
       <div className="modal-actions">
         <Link to={closeHref} className="btn btn-outline" replace>
           Cancel
