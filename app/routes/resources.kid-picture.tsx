@@ -11,7 +11,8 @@ export async function loader(args: LoaderFunctionArgs) {
   return new Response(new Uint8Array(row.picture), {
     headers: {
       "Content-Type": row.picture_mime,
-      "Cache-Control": "private, max-age=300",
+      // A child's photo: kept by no cache, the browser's included (a shared computer, a later sign-out).
+      "Cache-Control": "no-store",
       "Content-Security-Policy": "default-src 'none'; sandbox",
       "X-Content-Type-Options": "nosniff",
     },
