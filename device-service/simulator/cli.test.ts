@@ -95,3 +95,22 @@ describe("device simulator command line: requests", () => {
     expect(row).toMatchObject({ rating: 4, review: "from the cli" });
   }, 40_000);
 });
+
+/** Issue 52 finding 11: `npm run device:sim -- --help` prints its usage and exits 0 (it crashed on the unknown option). */
+describe("device simulator command line: help", () => {
+  it("--help prints the usage and exits 0; an unknown option says which and exits 2", async () => {
+    const { stdout } = await run("npm", ["run", "--silent", "device:sim", "--", "--help"], { timeout: 30_000 });
+    expect(stdout).toContain("Usage:");
+    expect(stdout).toContain("npm run device:sim -- --url <portal> --token <enrollment token>");
+    expect(stdout).toContain("-h, --help");
+    const wrong = await run(process.execPath, ["--import", "tsx", "device-service/simulator/cli.ts", "--frobnicate"], {
+      timeout: 30_000,
+    }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(wrong?.code).toBe(2);
+    expect(wrong?.stderr).toMatch(/Unknown option '--frobnicate'/);
+    expect(wrong?.stderr).toContain("Usage:");
+  }, 40_000);
+});

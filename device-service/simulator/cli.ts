@@ -20,25 +20,66 @@ import { SimulatedPhone } from "./phone";
 import { rateApp } from "./ratings";
 import { REQUEST_KINDS, type RequestKind } from "./requests";
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    url: { type: "string", default: "http://localhost:3000" },
-    token: { type: "string" },
-    credential: { type: "string" },
-    serial: { type: "string", default: `SIM-${Math.random().toString(36).slice(2, 8).toUpperCase()}` },
-    "usage-every": { type: "string", default: "60" },
-    location: { type: "string", default: "51.5014,-0.1419" },
-    battery: { type: "string", default: "80" },
-    apps: { type: "string", default: "com.kidsportal.kidsapp,org.khanacademy.android,com.duolingo" },
-    minutes: { type: "string", default: "30" },
-    remarks: { type: "string" },
-    wait: { type: "string", default: "0" },
-    stars: { type: "string", default: "5" },
-    review: { type: "string" },
-    "fail-install": { type: "string", default: "" },
-  },
-});
+const USAGE = `A virtual kid's phone for the portal's device service.
+
+Usage:
+  npm run device:sim -- --url <portal> --token <enrollment token> [--serial SIM-0001]
+  npm run device:sim -- --url <portal> --credential <deviceId.secret> --serial <serial number>
+  npm run device:sim -- request <install|uninstall|extend> <package> --credential … --serial … [--minutes 30] [--remarks text] [--wait seconds]
+  npm run device:sim -- rate <package> --stars <1-5> [--review text] --credential … --serial …
+
+It enrolls with --token (printing its credential for next time), connects, reports, and obeys commands until Ctrl-C.
+
+Options:
+  --url <address>            the portal (default http://localhost:3000)
+  --token <token>            enrollment token from the dashboard's QR code
+  --credential <credential>  the device credential printed at enrollment
+  --serial <serial number>   the phone's serial number (default SIM-<random>)
+  --usage-every <seconds>    send usage for the current hour this often (default 60; 0: never)
+  --location "<lat>,<lng>"   the phone's location (default 51.5014,-0.1419)
+  --battery <percent>        battery level (default 80)
+  --apps <a,b,c>             installed packages
+  --fail-install <pkg=REASON[:n],…>  installs that fail: always, or n times
+  --minutes <n>              minutes asked for by "request extend" (default 30)
+  --remarks <text>           the kid's note on a request
+  --wait <seconds>           wait this long for the parent's answer to a request (default 0)
+  --stars <1-5>, --review <text>  the kid's rating for "rate"
+  -h, --help                 print this help
+`;
+
+const options = {
+  help: { type: "boolean", short: "h" },
+  url: { type: "string", default: "http://localhost:3000" },
+  token: { type: "string" },
+  credential: { type: "string" },
+  serial: { type: "string", default: `SIM-${Math.random().toString(36).slice(2, 8).toUpperCase()}` },
+  "usage-every": { type: "string", default: "60" },
+  location: { type: "string", default: "51.5014,-0.1419" },
+  battery: { type: "string", default: "80" },
+  apps: { type: "string", default: "com.kidsportal.kidsapp,org.khanacademy.android,com.duolingo" },
+  minutes: { type: "string", default: "30" },
+  remarks: { type: "string" },
+  wait: { type: "string", default: "0" },
+  stars: { type: "string", default: "5" },
+  review: { type: "string" },
+  "fail-install": { type: "string", default: "" },
+} as const;
+
+function readArgs() {
+  try {
+    return parseArgs({ allowPositionals: true, options });
+  } catch (err) {
+    // An unknown or malformed option: say which, show the usage, exit 2 (not a stack trace).
+    console.error(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = readArgs();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const [lat, lng] = values.location.split(",").map(Number);
 const phone = new SimulatedPhone({
