@@ -77,6 +77,22 @@ describe("server", () => {
     expect(login.headers.get("cache-control")).toBe("private, no-cache");
   });
 
+  // Issue 52 finding 11: a page opened from a link in mail carries the link's secret in its address (docs/accounts.md).
+  it("e-mail-link pages answer Referrer-Policy: no-referrer, and only that", async () => {
+    for (const path of [
+      "/reset-password?iv=x&encryptedData=y",
+      "/password/set?iv=x&encryptedData=y",
+      "/login?iv=x&encryptedData=y",
+      "/login?token=t",
+      "/reports/unsubscribe?parent=p&sig=s",
+      "/users/handoff?to=%2Fkids-device",
+    ]) {
+      const res = await fetch(`${base}${path}`, { redirect: "manual" });
+      expect([path, res.headers.get("referrer-policy")]).toEqual([path, "no-referrer"]);
+    }
+    expect((await fetch(`${base}/login?redirectTo=%2Faccount`)).headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
   it("refuses a cross-site form post", async () => {
     const res = await fetch(`${base}/login`, {
       method: "POST",

@@ -82,7 +82,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   );
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
-  app.use(sameOriginPosts());
+  app.use(sameOriginPosts({ trustProxy: e.TRUST_PROXY }));
 
   mountSse(app, services);
 

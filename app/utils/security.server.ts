@@ -36,6 +36,25 @@ export function freshNonce(): string {
 const NONCE_POOL = Buffer.alloc(4096);
 let noncePoolAt = NONCE_POOL.length;
 
+/**
+ * Pages whose address carries a secret from a mail (reset and set-password links, the unsubscribe link, the
+ * verification and one-time sign-in links on /login) or that hand one over (the wrapper hand-off): nothing of their
+ * address may leave in a Referer, whatever the page links to or loads.
+ */
+const LINK_PAGES = new Set(["/reset-password", "/password/set", "/reports/unsubscribe", "/users/handoff"]);
+const LINK_PARAMS = ["iv", "encryptedData", "token"];
+
+/** The Referrer-Policy of a response: `no-referrer` on e-mail-link pages, else `strict-origin-when-cross-origin`. */
+export function referrerPolicy(path: string, search: string): string {
+  const page = path.endsWith(".data") ? path.slice(0, -5) : path; // single-fetch data requests of the same page
+  if (LINK_PAGES.has(page)) return "no-referrer";
+  if (page === "/login" || page === "/" || page === "/_root") {
+    const q = new URLSearchParams(search);
+    if (LINK_PARAMS.some((p) => q.has(p))) return "no-referrer";
+  }
+  return "strict-origin-when-cross-origin";
+}
+
 export function securityHeaders(e: Env): RequestHandler {
   const icons = iconOrigin(e.CATALOG_ICON_BASE_URL);
   return (req, res, next) => {
@@ -60,7 +79,9 @@ export function securityHeaders(e: Env): RequestHandler {
     ].join("; ");
     res.setHeader("Content-Security-Policy", csp);
     res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    const url = req.originalUrl ?? req.url ?? req.path;
+    const query = url.indexOf("?");
+    res.setHeader("Referrer-Policy", referrerPolicy(req.path, query === -1 ? "" : url.slice(query)));
     res.setHeader("X-Frame-Options", "SAMEORIGIN");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
@@ -93,14 +114,38 @@ const hashSources = new WeakMap<string[], string | null>();
 /** Paths that legitimately receive cross-site POSTs (Apple's form_post return). */
 const CROSS_SITE_POST_PATHS = new Set(["/users/apple-callback"]);
 
-/** Defence in depth beside SameSite=Lax: a state-changing request from another origin is refused. */
-export function sameOriginPosts(): RequestHandler {
+/**
+ * The host a proxy says the client asked for: `X-Forwarded-Host` only when `TRUST_PROXY` says proxies are there
+ * (else anyone could send it), and then the value the outermost trusted proxy set (a proxy that appends adds its
+ * own at the end; what a client sent before it stays to the left and is not believed).
+ */
+export function forwardedHost(header: string | undefined, trustProxy: number): string | null {
+  if (trustProxy <= 0 || !header) return null;
+  const hops = header
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  return hops.length ? hops[Math.max(0, hops.length - trustProxy)]! : null;
+}
+
+/**
+ * Defence in depth beside SameSite=Lax: a state-changing request from another origin is refused. The origin must
+ * be the request's own `Host`, or (behind `TRUST_PROXY` hops) the host the proxy forwarded.
+ */
+export function sameOriginPosts(o: { trustProxy: number }): RequestHandler {
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     if (CROSS_SITE_POST_PATHS.has(req.path)) return next();
     const origin = req.get("Origin");
     if (!origin) return next();
-    // An opaque origin (sandboxed frame, file: page, data: URL) is never one of our pages.
+    // `Origin: null`: an opaque origin (sandboxed frame, file: page, data: URL), never one of our pages — or one of our
+    // e-mail-link pages, whose `Referrer-Policy: no-referrer` makes the browser send null for its own form posts. The
+    // browser's Fetch Metadata (which no page can set) tells the two apart: only `same-origin` passes.
+    if (origin === "null" && req.get("Sec-Fetch-Site") === "same-origin") {
+      // Remix refuses an action whose Origin is not its host, "null" included: this one the browser vouched for.
+      delete req.headers.origin;
+      return next();
+    }
     if (origin === "null") {
       res
         .status(400)
@@ -115,7 +160,7 @@ export function sameOriginPosts(): RequestHandler {
       res.status(403).send("Cross-site request refused.");
       return;
     }
-    if (host !== req.get("Host") && host !== req.get("X-Forwarded-Host")) {
+    if (host !== req.get("Host") && host !== forwardedHost(req.get("X-Forwarded-Host"), o.trustProxy)) {
       res.status(403).send("Cross-site request refused.");
       return;
     }
