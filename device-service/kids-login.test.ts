@@ -6,6 +6,7 @@ import { setTwoStep } from "../db/queries/accounts";
 import { createParent } from "../db/queries/parents";
 import { parseEnv } from "../core/env.server";
 import { hashPassword } from "../core/password.server";
+import { OTP_MESSAGES } from "../db/queries/otp";
 import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, allowAddress, recordFailedLogin } from "../db/queries/rate-limits";
 import { startHarness, TEST_API_KEY, type Harness } from "../server/harness.testing";
 
@@ -101,6 +102,32 @@ describe("kids app parent login: account lock and two-step", () => {
     expect(ok.body.data?.kidsList).toEqual([]);
     // Used once.
     expect((await kidsLogin(h, { email, password: "two-step-pass-1", otp: code })).status).toBe(401);
+  });
+
+  // Issue 52 finding 3: the app is a client without a device cookie; its wrong codes count on the account's
+  // allowance for such clients across sign-ins (new codes), as the web's do.
+  it("two-step: wrong codes count across the app's sign-ins; at the tenth in the hour no code is checked or mailed", async () => {
+    const email = "two-step-limit-app@example.com";
+    const parent = await createParent(h.tdb.db, { email, name: "Ten", passwordHash: await hashPassword("two-step-pass-2") });
+    await setTwoStep(h.tdb.db, parent.id, true);
+    const codes = async () =>
+      (await h.tdb.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", email).orderBy("created_at").execute()).map(
+        (m) => /sign-in code is: (\d{4})/.exec(m.text_body)![1]!,
+      );
+    const wrong = (code: string) => String((Number(code) + 1) % 10_000).padStart(4, "0");
+    let last: Answer | undefined;
+    for (let round = 0; round < 2; round++) {
+      expect((await kidsLogin(h, { email, password: "two-step-pass-2" })).body.data).toEqual({ otpRequired: true });
+      const code = (await codes()).at(-1)!;
+      for (let i = 0; i < 5; i++) last = await kidsLogin(h, { email, password: "two-step-pass-2", otp: wrong(code) });
+    }
+    expect(last).toEqual({ status: 429, body: { respones_msg: OTP_MESSAGES.locked, data: { otpRequired: true } } });
+    const mailed = (await codes()).length;
+    expect(await kidsLogin(h, { email, password: "two-step-pass-2" })).toEqual({
+      status: 429,
+      body: { respones_msg: OTP_MESSAGES.locked, data: { otpRequired: true } },
+    });
+    expect(await codes()).toHaveLength(mailed);
   });
 
   it("without two-step the code is not asked for", async () => {

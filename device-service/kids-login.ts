@@ -6,7 +6,7 @@ import { addToOutbox } from "../db/queries/accounts";
 import { findParentByEmail } from "../db/queries/parents";
 import type { Env } from "../core/env.server";
 import { deliverMail, mails } from "../core/mail.server";
-import { OTP_MESSAGES, issueOtp, verifyOtp } from "../db/queries/otp";
+import { OTP_MESSAGES, startOtp, verifyOtp } from "../db/queries/otp";
 import { verifyPassword } from "../core/password.server";
 import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, allowAddress, recordFailedLogin } from "../db/queries/rate-limits";
 import type { DeviceServiceDeps } from "./context";
@@ -74,8 +74,15 @@ export function kidsParentLogin(deps: DeviceServiceDeps, o: KidsLoginOptions): R
     }
     if (parent.two_step_enabled) {
       if (!otp) {
-        const code = await issueOtp(db, env.SESSION_SECRET, parent.id);
-        await deliverMail({ env, log: deps.log, keep: (m) => addToOutbox(db, m) }, mails.otp(parent.email, parent.name, code));
+        // The kids app is an untrusted client (no device cookie): it shares the account's allowance for those.
+        const step = await startOtp(db, env.SESSION_SECRET, parent.id, null, now());
+        if ("refused" in step) {
+          deps.log("info", "two-step code not sent", { parent: parent.id, via: "kids app", reason: step.refused });
+          const locked = step.refused === "locked";
+          res.status(locked ? 429 : 401).json({ respones_msg: OTP_MESSAGES[step.refused], data: { otpRequired: true } });
+          return;
+        }
+        await deliverMail({ env, log: deps.log, keep: (m) => addToOutbox(db, m) }, mails.otp(parent.email, parent.name, step.code));
         deps.log("info", "two-step code sent", { parent: parent.id, via: "kids app" });
         res.status(401).json({ respones_msg: OTP_REQUIRED_MESSAGE, data: { otpRequired: true } });
         return;
@@ -84,10 +91,10 @@ export function kidsParentLogin(deps: DeviceServiceDeps, o: KidsLoginOptions): R
         res.status(429).json({ respones_msg: RATE_LIMIT_MESSAGE });
         return;
       }
-      const checked = await verifyOtp(db, env.SESSION_SECRET, parent.id, otp);
+      const checked = await verifyOtp(db, env.SESSION_SECRET, parent.id, otp, now(), null);
       if (!checked.ok) {
         const message = checked.reason === "wrong" ? OTP_MESSAGES.wrong(checked.triesLeft) : OTP_MESSAGES[checked.reason];
-        res.status(401).json({ respones_msg: message, data: { otpRequired: true } });
+        res.status(checked.reason === "locked" ? 429 : 401).json({ respones_msg: message, data: { otpRequired: true } });
         return;
       }
     }

@@ -125,6 +125,31 @@ test("two-step on → emailed code → dashboard; 5 wrong codes void the code", 
   await expect(page).toHaveURL(/\/login/);
 });
 
+test("turning two-step off asks for the password: none or a wrong one is refused, the right one turns it off", async ({ page }, info) => {
+  const email = uniqueEmail("otp-off", info.project.name);
+  await register(page, email, "otp-off-passphrase-1");
+  await signInWithPassword(page, email, "otp-off-passphrase-1");
+  await expect(page).toHaveURL(/\/kids-device/);
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Turn on two-step verification" }).click();
+  await expect(page.getByText("Two-step verification is on.")).toBeVisible();
+
+  const turnOff = page.getByRole("button", { name: "Turn off two-step verification" });
+  await turnOff.click();
+  await expect(page.getByText("Please enter your password.")).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("not-my-passphrase");
+  await turnOff.click();
+  await expect(page.getByText("The password is incorrect.")).toBeVisible();
+  await page.goto("/account");
+  await expect(page.getByText(`On: when you sign in, we email a 4-digit code to ${email}.`)).toBeVisible();
+
+  await page.getByLabel("Password", { exact: true }).fill("otp-off-passphrase-1");
+  await turnOff.click();
+  await expect(page.getByText("Two-step verification is off.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Turn on two-step verification" })).toBeVisible();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
+});
+
 test("sessions page lists this device and signs out everywhere", async ({ page, browser }, info) => {
   const email = uniqueEmail("sessions", info.project.name);
   await register(page, email, "sessions-passphrase");

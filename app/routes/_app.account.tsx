@@ -1,11 +1,12 @@
 import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { SubmitButton } from "~/components/forms";
+import { PasswordInput, SubmitButton } from "~/components/forms";
 import { listLiveSessions, revokeSessionById, setTwoStep } from "#db/queries/accounts";
 import { hashToken, revokeAllSessions } from "#db/queries/sessions";
 import authStyles from "../styles/auth.css?url";
 import { requireParent } from "~/utils/auth.server";
+import { confirmPassword } from "~/utils/reauth.server";
 import { sessionCookie } from "#core/session-cookie.server";
 import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -16,7 +17,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles
 export const meta: MetaFunction = () => [{ title: "Account security · Kids Portal" }];
 
 const IntentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("two-step"), enabled: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("two-step"), enabled: z.enum(["true", "false"]), password: z.string().max(1024).optional() }),
   z.object({ intent: z.literal("revoke-session"), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal("sign-out-everywhere") }),
 ]);
@@ -44,6 +45,11 @@ export async function action(args: ActionFunctionArgs) {
   switch (v.intent) {
     case "two-step": {
       const on = v.enabled === "true";
+      // Turning it off weakens the account: the password first (a borrowed session alone cannot do it).
+      if (!on && parent.two_step_enabled) {
+        const refused = await confirmPassword(args, parent, v.password);
+        if (refused) return json({ twoStepError: refused.message }, { status: refused.status });
+      }
       await setTwoStep(db, parent.id, on);
       return redirectWithToast("/account", {
         type: "success",
@@ -103,6 +109,8 @@ const fmt = formatMediumDateTime;
 
 export default function Account() {
   const { twoStep, email, sessions, idleMinutes, absoluteDays } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const twoStepError = refused && "twoStepError" in refused ? refused.twoStepError : null;
   const busyTwoStep = useIsSubmitting({ intent: "two-step" });
   const busyAll = useIsSubmitting({ intent: "sign-out-everywhere" });
   const busyOne = useIsSubmitting({ intent: "revoke-session" });
@@ -119,9 +127,18 @@ export default function Account() {
           {twoStep ? "On" : "Off"}:{" "}
           {twoStep ? `when you sign in, we email a 4-digit code to ${email}.` : "sign-in needs only your password."}
         </p>
-        <Form method="post">
+        <Form method="post" className="stack">
           <input type="hidden" name="intent" value="two-step" />
           <input type="hidden" name="enabled" value={twoStep ? "false" : "true"} />
+          {twoStep ? (
+            <PasswordInput
+              id="two-step-password"
+              name="password"
+              label="Password"
+              autoComplete="current-password"
+              errors={twoStepError ? [twoStepError] : null}
+            />
+          ) : null}
           <SubmitButton busy={busyTwoStep} className={twoStep ? "btn btn-outline" : "btn btn-primary"}>
             {twoStep ? "Turn off two-step verification" : "Turn on two-step verification"}
           </SubmitButton>

@@ -7,6 +7,7 @@ import { Field, FormErrors, PasswordInput, SubmitButton } from "~/components/for
 import { findParentByEmail } from "#db/queries/parents";
 import { LinkConfirmPage } from "~/components/link-confirm";
 import { getParent } from "~/utils/auth.server";
+import { trustedDevice } from "~/utils/device-cookie.server";
 import { env } from "#core/env.server";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
@@ -108,11 +109,13 @@ export async function action(args: ActionFunctionArgs) {
   if (!(await allowIp(db, e, args.request, "login"))) return fail(RATE_LIMIT_MESSAGE, 429);
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { email, password, redirectTo, hideGBtn } = submission.value;
-  if (await accountLocked(db, e, email)) return fail(ACCOUNT_LOCK_MESSAGE, 429);
+  // A browser that signed in to this account before counts its failures on its own allowance (device cookie).
+  const device = await trustedDevice(args.request, email);
+  if (await accountLocked(db, e, email, new Date(), device)) return fail(ACCOUNT_LOCK_MESSAGE, 429);
   const parent = await findParentByEmail(db, email);
   const ok = await verifyPassword(parent?.password_hash ?? null, password);
   if (!parent || !ok) {
-    await recordFailedLogin(db, email);
+    await recordFailedLogin(db, email, new Date(), device);
     // Spec 1 §8: an unknown email gets the shop banner (sign-up tells whether an email exists anyway; the per-IP
     // limit above holds); a known one with a wrong password the plain message.
     return fail(parent ? "Invalid email or password." : INVALID_EMAIL_BANNER, 400);

@@ -7,7 +7,8 @@ import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { findParentById, normalizeEmail } from "#db/queries/parents";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
-import { OTP_MESSAGES, verifyOtp } from "#db/queries/otp";
+import { OTP_MESSAGES, otpLocked, verifyOtp } from "#db/queries/otp";
+import { trustedDevice } from "~/utils/device-cookie.server";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { allowIp } from "~/utils/rate-limit.server";
 import { finishSignIn, twoStepCookie, type TwoStepState } from "~/utils/signin.server";
@@ -30,10 +31,15 @@ async function pendingState(request: Request, email: string | null): Promise<Two
   return state;
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const email = new URL(request.url).searchParams.get("email");
   const state = await pendingState(request, email);
-  return json({ email: email ?? "", expired: !state }, { headers: { "Cache-Control": "no-store" } });
+  // Too many wrong codes this hour (for this browser's allowance): no code is checked, so no form is shown.
+  const locked = state ? await otpLocked(context.services.db, state.pid, await trustedDevice(request, state.email)) : false;
+  return json(
+    { email: email ?? "", expired: !state, locked, notMailed: Boolean(state?.notMailed) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -47,7 +53,8 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ result: submission.reply(), voided: false }, { status: 400 });
   const state = await pendingState(args.request, new URL(args.request.url).searchParams.get("email"));
   if (!state) return fail(EXPIRED_STEP, 400, { voided: true });
-  const result = await verifyOtp(db, env.SESSION_SECRET, state.pid, submission.value.otp);
+  const device = await trustedDevice(args.request, state.email);
+  const result = await verifyOtp(db, env.SESSION_SECRET, state.pid, submission.value.otp, new Date(), device);
   if (!result.ok) {
     if (result.reason === "wrong") return fail(OTP_MESSAGES.wrong(result.triesLeft));
     return fail(OTP_MESSAGES[result.reason], 400, { voided: true });
@@ -58,22 +65,27 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function VerifyOtp() {
-  const { email, expired } = useLoaderData<typeof loader>();
+  const { email, expired, locked, notMailed } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useIsSubmitting();
   const [form, fields] = useForm({ lastResult: data?.result });
-  const voided = expired || (data && "voided" in data && data.voided);
+  const closed = expired || locked;
+  const voided = closed || (data && "voided" in data && data.voided);
   return (
     <>
       <h1>Check your email</h1>
-      {expired ? (
+      {closed ? (
         <div className="banner banner-error" role="alert">
-          {EXPIRED_STEP}
+          {expired ? EXPIRED_STEP : OTP_MESSAGES.locked}
+        </div>
+      ) : notMailed ? (
+        <div className="banner banner-warning" role="status">
+          {OTP_MESSAGES.notMailed}
         </div>
       ) : (
         <p className="muted">We sent a 4-digit code to {email}. It is valid for 10 minutes.</p>
       )}
-      {!expired ? (
+      {!closed ? (
         <Form method="post" {...getFormProps(form)} className="stack">
           <FormErrors errors={form.errors} />
           <Honeypot />

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createParent } from "#db/queries/parents";
 import { createTestDb, DIALECTS, type TestDb } from "#db/index.testing";
 import { LINK_MESSAGES, linkUrl, newLink, openLink, redeemLink, sealLink } from "./links.server";
-import { issueOtp, verifyOtp } from "#db/queries/otp";
+import { issueOtp, otpLocked, startOtp, verifyOtp } from "#db/queries/otp";
 import { IdTokenError, appleEnabled, verifyIdToken, type ProviderEnv } from "./oauth.server";
 import { accountLocked, allowAddress, recordFailedLogin } from "#db/queries/rate-limits";
 import { allowIp } from "./rate-limit.server";
@@ -201,6 +201,40 @@ describe.each(DIALECTS)("account state in the database on %s", (dialect) => {
     expect(rows.every((r) => r.code_hash.length === 64 && r.code_hash !== first && r.code_hash !== second)).toBe(true);
     if (first !== second) expect((await verifyOtp(t.db, SECRET, parentId, first)).ok).toBe(false);
     expect(await verifyOtp(t.db, SECRET, parentId, second)).toEqual({ ok: true });
+  });
+
+  it("OTP: 10 wrong codes an hour per allowance across codes (new sign-ins), a right code not counted; a device cookie's allowance apart", async () => {
+    const id = (await createParent(t.db, { email: `otp-hour-${dialect}@example.com`, name: "Hour", passwordHash: "x" })).id;
+    const at = new Date("2030-02-01T10:05:00Z");
+    const wrongFor = (code: string) => String((Number(code) + 1) % 10_000).padStart(4, "0");
+    // A right code first: it takes nothing from the allowance.
+    const right = await issueOtp(t.db, SECRET, id, at);
+    expect(await verifyOtp(t.db, SECRET, id, right, at)).toEqual({ ok: true });
+    const first = await issueOtp(t.db, SECRET, id, at);
+    for (let i = 0; i < 4; i++) await verifyOtp(t.db, SECRET, id, wrongFor(first), at);
+    expect(await verifyOtp(t.db, SECRET, id, wrongFor(first), at)).toEqual({ ok: false, reason: "voided" });
+    const second = await issueOtp(t.db, SECRET, id, at);
+    for (let i = 4; i >= 1; i--)
+      expect(await verifyOtp(t.db, SECRET, id, wrongFor(second), at)).toEqual({ ok: false, reason: "wrong", triesLeft: i });
+    expect(await verifyOtp(t.db, SECRET, id, wrongFor(second), at)).toEqual({ ok: false, reason: "locked" });
+    expect(await otpLocked(t.db, id, null, at)).toBe(true);
+    expect(await startOtp(t.db, SECRET, id, null, at)).toEqual({ refused: "locked" });
+    // A browser with its own allowance is not locked; the next hour is fresh.
+    const device = "d".repeat(22);
+    const third = await startOtp(t.db, SECRET, id, device, at);
+    expect("code" in third && (await verifyOtp(t.db, SECRET, id, third.code, at, device))).toEqual({ ok: true });
+    const later = new Date("2030-02-01T11:00:01Z");
+    const fourth = await startOtp(t.db, SECRET, id, null, later);
+    expect("code" in fourth && (await verifyOtp(t.db, SECRET, id, fourth.code, later))).toEqual({ ok: true });
+  });
+
+  it("OTP: at most 5 codes mailed an hour per allowance", async () => {
+    const id = (await createParent(t.db, { email: `otp-mails-${dialect}@example.com`, name: "Mails", passwordHash: "x" })).id;
+    const at = new Date("2030-02-01T12:30:00Z");
+    for (let i = 0; i < 5; i++) expect(await startOtp(t.db, SECRET, id, null, at)).toHaveProperty("code");
+    expect(await startOtp(t.db, SECRET, id, null, at)).toEqual({ refused: "notMailed" });
+    expect(await startOtp(t.db, SECRET, id, "e".repeat(22), at)).toHaveProperty("code");
+    expect(await startOtp(t.db, SECRET, id, null, new Date("2030-02-01T13:00:00Z"))).toHaveProperty("code");
   });
 
   it("rate limit: 10 attempts per IP per minute, then refused; another IP or minute is fresh", async () => {

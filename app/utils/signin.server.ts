@@ -6,7 +6,9 @@ import { safeRedirect, startSession } from "./auth.server";
 import { env } from "#core/env.server";
 import { mails } from "#core/mail.server";
 import { sendMail } from "./mail.server";
-import { issueOtp } from "#db/queries/otp";
+import { startOtp } from "#db/queries/otp";
+import { hashToken } from "#db/queries/sessions";
+import { deviceCookieAfterSignIn, trustedDevice } from "./device-cookie.server";
 
 interface Args {
   request: Request;
@@ -35,9 +37,18 @@ export interface TwoStepState {
   pid: string;
   email: string;
   to: string;
+  /** Set when no code was mailed for this sign-in (the hour's mails were spent; the latest code still works). */
+  notMailed?: true;
 }
 
-/** Marks the next visit of /users/handoff as the one moment the session token may be handed to a wrapper. */
+/** How long after a sign-in /users/handoff may hand the session token to a wrapper. */
+export const HANDOFF_TTL_MS = 120_000;
+
+/**
+ * Marks the next visit of /users/handoff as the one moment the session token may be handed to a wrapper. Its value
+ * names the session it was made for and when it expires (signed, so neither can be changed): a hand-off cookie
+ * carried to another session, or kept past its two minutes, hands over nothing.
+ */
 let handoff: ReturnType<typeof createCookie> | undefined;
 export function handoffCookie() {
   handoff ??= createCookie("kp_handoff", {
@@ -45,10 +56,23 @@ export function handoffCookie() {
     sameSite: "lax",
     path: "/users/handoff",
     secure: secureCookies(),
-    maxAge: 120,
+    maxAge: HANDOFF_TTL_MS / 1000,
     secrets: [env().SESSION_SECRET],
   });
   return handoff;
+}
+export interface HandoffFlag {
+  /** the session's id (the SHA-256 of its token) */
+  sid: string;
+  /** expiry, ms since the epoch */
+  exp: number;
+}
+
+/** Whether the hand-off cookie's value was made for the session of `token` and has not expired. */
+export function handoffAllowed(flag: unknown, token: string, now = Date.now()): boolean {
+  if (!flag || typeof flag !== "object") return false;
+  const { sid, exp } = flag as Partial<HandoffFlag>;
+  return typeof sid === "string" && sid === hashToken(token) && typeof exp === "number" && now < exp;
 }
 
 export function defaultTarget(parent: Parent): string {
@@ -57,10 +81,13 @@ export function defaultTarget(parent: Parent): string {
 
 /** Starts the session and goes on through the wrapper hand-off page to `to` (a full document load). */
 export async function finishSignIn(args: Args, parent: Parent, to: string, extraHeaders: string[] = []): Promise<Response> {
-  const { setCookie } = await startSession(args, parent.id);
+  const { token, setCookie } = await startSession(args, parent.id);
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", setCookie);
-  headers.append("Set-Cookie", await handoffCookie().serialize("1"));
+  const flag: HandoffFlag = { sid: hashToken(token), exp: Date.now() + HANDOFF_TTL_MS };
+  headers.append("Set-Cookie", await handoffCookie().serialize(flag));
+  // This browser has now signed in to the account: its own allowance of failures from here on (OWASP device cookies).
+  headers.append("Set-Cookie", await deviceCookieAfterSignIn(args.request, parent.email));
   for (const c of extraHeaders) headers.append("Set-Cookie", c);
   return redirectDocument(`/users/handoff?to=${encodeURIComponent(safeRedirect(to))}`, { headers });
 }
@@ -78,10 +105,17 @@ export async function completeSignIn(
   const to = opts.redirectTo ? safeRedirect(opts.redirectTo) : defaultTarget(parent);
   if (opts.hideGoogle && !parent.hide_google) await setHideGoogle(db, parent.id, true);
   if (parent.two_step_enabled) {
-    const code = await issueOtp(db, env().SESSION_SECRET, parent.id);
-    await sendMail(args.context.services, mails.otp(parent.email, parent.name, code));
-    log("info", "two-step code sent", { parent: parent.id });
+    // A code is mailed unless this browser's allowance (its device cookie's, or the untrusted clients') has had too
+    // many wrong codes or mails this hour; /verify-otp says which.
+    const step = await startOtp(db, env().SESSION_SECRET, parent.id, await trustedDevice(args.request, parent.email));
+    if ("code" in step) {
+      await sendMail(args.context.services, mails.otp(parent.email, parent.name, step.code));
+      log("info", "two-step code sent", { parent: parent.id });
+    } else {
+      log("info", "two-step code not sent", { parent: parent.id, reason: step.refused });
+    }
     const state: TwoStepState = { pid: parent.id, email: parent.email, to };
+    if ("refused" in step && step.refused === "notMailed") state.notMailed = true;
     return redirectDocument(`/verify-otp?email=${encodeURIComponent(parent.email)}`, {
       headers: { "Set-Cookie": await twoStepCookie().serialize(state), "Cache-Control": "no-store" },
     });

@@ -245,6 +245,17 @@ export async function hitCounter(db: DB, key: string, windowMs: number, now: Dat
   return Number(row.hits);
 }
 
+/** Takes back one hit of the key's current window (a try that was reserved and turned out not to count). */
+export async function refundCounter(db: DB, key: string, windowMs: number, now: Date = new Date()): Promise<void> {
+  await db
+    .updateTable("rate_limits")
+    .set({ hits: sql`hits - 1` })
+    .where("key", "=", key)
+    .where("window_start", "=", windowStart(now, windowMs))
+    .where("hits", ">", 0)
+    .execute();
+}
+
 export async function peekCounter(db: DB, key: string, windowMs: number, now: Date = new Date()): Promise<number> {
   const row = await db
     .selectFrom("rate_limits")

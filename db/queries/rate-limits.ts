@@ -28,15 +28,26 @@ export async function allowAddress(
 const HOUR = 3_600_000;
 const normalizeKey = (email: string) => email.trim().toLowerCase().slice(0, 254);
 
+/**
+ * Whose allowance a failed sign-in counts against (OWASP's device cookies): a browser that signed in to the account
+ * before shows its device cookie (`device`, its nonce) and has an allowance of its own; every other client (a new
+ * browser, the kids app, a stranger) shares the account's allowance for untrusted clients. So a stranger's failures
+ * lock out strangers, never the parent's known browser.
+ */
+function failureKey(email: string, device: string | null | undefined): string {
+  return device ? `acct-fail-dev:${device}:${normalizeKey(email)}` : `acct-fail:${normalizeKey(email)}`;
+}
+
 export async function accountLocked(
   db: DB,
   env: Pick<Env, "RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR">,
   email: string,
   now = new Date(),
+  device: string | null = null,
 ): Promise<boolean> {
-  return (await peekCounter(db, `acct-fail:${normalizeKey(email)}`, HOUR, now)) >= env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
+  return (await peekCounter(db, failureKey(email, device), HOUR, now)) >= env.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR;
 }
 
-export async function recordFailedLogin(db: DB, email: string, now = new Date()): Promise<number> {
-  return hitCounter(db, `acct-fail:${normalizeKey(email)}`, HOUR, now);
+export async function recordFailedLogin(db: DB, email: string, now = new Date(), device: string | null = null): Promise<number> {
+  return hitCounter(db, failureKey(email, device), HOUR, now);
 }
