@@ -14,7 +14,7 @@ import type { ParentIdentity } from "./context";
 import { EnrollmentError, exchangeEnrollmentToken, hardwareSchema } from "./enrollment";
 import { kidsParentLogin, type KidsLoginOptions } from "./kids-login";
 import { BATCH_LIMIT, publicMessage, TRPC_BODY_LIMIT_BYTES } from "./errors";
-import { DEVICE_API_BODY_LIMIT, jsonErrors, refuseDeclaredOver } from "./http-errors";
+import { boundedJson, DEVICE_API_BODY_LIMIT, jsonErrors, refuseDeclaredOver } from "./http-errors";
 import { appRouter } from "./routers/_app";
 import type { DeviceRuntime } from "./runtime";
 import { SERVICE_KEY_HEADER, SERVICE_PARENT_EMAIL_HEADER, SERVICE_PARENT_HEADER, SERVICE_PARENT_ROLE_HEADER } from "./remote";
@@ -145,7 +145,8 @@ export function mountDeviceService(app: Express, upgrades: Map<string, UpgradeHa
   );
 
   const api = express.Router();
-  api.use(express.json({ limit: DEVICE_API_BODY_LIMIT }));
+  // Bodies at most 64 KB; a larger one is read off (bounded) and answered 413, so every client reads the answer.
+  api.use(boundedJson(DEVICE_API_BODY_LIMIT));
 
   /** The phone exchanges its one-time token and hardware info for a device credential. */
   api.post("/enroll", async (req, res) => {

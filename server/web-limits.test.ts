@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -130,6 +131,119 @@ describe("request bodies are bounded before they are buffered", () => {
     const res = await post("/device-api/enroll", JSON.stringify({ token: "x".repeat(100 * 1024) }), { "Content-Type": "application/json" });
     expect(res.status).toBe(413);
     expect((await res.json()).respones_msg).toBe("The request is too large.");
+  });
+});
+
+/**
+ * A client that writes its whole request before it reads a byte (curl without Expect, many HTTP libraries, the kids
+ * app): the server must read off the refused body (up to its discard bound) before it answers and closes. Answering
+ * at once and closing leaves the rest of the body unread, the server's kernel resets the connection, and this client
+ * gets EPIPE / ECONNRESET and never the 413 (a reset also throws away what it had received).
+ */
+function sendWholeThenRead(
+  pathname: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  o: { chunked?: boolean } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.pause(); // nothing is read until everything is written
+    socket.on("error", reject);
+    const lines = [
+      `POST ${pathname} HTTP/1.1`,
+      "Host: 127.0.0.1",
+      "Connection: close",
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
+    lines.push(o.chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${body.length}`);
+    socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    if (o.chunked) {
+      for (let i = 0; i < body.length; i += 1024 * 1024) {
+        const part = body.subarray(i, i + 1024 * 1024);
+        socket.write(`${part.length.toString(16)}\r\n`);
+        socket.write(part);
+        socket.write("\r\n");
+      }
+      socket.write("0\r\n\r\n");
+    } else socket.write(body);
+    socket.write("", (err) => {
+      if (err) return reject(err);
+      const chunks: Buffer[] = [];
+      socket.on("data", (c: Buffer) => chunks.push(c));
+      socket.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const [head, ...rest] = text.split("\r\n\r\n");
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? "")?.[1] ?? 0);
+        const type = /^content-type: *(.*)$/im.exec(head ?? "")?.[1] ?? "";
+        resolve({ status, type, body: rest.join("\r\n\r\n") });
+      });
+      socket.resume();
+    });
+  });
+}
+
+describe("an oversize post gets its 413 gracefully: a client that writes everything before reading reads the status", () => {
+  const fiveMb = Buffer.alloc(5 * 1024 * 1024, "a");
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" };
+  it("a 5 MB form post to /login", async () => {
+    const answer = await sendWholeThenRead("/login", form, Buffer.concat([Buffer.from("email="), fiveMb]));
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain("This form is too large to send.");
+  });
+
+  it("a 5 MB form post to /login, chunked (no length declared)", async () => {
+    const answer = await sendWholeThenRead("/login", form, Buffer.concat([Buffer.from("email="), fiveMb]), { chunked: true });
+    expect(answer.status).toBe(413);
+  });
+
+  it("a 5 MB JSON post to /device-api", async () => {
+    const json = { "Content-Type": "application/json" };
+    const body = Buffer.concat([Buffer.from('{"token":"'), fiveMb, Buffer.from('"}')]);
+    const answer = await sendWholeThenRead("/device-api/enroll", json, body);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain('"respones_msg":"The request is too large."');
+    const chunked = await sendWholeThenRead("/device-api/enroll", json, body, { chunked: true });
+    expect(chunked.status).toBe(413);
+  });
+
+  it("/device-api reads off at most the discard bound of a refused body, then answers and closes", async () => {
+    // A body that never ends: it used to be read to its end (body-parser), i.e. forever.
+    const { status, sentWhenAnswered } = await new Promise<{ status: number; sentWhenAnswered: number }>((resolve, reject) => {
+      const req = http.request({
+        host: "127.0.0.1",
+        port,
+        path: "/device-api/enroll",
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+      });
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      let sent = 0;
+      let answered = false;
+      req.on("response", (res) => {
+        answered = true;
+        resolve({ status: res.statusCode ?? 0, sentWhenAnswered: sent });
+        res.resume();
+      });
+      req.on("error", (err) => (answered ? undefined : reject(err)));
+      req.write('{"token":"');
+      const pump = () => {
+        while (!answered && sent < 1024 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(sentWhenAnswered).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("a 5 MB JSON post to /trpc", async () => {
+    const body = Buffer.concat([Buffer.from('{"x":"'), fiveMb, Buffer.from('"}')]);
+    const answer = await sendWholeThenRead("/trpc/kids.setSleepMode", { "Content-Type": "application/json" }, body);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain("The request is too large (at most 1 MB).");
   });
 });
 

@@ -2,12 +2,15 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler as createRemixCore, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { discardThen } from "#device-service/http-errors";
 
 /**
  * Request bodies for the web pages (Remix actions), bounded before they are buffered: a form post at most
  * 1 MB, the kid-picture form (multipart, a picture of up to 3 MB) 3 MB plus room for the other fields and
- * the multipart framing. A declared Content-Length over the limit is refused before one byte is read; a
- * streamed body is counted and refused as soon as it passes the limit. Only form encodings are accepted,
+ * the multipart framing. A declared Content-Length over the limit is refused before one byte is kept; a
+ * streamed body is counted and refused as soon as it passes the limit. Either way the rest of the body is read
+ * off and thrown away (at most 8 MB more, 10 s: device-service/http-errors.ts discardThen) before the 413, so a
+ * client that sends its whole body before reading still reads the answer; then the connection closes. Only form encodings are accepted,
  * and a multipart body must parse: anything else is a 400 with a message, never a 500 from deep inside.
  * /trpc and /device-api have limits of their own (device-service/http.ts).
  */
@@ -91,13 +94,13 @@ export function boundedFormBodies(): RequestHandler {
     if (req.method === "GET" || req.method === "HEAD") return next();
     const limit = limitFor(req);
     const declared = Number(req.get("Content-Length") ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > limit) return refuse(req, res, 413, TOO_LARGE_MESSAGE);
+    if (Number.isFinite(declared) && declared > limit) return discardThen(req, () => refuse(req, res, 413, TOO_LARGE_MESSAGE));
     const hasBody = (Number.isFinite(declared) && declared > 0) || req.get("Transfer-Encoding") !== undefined;
     const type = (req.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
     if (hasBody && !FORM_TYPES.includes(type)) return refuse(req, res, 400, UNREADABLE_MESSAGE);
     readBounded(req, limit).then(
       async (body) => {
-        if (!body) return refuse(req, res, 413, TOO_LARGE_MESSAGE);
+        if (!body) return discardThen(req, () => refuse(req, res, 413, TOO_LARGE_MESSAGE));
         if (type === "multipart/form-data" && !(await multipartParses(body, req.get("Content-Type")!)))
           return refuse(req, res, 400, UNREADABLE_MESSAGE);
         req[BODY] = body;
