@@ -1,8 +1,9 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { RETRY_AFTER_SECONDS } from "#db/unavailable";
+import { throttledLog, type Logger } from "#core/log";
 import { NonceProvider } from "./utils/nonce";
 import { DocumentMarkupContext } from "./utils/document-markup";
 
@@ -175,4 +176,39 @@ function cacheControl(context: AppLoadContext): string {
 export function handleDataRequest(response: Response, { context }: { context: AppLoadContext }) {
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", cacheControl(context));
   return response;
+}
+
+/** Lines about requests the router refused, at most one a second (with how many were held back): anyone can send them. */
+export const REFUSED_REQUEST_LOG_MS = 1_000;
+
+/**
+ * What Remix reports outside a render — a loader or action that threw, a request no route can answer — as one JSON line
+ * through the process's logger, never a multi-line stack on stderr. A request the router refuses (a POST where there
+ * is no action, a GET of a resource route without a loader, an old `?_data` request) is the client's doing: its
+ * status and path, no stack, at most one line a second. A real error keeps its stack, inside the one line.
+ */
+export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }): void {
+  if (request.signal.aborted) return;
+  const log: Logger | undefined = context?.services?.log;
+  const where = { method: request.method, path: new URL(request.url).pathname.slice(0, 200) };
+  const refused = isRouteErrorResponse(error)
+    ? error.status
+    : error instanceof Error && error.message.startsWith("Warning: Single fetch-enabled apps should not be making ?_data requests")
+      ? 400
+      : null;
+  if (!log) {
+    console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "request failed", ...where, error: String(error) }));
+    return;
+  }
+  if (refused === 404) return; // server/web.ts logs every 404 once, with or without Remix
+  if (refused !== null && refused < 500) {
+    throttledLog(log, "request refused", REFUSED_REQUEST_LOG_MS)("info", "request refused", { ...where, status: refused });
+    return;
+  }
+  const err = isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error;
+  log("error", "request failed", {
+    ...where,
+    error: err instanceof Error ? err.message : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -107,10 +107,24 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; databaseKind: "sqlite" | "postgres"; sqlitePath: string };
 
+/**
+ * DATA_DIR holds the database, the log files and the generated secrets: readable by the service's user only (0700).
+ * Made so when missing, and tightened when an older version made it with the umask's mode. Every process calls it at
+ * start (server/services.ts); the files inside get 0600 where they are made (db/index.ts, core/log-files.server.ts).
+ */
+export function prepareDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch {
+    /* not this user's folder (a mounted volume): its owner sets its mode */
+  }
+}
+
 function devSecret(dataDir: string, name = ".session-secret"): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const secret = randomBytes(32).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;

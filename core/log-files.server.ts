@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync, type WriteStream } from "node:fs";
+import { chmodSync, createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync, type WriteStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -6,7 +6,8 @@ import path from "node:path";
  * The server's JSON log lines also go to daily files under DATA_DIR/logs, one file per process and day
  * (`2026-11-23-web-4242.log`), so several processes never interleave. Each file stops at a size cap (one line
  * says so); files older than the kept days are pruned when a file is opened. Operators read them at
- * /server-logs (app/routes/_app.server-logs.tsx, kids.$file.tsx).
+ * /server-logs (app/routes/_app.server-logs.tsx, kids.$file.tsx). The folder is the service user's only (0700), each
+ * file too (0600): the lines name parents, phones and addresses.
  */
 
 /** Bytes one process writes to one day's file at most. */
@@ -79,12 +80,14 @@ export function createLogFileSink(o: LogFileOptions): LogFileSink {
     day = today;
     capped = false;
     try {
-      mkdirSync(o.dir, { recursive: true });
+      mkdirSync(o.dir, { recursive: true, mode: 0o700 });
+      tighten(o.dir, 0o700); // made by an older version with the umask's mode
       prune(o.dir, today, keepDays);
       const file = path.join(o.dir, `${today}-${processName}.log`);
       written = safeSize(file);
-      const s = createWriteStream(file, { flags: "a" });
+      const s = createWriteStream(file, { flags: "a", mode: 0o600 });
       s.on("error", fail);
+      s.once("open", () => tighten(file, 0o600)); // `mode` applies to a new file only
       stream = s;
     } catch (err) {
       fail(err instanceof Error ? err : new Error(String(err)));
@@ -117,6 +120,14 @@ export function createLogFileSink(o: LogFileOptions): LogFileSink {
       await Promise.all(closing);
     },
   };
+}
+
+function tighten(file: string, mode: number): void {
+  try {
+    chmodSync(file, mode);
+  } catch {
+    /* pruned meanwhile, or not this user's to change */
+  }
 }
 
 function safeSize(file: string): number {

@@ -22,3 +22,39 @@ export function createLogger(minLevel: Level = "info", opts: LoggerOptions = {})
   };
 }
 export type Logger = ReturnType<typeof createLogger>;
+
+/** How often one kind of repeating trouble (a database or Redis outage, refused device sockets) is logged at most. */
+export const REPEAT_LOG_INTERVAL_MS = 10_000;
+
+type Throttle = { last: number; suppressed: number };
+const throttles = new WeakMap<object, Map<string, Throttle>>();
+
+/**
+ * A log for something that repeats while it lasts (an outage, refused connections): the first line is written at once,
+ * then at most one line per `key` every `intervalMs`; a line carries `suppressed`, how many were held back since the
+ * last one. The budget belongs to the logger, so every part of a process that logs one kind of trouble through the
+ * same logger (the bus, presence and the job queues for Redis; the pages and the APIs for the database) shares one:
+ * a 5 s Redis outage writes one line per process, not one per connection and retry.
+ */
+export function throttledLog<Lv extends string>(
+  log: (level: Lv, msg: string, extra?: Record<string, unknown>) => void,
+  key: string,
+  intervalMs = REPEAT_LOG_INTERVAL_MS,
+  now: () => number = Date.now,
+): (level: Lv, msg: string, extra?: Record<string, unknown>) => void {
+  let byKey = throttles.get(log);
+  if (!byKey) throttles.set(log, (byKey = new Map()));
+  const state = byKey.get(key) ?? { last: -Infinity, suppressed: 0 };
+  byKey.set(key, state);
+  return (level, msg, extra) => {
+    const t = now();
+    if (t - state.last < intervalMs) {
+      state.suppressed++;
+      return;
+    }
+    state.last = t;
+    const suppressed = state.suppressed;
+    state.suppressed = 0;
+    log(level, msg, suppressed ? { ...extra, suppressed } : extra);
+  };
+}

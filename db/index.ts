@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
@@ -65,9 +65,14 @@ export function createDb({
       }),
     });
   }
-  if (url !== ":memory:") mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  if (url !== ":memory:") {
+    mkdirSync(path.dirname(path.resolve(url)), { recursive: true, mode: 0o700 });
+    privateFile(url);
+  }
   const sqlite = new SQLite(url);
   sqlite.pragma("journal_mode = WAL");
+  // SQLite makes the -wal and -shm files with the database file's mode; ones left by an older version are tightened.
+  if (url !== ":memory:") for (const f of [`${url}-wal`, `${url}-shm`]) privateFile(f, false);
   // NORMAL is durable across application crashes (kill -9) in WAL mode; only an OS crash may lose the last commits.
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
@@ -87,6 +92,19 @@ export function createDb({
 }
 
 const sqliteHandles = new WeakMap<DB, SQLite.Database>();
+
+/**
+ * The database file readable by the service's user only (0600): made so before SQLite opens it (SQLite then makes its
+ * -wal and -shm files with the same mode), and tightened if it exists. `create` false: only an existing file.
+ */
+function privateFile(file: string, create = true): void {
+  if (create && !existsSync(file)) closeSync(openSync(file, "a", 0o600));
+  try {
+    chmodSync(file, 0o600);
+  } catch {
+    /* gone meanwhile, or not this user's to change: SQLite opens it as it is */
+  }
+}
 
 function openSqliteReader(url: string): SQLite.Database {
   const reader = new SQLite(url);

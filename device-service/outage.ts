@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { sql } from "kysely";
-import type { Logger } from "../core/log";
+import { throttledLog, type Logger } from "../core/log";
 import type { DB } from "../db/index";
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable";
 
@@ -17,13 +17,14 @@ import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, isDatabaseUnavailabl
 
 const API_PREFIXES = ["/trpc", "/device-api", "/events", "/admin/queues/api"];
 
-/** One line per outage, not one per request: at most one every 10 s. */
+/**
+ * One line per outage, not one per request: at most one every 10 s per process (the pages' and the APIs' handlers
+ * share the logger's budget, core/log.ts throttledLog), with how many requests were answered 503 meanwhile.
+ */
 export function outageLogger(log: Logger) {
-  let last = 0;
+  const report = throttledLog(log, "database unavailable");
   return (where: string, err: unknown) => {
-    if (Date.now() - last < 10_000) return;
-    last = Date.now();
-    log("warn", "database unavailable", { where, error: err instanceof Error ? err.message : String(err) });
+    report("warn", "database unavailable", { where, error: err instanceof Error ? err.message : String(err) });
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type Processors,
   type QueueName,
 } from "../core/job-queues";
+import { throttledLog } from "../core/log";
 
 export interface BullRunnerOptions {
   redisUrl: string;
@@ -31,6 +32,9 @@ export interface BullRunner extends JobRunner {
  */
 export function createBullRunner(opts: BullRunnerOptions): BullRunner {
   const log = opts.log ?? (() => {});
+  // A Redis outage: every connection errors on each reconnection attempt, every queue and worker too; the process logs
+  // it once per 10 s, sharing the "redis" budget with the bus and presence (core/log.ts throttledLog).
+  const redisLog = throttledLog(log, "redis");
   const prefix = opts.prefix ?? "kids-portal";
   const base: RedisOptions = { lazyConnect: false };
   const producerConnection = new Redis(opts.redisUrl, {
@@ -39,11 +43,11 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
     enableOfflineQueue: false,
     connectionName: `${prefix}:producer`,
   });
-  producerConnection.on("error", (e) => log("warn", "bullmq producer redis error", { error: e.message }));
+  producerConnection.on("error", (e) => redisLog("warn", "bullmq producer redis error", { error: e.message }));
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
       const q = new Queue(name, { connection: producerConnection as unknown as ConnectionOptions, prefix });
-      q.on("error", (e) => log("error", "bullmq queue error", { queue: name, error: e.message }));
+      q.on("error", (e) => redisLog("error", "bullmq queue error", { queue: name, error: e.message }));
       return [name, q];
     }),
   );
@@ -98,7 +102,7 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
     async start(processors: Processors) {
       await waitReady();
       workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, connectionName: `${prefix}:worker` });
-      workerConnection.on("error", (e) => log("warn", "bullmq worker redis error", { error: e.message }));
+      workerConnection.on("error", (e) => redisLog("warn", "bullmq worker redis error", { error: e.message }));
       for (const name of QUEUE_NAMES) {
         const w = new Worker(
           name,
@@ -108,7 +112,7 @@ export function createBullRunner(opts: BullRunnerOptions): BullRunner {
           },
           { connection: workerConnection as unknown as ConnectionOptions, prefix, concurrency: opts.concurrency ?? 5 },
         );
-        w.on("error", (e) => log("error", "bullmq worker error", { queue: name, error: e.message }));
+        w.on("error", (e) => redisLog("error", "bullmq worker error", { queue: name, error: e.message }));
         w.on("failed", (job, e) =>
           log("warn", "job failed", { queue: name, jobId: job?.id, attempts: job?.attemptsMade, error: e.message }),
         );

@@ -1,8 +1,8 @@
 import { createDb, migrateToLatest, sqliteHandleOf, type DB } from "../db/index";
 import { startCheckpointer } from "../db/checkpointer";
 import { addToOutbox } from "../db/queries/accounts";
-import { publicOrigin, type Env } from "../core/env.server";
-import { createLogger, type Logger } from "../core/log";
+import { prepareDataDir, publicOrigin, type Env } from "../core/env.server";
+import { createLogger, throttledLog, type Logger } from "../core/log";
 import { createLogFileSink, serverLogDir } from "../core/log-files.server";
 import { deliverMail } from "../core/mail.server";
 import type { JobRunner } from "../core/job-queues";
@@ -66,6 +66,8 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   const env = o.env;
   if (o.kind === "worker" && !env.REDIS_URL)
     throw new Error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
+  // The database, logs and secrets live here: the service's user only (0700; the files 0600).
+  prepareDataDir(env.DATA_DIR);
   const logFiles = createLogFileSink({ dir: serverLogDir(env.DATA_DIR), processName: `${o.kind}-${process.pid}` });
   const log = createLogger(env.LOG_LEVEL, { sink: logFiles });
   const db = createDb({
@@ -79,8 +81,11 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   const sqlite = sqliteHandleOf(db);
   const checkpointer = sqlite && env.sqlitePath !== ":memory:" ? startCheckpointer(sqlite, { log: (m) => log("warn", m) }) : null;
   await o.prepare?.(db);
+  const redisLog = throttledLog(log, "redis");
   const bus = env.REDIS_URL
-    ? createRedisBus(env.REDIS_URL, (m) => log("error", m), { hears: o.kind === "device" ? "device" : "all" })
+    ? // Lost connections are retried a few times a second while Redis is away: one line per 10 s per process, shared
+      // with presence and the job queues (core/log.ts throttledLog).
+      createRedisBus(env.REDIS_URL, (m) => redisLog("error", m), { hears: o.kind === "device" ? "device" : "all" })
     : createLocalBus();
   const jobs = createRunner({ redisUrl: env.REDIS_URL || undefined, prefix: o.queuePrefix, log });
   const settings = {

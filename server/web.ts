@@ -8,6 +8,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { env } from "../core/env.server";
+import { throttledLog } from "../core/log";
 import { createServices, type Services } from "./services";
 import { mountSse } from "../app/utils/sse.server";
 import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "../app/utils/page-cache.server";
@@ -34,6 +35,9 @@ export interface StartedServer {
 }
 
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** "not found" lines at most one a second (each with how many were held back since the last). */
+export const NOT_FOUND_LOG_MS = 1_000;
 
 export async function startServer(options: { port?: number; quiet?: boolean; simulateDemoDevices?: boolean } = {}): Promise<StartedServer> {
   const e = env();
@@ -64,6 +68,15 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   // The cached pages' GETs are compressed below the page cache, which sends a hit as stored (gzip already) and sets
   // compression up for everything else it passes on.
   app.use((req, res, next) => (isPageCacheGet(req) ? next() : compress(req, res, next)));
+  // A 404 is one JSON line (never a stack), at most one a second with how many were held back: anyone can ask for pages
+  // that are not there, and their lines must not fill the day's log file (core/log-files.server.ts).
+  const logNotFound = throttledLog(services.log, "not found", NOT_FOUND_LOG_MS);
+  app.use((req, res, next) => {
+    res.once("finish", () => {
+      if (res.statusCode === 404) logNotFound("info", "not found", { method: req.method, path: req.path.slice(0, 200) });
+    });
+    next();
+  });
   // 503 while the database does not answer (load balancers stop sending traffic), 200 again once it does.
   app.get("/healthz", healthz(services.db));
   // Headers on everything, static files included (nosniff, CSP, HSTS in production).

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { throttledLog } from "../../core/log";
 import { sql } from "kysely";
 import { OPEN_STATUSES } from "../commands/outbox";
 import type { DeviceServiceDeps, LocalConnections } from "../context";
@@ -79,6 +80,10 @@ export function createGateway(
   // The hard cap is above our own limit so an oversized frame gets a proper error event, not a 1009 close.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES * 4, perMessageDeflate: false, clientTracking: false });
   wss.on("error", (err) => deps.log("warn", "device socket server error", { error: err.message }));
+  // Anyone can knock with a bad credential as fast as they like: refusals are logged at most once per 10 s (with how
+  // many were held back), so they cannot fill the day's log file (core/log-files.server.ts) and push real lines out.
+  const logRefused = throttledLog(deps.log, "device socket refused");
+  const logAuthFailed = throttledLog(deps.log, "device auth failed");
   // Phones connecting at once (a reconnect storm) have their rows read together (socket/coalesce.ts), and with
   // them whether anything waits for them: a phone with no open command and no install waiting to come online
   // costs no outbox or install read after its status (in a storm almost none has any: two queries of five a phone).
@@ -373,7 +378,7 @@ export function createGateway(
           if (!device || marker.unenrolled) {
             // Refused before the upgrade: no WebSocket is ever created for a bad credential, so nothing the
             // client sends afterwards is parsed as a frame.
-            deps.log("warn", "device socket refused", { reason: "bad credential", ip: req.socket.remoteAddress });
+            logRefused("warn", "device socket refused", { reason: "bad credential", ip: req.socket.remoteAddress });
             refuseUpgrade(socket, 401, "Device credential refused.");
             return;
           }
@@ -401,7 +406,7 @@ export function createGateway(
         },
         (err: unknown) => {
           settled();
-          deps.log("error", "device auth failed", { error: err instanceof Error ? err.message : String(err) });
+          logAuthFailed("error", "device auth failed", { error: err instanceof Error ? err.message : String(err) });
           refuseUpgrade(socket, 503, "Please try again later.");
         },
       );

@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import type { DB } from "../../db/index";
 import { nowIso } from "../../core/ids.server";
 import type { LogFn } from "../context";
+import { throttledLog } from "../../core/log";
 import { notifyParents } from "../notify";
 import { setOffline } from "./status-rows";
 import type { Bus } from "../bus";
@@ -68,7 +69,10 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
   const processId = o.processId ?? newProcessId();
   const ttl = o.ttlMs ?? PRESENCE_TTL_MS;
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: 1, connectionName: `kids-portal:presence:${process.pid}` });
-  redis.on("error", (e) => o.log("warn", "presence: redis", { error: e.message }));
+  // A Redis outage: ioredis errors on every reconnection attempt and every beat and sweep fails; the process logs it once
+  // per 10 s, sharing the "redis" budget with the bus and the job queues (core/log.ts throttledLog).
+  const redisLog = throttledLog(o.log, "redis");
+  redis.on("error", (e) => redisLog("warn", "presence: redis", { error: e.message }));
   let lost = false;
   const beat = async () => {
     try {
@@ -87,7 +91,7 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
       }
     } catch (err) {
       lost = true;
-      o.log("warn", "presence heartbeat failed", { error: err instanceof Error ? err.message : String(err) });
+      redisLog("warn", "presence heartbeat failed", { error: err instanceof Error ? err.message : String(err) });
     }
   };
   // The first beat is awaited: no phone is marked as ours before our key exists (if Redis is away, the beat
@@ -163,7 +167,7 @@ export async function startPresence(o: PresenceOptions): Promise<Presence> {
     if (sweeping) return;
     sweeping = true;
     run()
-      .catch((err: unknown) => o.log("warn", "presence sweep failed", { error: err instanceof Error ? err.message : String(err) }))
+      .catch((err: unknown) => redisLog("warn", "presence sweep failed", { error: err instanceof Error ? err.message : String(err) }))
       .finally(() => (sweeping = false));
   };
   const beats = setInterval(() => void beat(), o.heartbeatMs ?? PRESENCE_HEARTBEAT_MS);
