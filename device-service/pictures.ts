@@ -4,12 +4,23 @@
  * web form uses the same function to answer in the form before calling the service.
  */
 
-/** Spec 1: the kid picture is at most 3 MB. */
+/** A picture the device service is handed (tRPC `kids.updateProfile`) is at most 3 MB; the web tier sends far less. */
 export const MAX_PICTURE_BYTES = 3 * 1024 * 1024;
+
+/**
+ * A photo as a parent uploads it from a phone (issue 52): up to 20 MB. It is never stored as sent: the browser
+ * scales it down first when it can (JavaScript on), and the server always re-encodes it
+ * (`pictures.server.ts`: JPEG, at most PICTURE_SIDE pixels on its long side, no metadata — no EXIF location).
+ */
+export const MAX_UPLOAD_PICTURE_BYTES = 20 * 1024 * 1024;
+export const PICTURE_TOO_LARGE = "The picture must be 20 MB or smaller.";
+/** The stored picture's long side in pixels (the dashboard shows it at 64 px or less). */
+export const PICTURE_SIDE = 512;
 
 export type PictureType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
 export const NOT_A_PICTURE = "The picture must be a PNG, JPEG, GIF or WebP image.";
+export const PICTURE_UNREADABLE = "The picture could not be read. Please choose another photo (PNG, JPEG, GIF or WebP).";
 
 /** The picture's real type from its first bytes (never the browser's claim). */
 export function sniffImageType(bytes: Uint8Array): PictureType | null {

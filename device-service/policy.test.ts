@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../db/index.testing";
 import { getAckState } from "./ack";
@@ -149,15 +150,24 @@ describe.each(DIALECTS)("device service: policy and acknowledgement on %s", (dia
       await expect(
         h.caller(h.demo).kids.updateProfile({ profileId, kidName: "Leo", birthMonth: 8, birthYear: new Date().getUTCFullYear() + 1 }),
       ).rejects.toMatchObject({ code: "BAD_REQUEST" });
-      const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+      // A real PNG with metadata: stored re-encoded (issue 52), as a JPEG of at most 512 px without it.
+      const png = (
+        await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#47a" } })
+          .withExif({ IFD0: { ImageDescription: "home 51.5072 N" } })
+          .png()
+          .toBuffer()
+      ).toString("base64");
       const r = await h
         .caller(h.demo)
         .kids.updateProfile({ profileId, kidName: "Leon", birthMonth: 9, birthYear: 2019, picture: { mime: "image/png", base64: png } });
       expect(r.respones_msg).toBe("Leon's profile has been updated.");
       const row = await h.tdb.db.selectFrom("kid_profiles").selectAll().where("id", "=", profileId).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ name: "Leon", birth_month: 9, picture_mime: "image/png" });
-      expect(Buffer.from(row.picture!).toString("hex")).toBe("89504e470d0a1a0a");
-      // Spec 1: up to 3 MB.
+      expect(row).toMatchObject({ name: "Leon", birth_month: 9, picture_mime: "image/jpeg" });
+      const stored = await sharp(Buffer.from(row.picture!)).metadata();
+      expect(stored).toMatchObject({ format: "jpeg", width: 512, height: 341 });
+      expect(stored.exif).toBeUndefined();
+      expect(Buffer.from(row.picture!).includes(Buffer.from("51.5072"))).toBe(false);
+      // Bytes that only start like a PNG are refused with a message, and the stored picture is kept.
       const big = (bytes: number) => Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(bytes - 8)]).toString("base64");
       await expect(
         h.caller(h.demo).kids.updateProfile({
@@ -167,7 +177,14 @@ describe.each(DIALECTS)("device service: policy and acknowledgement on %s", (dia
           birthYear: 2019,
           picture: { mime: "image/png", base64: big(3 * 1024 * 1024) },
         }),
-      ).resolves.toBeTruthy();
+      ).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: "The picture could not be read. Please choose another photo (PNG, JPEG, GIF or WebP).",
+      });
+      expect(
+        (await h.tdb.db.selectFrom("kid_profiles").select("picture_mime").where("id", "=", profileId).executeTakeFirstOrThrow())
+          .picture_mime,
+      ).toBe("image/jpeg");
       await expect(
         h.caller(h.demo).kids.updateProfile({
           profileId,

@@ -18,13 +18,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Packages left in node_modules: native addons (better-sqlite3, resvg, argon2, msgpackr's optional extractor, pg's
+ * Packages left in node_modules: native addons (better-sqlite3, resvg, sharp, argon2, msgpackr's optional extractor, pg's
  * optional binding), packages that find files beside their code at run time (Bull Board's pages, BullMQ's
  * package.json), and what only the charts chunk uses (react, nivo: loaded on first use anyway).
  */
 export const EXTERNAL = [
   "better-sqlite3",
   "@resvg/resvg-js",
+  "sharp",
   "@node-rs/argon2",
   "msgpackr-extract",
   "pg-native",

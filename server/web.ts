@@ -118,7 +118,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
 
   app.all(
     "*",
-    // Form bodies bounded (1 MB, the picture form 3 MB) and checked before Remix sees them.
+    // Form bodies bounded (1 MB; the picture form read as it streams, a photo up to 20 MB) and checked before Remix sees them.
     boundedFormBodies(),
     createRemixHandler({
       build: withOutageResponses(build, services.log),

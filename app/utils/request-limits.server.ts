@@ -2,11 +2,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { createRequestHandler as createRemixCore, writeReadableStreamToWritable } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { MAX_UPLOAD_PICTURE_BYTES } from "#device-service/pictures";
+import { readPictureForm } from "./picture-body.server";
 import { discardThen } from "#device-service/http-errors";
 
 /**
  * Request bodies for the web pages (Remix actions), bounded before they are buffered: a form post at most
- * 1 MB, the kid-picture form (multipart, a picture of up to 3 MB) 3 MB plus room for the other fields and
+ * 1 MB, the kid-picture form (multipart, a photo of up to 20 MB: `readPictureForm`, issue 52) 20 MB plus room for the other fields and
  * the multipart framing. A declared Content-Length over the limit is refused before one byte is kept; a
  * streamed body is counted and refused as soon as it passes the limit. Either way the rest of the body is read
  * off and thrown away (at most 8 MB more, 10 s: device-service/http-errors.ts discardThen) before the 413, so a
@@ -15,17 +17,25 @@ import { discardThen } from "#device-service/http-errors";
  * /trpc and /device-api have limits of their own (device-service/http.ts).
  */
 export const FORM_BODY_LIMIT = 1024 * 1024;
-export const PICTURE_BODY_LIMIT = 3 * 1024 * 1024 + 256 * 1024;
-/** Pages whose form carries the kid's picture (spec 1 §5: at most 3 MB). */
+/**
+ * How much of a kid-picture form is read at most (issue 52): a photo over 20 MB (up to about 60 MB) is read off and
+ * dropped, and the page answers in the form with everything else kept (`readPictureForm`); past this, a 413.
+ */
+export const PICTURE_READ_LIMIT = 64 * 1024 * 1024;
+/** Pages whose form carries the kid's picture. */
 const PICTURE_PATHS = new Set(["/kids-device", "/kids-device.data"]);
+/** Set on the request Remix gets (never taken from the client): the file fields dropped as too large. */
+const DROPPED_HEADER = "x-kp-dropped-files";
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
-export const TOO_LARGE_MESSAGE = "This form is too large to send. Please send less (at most 1 MB; a kid's picture at most 3 MB).";
+export const TOO_LARGE_MESSAGE = "This form is too large to send. Please send less (at most 1 MB; a kid's picture at most 20 MB).";
 export const UNREADABLE_MESSAGE = "This form could not be read. Please reload the page and try again.";
 
 /** The body read by `boundedFormBodies`, handed to Remix instead of the (already consumed) request stream. */
 const BODY = Symbol("kp.body");
-type WithBody = ExpressRequest & { [BODY]?: Buffer };
+/** The file fields `readPictureForm` dropped as too large. */
+const DROPPED = Symbol("kp.dropped");
+type WithBody = ExpressRequest & { [BODY]?: Buffer | FormData; [DROPPED]?: string[] };
 
 /** A single-fetch data request (`….data`: client-side navigation, revalidation, a form sent in place), not a document. */
 export const isSingleFetchData = (req: { path: string }): boolean => req.path.endsWith(".data");
@@ -49,8 +59,15 @@ export function refuse(req: ExpressRequest, res: ExpressResponse, status: number
   }
 }
 
+/** The kid-picture form's multipart post is read as it streams, up to PICTURE_READ_LIMIT; any other post: 1 MB. */
 function limitFor(req: ExpressRequest): number {
-  return PICTURE_PATHS.has(req.path) ? PICTURE_BODY_LIMIT : FORM_BODY_LIMIT;
+  const type = (req.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  return PICTURE_PATHS.has(req.path) && type === "multipart/form-data" ? PICTURE_READ_LIMIT : FORM_BODY_LIMIT;
+}
+
+/** The file fields of a kid-picture form that were over the limit and dropped before the action (readPictureForm). */
+export function droppedFiles(request: Request): string[] {
+  return (request.headers.get(DROPPED_HEADER) ?? "").split(",").filter(Boolean);
 }
 
 /** Reads the body up to `limit` bytes; resolves null (and stops reading) as soon as it passes it. */
@@ -98,6 +115,16 @@ export function boundedFormBodies(): RequestHandler {
     const hasBody = (Number.isFinite(declared) && declared > 0) || req.get("Transfer-Encoding") !== undefined;
     const type = (req.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
     if (hasBody && !FORM_TYPES.includes(type)) return refuse(req, res, 400, UNREADABLE_MESSAGE);
+    if (limit === PICTURE_READ_LIMIT) {
+      const limits = { fieldsLimit: FORM_BODY_LIMIT, fileLimit: MAX_UPLOAD_PICTURE_BYTES, totalLimit: PICTURE_READ_LIMIT };
+      return void readPictureForm(req, req.get("Content-Type")!, limits).then((read) => {
+        if (read === "too-large") return discardThen(req, () => refuse(req, res, 413, TOO_LARGE_MESSAGE));
+        if (read === "unreadable") return refuse(req, res, 400, UNREADABLE_MESSAGE);
+        req[BODY] = read.form;
+        req[DROPPED] = read.dropped;
+        next();
+      }, next);
+    }
     readBounded(req, limit).then(
       async (body) => {
         if (!body) return discardThen(req, () => refuse(req, res, 413, TOO_LARGE_MESSAGE));
@@ -138,9 +165,17 @@ export function createRemixHandler(o: {
       const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
       let controller: AbortController | null = new AbortController();
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const headers = createRemixHeaders(req.headers);
+      headers.delete(DROPPED_HEADER);
+      if (req[BODY] instanceof FormData) {
+        // A form read as it streamed (the picture form): sent on as a new multipart body with its own boundary.
+        headers.delete("content-type");
+        headers.delete("content-length");
+        if (req[DROPPED]?.length) headers.set(DROPPED_HEADER, req[DROPPED].join(","));
+      }
       const request = new Request(url.href, {
         method: req.method,
-        headers: createRemixHeaders(req.headers),
+        headers,
         signal: controller.signal,
         ...(hasBody ? { body: req[BODY] ?? Buffer.alloc(0) } : {}),
       });

@@ -5,7 +5,8 @@ import { nowIso } from "../../core/ids.server";
 import { retryOnConflict } from "../../db/retry";
 import type { DeviceServiceDeps } from "../context";
 import { possessive, waitingFor } from "../messages";
-import { MAX_PICTURE_BYTES, NOT_A_PICTURE, sniffImageType } from "../pictures";
+import { MAX_PICTURE_BYTES } from "../pictures";
+import { reencodePicture } from "../pictures.server";
 import { applyPolicy } from "../policy/store";
 import { kidProcedure, router, NOT_YOUR_DEVICE } from "../trpc";
 import { unenrollDevice } from "../unenroll";
@@ -115,9 +116,10 @@ export const kidsRouter = router({
       else if (input.picture) {
         const bytes = Buffer.from(input.picture.base64, "base64");
         if (bytes.length > MAX_PICTURE_BYTES) throw new TRPCError({ code: "BAD_REQUEST", message: "The picture must be 3 MB or smaller." });
-        const mime = sniffImageType(bytes);
-        if (!mime) throw new TRPCError({ code: "BAD_REQUEST", message: NOT_A_PICTURE });
-        picture = { picture_mime: mime, picture: bytes };
+        // Stored only as re-encoded here, whoever the caller: a JPEG of at most 512 px with no metadata (issue 52).
+        const reencoded = await reencodePicture(bytes);
+        if (!reencoded.ok) throw new TRPCError({ code: "BAD_REQUEST", message: reencoded.message });
+        picture = { picture_mime: reencoded.mime, picture: reencoded.bytes };
       }
       await ctx.db
         .updateTable("kid_profiles")

@@ -1,18 +1,41 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod, getZodConstraint } from "@conform-to/zod";
 import { Form, Link } from "@remix-run/react";
+import { useState } from "react";
 import { Field, SubmitButton } from "~/components/forms";
 import { Modal } from "~/components/layout";
+import { PICTURE_SIDE } from "~/rules/picture";
 import { useIsSubmitting } from "~/utils/hooks";
+import { scalePicture } from "~/utils/picture-scale";
 import { KidFields } from "../KidFields";
 import { editKidSchema } from "../schemas";
 import type { DashData } from "../types";
 import { useHrefWith } from "../url";
 
-/** ?modal=edit: the kid's name, birth month and year, and picture. */
+/**
+ * ?modal=edit: the kid's name, birth month and year, and picture. With JavaScript a chosen photo is scaled down
+ * in the browser before Save can send it (issue 52); without it the photo is sent as chosen and re-encoded on the
+ * server. One over 20 MB that could not be scaled is answered in the form, nothing else lost.
+ */
 export function EditKidModal({ data, lastResult }: { data: DashData; lastResult: unknown }) {
   const to = useHrefWith();
   const busy = useIsSubmitting({ intent: "edit-kid" });
+  const [preparing, setPreparing] = useState(false);
+  const shrink = async (input: HTMLInputElement) => {
+    const chosen = input.files?.[0];
+    if (!chosen) return;
+    setPreparing(true);
+    try {
+      const smaller = await scalePicture(chosen, PICTURE_SIDE);
+      if (smaller && input.files?.[0] === chosen) {
+        const files = new DataTransfer();
+        files.items.add(smaller);
+        input.files = files.files;
+      }
+    } finally {
+      setPreparing(false);
+    }
+  };
   const currentYear = data.currentYear;
   const schema = editKidSchema(currentYear);
   const [form, fields] = useForm({
@@ -32,8 +55,14 @@ export function EditKidModal({ data, lastResult }: { data: DashData; lastResult:
         <input type="hidden" name="profileId" value={data.profile.id} />
         <KidFields fields={fields} nameLabel="Name" />
         {data.parent.hideGoogle ? null : (
-          <Field label="Picture (optional, up to 3 MB)" id={fields.picture.id} errors={fields.picture.errors}>
-            <input id={fields.picture.id} name={fields.picture.name} type="file" accept="image/png,image/jpeg,image/gif,image/webp" />
+          <Field label="Picture (optional, up to 20 MB)" id={fields.picture.id} errors={fields.picture.errors}>
+            <input
+              id={fields.picture.id}
+              name={fields.picture.name}
+              type="file"
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              onChange={(e) => void shrink(e.currentTarget)}
+            />
           </Field>
         )}
         {form.errors?.length ? (
@@ -45,8 +74,8 @@ export function EditKidModal({ data, lastResult }: { data: DashData; lastResult:
           <Link to={to({ modal: null })} className="btn btn-outline">
             Cancel
           </Link>
-          <SubmitButton busy={busy} className="btn">
-            Save
+          <SubmitButton busy={busy || preparing} className="btn">
+            {preparing ? "Preparing the picture…" : "Save"}
           </SubmitButton>
         </div>
       </Form>
