@@ -123,6 +123,27 @@ describe("sameOriginPosts and X-Forwarded-Host", () => {
   });
 });
 
+describe("X-Forwarded-Host as the rest of the app sees it (Remix's action check, the request URL, the Apple button)", () => {
+  const seen = (value: string, trustProxy: string) => {
+    const headers: Record<string, string> = { "x-forwarded-host": value };
+    const req = {
+      path: "/login",
+      headers,
+      get: (n: string) => headers[n.toLowerCase()],
+      ip: "127.0.0.1",
+      socket: {},
+    } as unknown as Request;
+    const res = { locals: {}, setHeader: () => {} } as unknown as Response;
+    securityHeaders(parseEnv({ ...base, TRUST_PROXY: trustProxy }))(req, res, () => {});
+    return headers["x-forwarded-host"];
+  };
+  it("is removed without TRUST_PROXY, and is the trusted proxy's value with it", () => {
+    expect(seen("evil.example", "0")).toBeUndefined();
+    expect(seen("evil.example, portal.example", "1")).toBe("portal.example");
+    expect(seen("portal.example", "1")).toBe("portal.example");
+  });
+});
+
 /** Issue 52 finding 11: pages opened from a link in mail send no Referer (docs/accounts.md). */
 describe("Referrer-Policy", () => {
   it.each([

@@ -60,6 +60,11 @@ export function securityHeaders(e: Env): RequestHandler {
   return (req, res, next) => {
     // Overwrite whatever the client sent: rate limits key on this, so it must come from Express only.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    // The same for the forwarded host: what Remix's own action check, the request's URL and the Apple button read
+    // is the host a trusted proxy set, or nothing without TRUST_PROXY.
+    const host = forwardedHost(req.get?.("X-Forwarded-Host"), e.TRUST_PROXY);
+    if (host) req.headers["x-forwarded-host"] = host;
+    else delete req.headers["x-forwarded-host"];
     const nonce = freshNonce();
     res.locals.cspNonce = nonce;
     // Stripe's script and frames, on the card page only and only in Stripe mode (the Payment Element).
