@@ -117,7 +117,13 @@ export const logsRouter = router({
         hasNextPage: logs.length > DEVICE_LOG_PAGE_SIZE,
         logs: logs
           .slice(0, DEVICE_LOG_PAGE_SIZE)
-          .map((l) => ({ id: l.id, title: cleanPhoneTextOrNull(l.title), created_at: l.created_at, device_time: l.device_time, ...logCard(l.details) })),
+          .map((l) => ({
+            id: l.id,
+            title: cleanPhoneTextOrNull(l.title),
+            created_at: l.created_at,
+            device_time: l.device_time,
+            ...logCard(l.details),
+          })),
         commands: commands.map((c) => {
           const payload = JSON.parse(c.payload) as Record<string, unknown>;
           return {
