@@ -60,9 +60,14 @@ test("edit kid: a phone photo over 3 MB is saved small and without its location;
     await expect(page.getByRole("dialog", { name: "Edit kid" })).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 1, name: "Leo Sam" })).toBeVisible();
     await expectStoredSmall(page);
-    // Leo's name back for the other journeys.
+    // A file this browser cannot read or scale (an HEIC photo, say) over 20 MB: the message in the form.
     await page.getByRole("link", { name: "Edit kid" }).click();
     dialog = page.getByRole("dialog", { name: "Edit kid" });
+    await dialog.getByLabel(LABEL).setInputFiles({ name: "leo.heic", mimeType: "image/jpeg", buffer: Buffer.alloc(21 * 1024 * 1024, 7) });
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByText("The picture must be 20 MB or smaller.")).toBeVisible();
+    // Leo's name back for the other journeys (the file input cleared: nothing chosen is no new picture).
+    await dialog.getByLabel(LABEL).setInputFiles([]);
     await dialog.getByLabel("Name").fill("Leo");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Leo" })).toBeVisible();
