@@ -115,15 +115,13 @@ export const logsRouter = router({
       return {
         page: input.page,
         hasNextPage: logs.length > DEVICE_LOG_PAGE_SIZE,
-        logs: logs
-          .slice(0, DEVICE_LOG_PAGE_SIZE)
-          .map((l) => ({
-            id: l.id,
-            title: cleanPhoneTextOrNull(l.title),
-            created_at: l.created_at,
-            device_time: l.device_time,
-            ...logCard(l.details),
-          })),
+        logs: logs.slice(0, DEVICE_LOG_PAGE_SIZE).map((l) => ({
+          id: l.id,
+          title: cleanPhoneTextOrNull(l.title),
+          created_at: l.created_at,
+          device_time: l.device_time,
+          ...logCard(l.details),
+        })),
         commands: commands.map((c) => {
           const payload = JSON.parse(c.payload) as Record<string, unknown>;
           return {
