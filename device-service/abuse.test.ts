@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../db/index.testing";
 import { COMMANDS_PER_MINUTE } from "./commands/limits";
@@ -83,9 +84,12 @@ describe.each(DIALECTS)("device service abuse limits on %s", (dialect) => {
     });
   });
 
-  it("the kid picture's type comes from its bytes in the device service, whatever the caller claims", async () => {
+  it("the kid picture's type comes from its bytes in the device service, whatever the caller claims; it is stored re-encoded", async () => {
     const { profileId } = await h.kid(LEO);
-    const png = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(64)]);
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+      .png()
+      .toBuffer();
+    const headerOnly = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(64)]);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
     const update = (picture: { mime?: string; base64: string }) =>
       h.caller(h.demo).kids.updateProfile({
@@ -103,10 +107,15 @@ describe.each(DIALECTS)("device service abuse limits on %s", (dialect) => {
       message: "The picture must be a PNG, JPEG, GIF or WebP image.",
     });
     expect((await row()).picture).toBeNull();
-    // Claimed a GIF (or nothing at all), is a PNG: stored as what it is.
+    // A PNG's signature with nothing readable behind it: refused, nothing stored.
+    await expect(update({ mime: "image/png", base64: headerOnly.toString("base64") })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect((await row()).picture).toBeNull();
+    // Claimed a GIF (or nothing at all), is a PNG: read as what it is, stored only as its re-encoded JPEG.
     await update({ mime: "image/gif", base64: png.toString("base64") });
-    expect((await row()).picture_mime).toBe("image/png");
+    const stored = await row();
+    expect(stored.picture_mime).toBe("image/jpeg");
+    expect(await sharp(stored.picture!).metadata()).toMatchObject({ format: "jpeg", width: 40, height: 30 });
     await update({ base64: png.toString("base64") });
-    expect(await row()).toMatchObject({ picture_mime: "image/png", picture: png });
+    expect((await row()).picture_mime).toBe("image/jpeg");
   });
 });
