@@ -91,15 +91,18 @@ describe("request bodies are bounded before they are buffered", () => {
   it.each([
     ["declared", true],
     ["streamed (chunked)", false],
-  ])("a 50 MB form post to /login, %s, gets 413 with a page quickly and memory does not grow by its size", async (_label, declare) => {
+  ])("a 200 MB form post to /login, %s, gets 413 with a page quickly and memory does not grow by its size", async (_label, declare) => {
+    // The process's RSS moves by 20 MB or more on its own under load (the heap growing, socket buffers), so the bound
+    // is a third of the body: a server that buffered the body would grow by all 200 MB, one that reads its 1 MB
+    // and throws away at most 8 MB more stays far below.
     const before = process.memoryUsage().rss;
     const t0 = Date.now();
-    const answer = await streamPost("/login", 50 * 1024 * 1024, { declare });
+    const answer = await streamPost("/login", 200 * 1024 * 1024, { declare });
     expect(answer.status).toBe(413);
     expect(answer.type).toContain("text/html");
     expect(answer.body).toContain("This form is too large to send.");
     expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(process.memoryUsage().rss - before).toBeLessThan(20 * 1024 * 1024);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 
