@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIALECTS } from "../../db/index.testing";
 import { seedDemo } from "../../db/seed/index";
 import { applyPolicy } from "../policy/store";
 import { startHarness, type Harness } from "../../server/harness.testing";
@@ -9,7 +10,7 @@ import { fakeTimers } from "./demo-activity.testing";
  * Issue 53 item 9 through the real device protocol: the demo phones' activity (its first minute on timers driven by
  * hand) reaches the portal's tables as a real phone's frames do; a restart while the requests wait adds none.
  */
-describe("demo activity over the device protocol", () => {
+describe.each(DIALECTS)("demo activity over the device protocol on %s", (dialect) => {
   let h: Harness;
   let demo: DemoPhones | undefined;
   const startedAt = new Date();
@@ -28,7 +29,7 @@ describe("demo activity over the device protocol", () => {
     h.tdb.db.selectFrom("app_requests").select(["device_id", "request_type", "status"]).where("message_id", "is not", null).execute();
 
   beforeAll(async () => {
-    h = await startHarness({ seed: false });
+    h = await startHarness({ dialect, seed: false });
     await seedDemo(h.tdb.db, startedAt);
   }, 60_000);
   afterAll(async () => {

@@ -17,13 +17,22 @@ export async function pendingRequestKinds(db: DB, deviceId: string): Promise<Set
   return new Set(rows.map((r) => KIND_OF.get(r.request_type)).filter((k): k is RequestKind => k !== undefined));
 }
 
-/** Free store apps (not system apps) this phone has never had: what a kid may ask to install, by package name. */
+/** Store genres a demo kid asks for ("Can I have this for school?"): learning, reading, making things, thinking games. */
+const SCHOOL_GENRES = ["BOOKS_AND_REFERENCE", "ART_AND_DESIGN", "GAME_PUZZLE", "GAME_WORD", "GAME_BOARD"];
+
+/**
+ * What a demo kid may ask to install, by package name: free store apps (not system apps) for young children that the
+ * store's experts recommend, for learning, reading or making things, which this phone has never had.
+ */
 export async function installCandidates(db: DB, deviceId: string): Promise<string[]> {
   const rows = await db
     .selectFrom("catalog_apps")
     .select("package_name")
     .where("free", "=", 1)
     .where("is_system_app", "=", 0)
+    .where("min_age", "<=", 6)
+    .where("expert_rating", "=", "EXPERT_RECOMMENDATION")
+    .where((eb) => eb.or([eb("genre_id", "like", "%EDUCATION%"), eb("genre_id", "like", "FAMILY%"), eb("genre_id", "in", SCHOOL_GENRES)]))
     .where("package_name", "not in", db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId))
     .orderBy("package_name")
     .limit(10)
