@@ -29,9 +29,11 @@ async function startLivingDemo(): Promise<{ url: string; child: ChildProcess; da
   const url = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "kids-portal-e2e-demo-activity-"));
   let out = "";
+  // As on a fresh machine: SQLite in the data directory, in-process jobs and device service, whatever this shell has.
+  const { DATABASE_URL: _db, REDIS_URL: _redis, DEVICE_SERVICE_URL: _device, ...inherited } = process.env;
   const child = spawn(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", "server/web.ts"], {
     env: {
-      ...process.env,
+      ...inherited,
       DATA_DIR: dataDir,
       PORT: String(port),
       PUBLIC_URL: url,
