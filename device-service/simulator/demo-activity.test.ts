@@ -12,7 +12,7 @@ function recordingPhone(opts: { connected?: boolean; blockedUrls?: string[]; pen
   const phone: DemoActivityPhone & { connected: boolean } = {
     connected: opts.connected ?? true,
     state: {
-      installed: new Set(["com.kidsportal.kids", "org.khanacademy.android", "com.duolingo", "com.spotify.music"]),
+      installed: new Set(["com.kidsportal.kids", "org.khanacademy.android", "com.duolingo", "org.school.homework1", "com.spotify.music"]),
       policy: { blockedUrls: opts.blockedUrls ?? [] },
     },
     requests: {
@@ -39,7 +39,12 @@ function start(phone: DemoActivityPhone, pending: Set<RequestKind>, clock: Retur
     phone,
     kidName: "Mia",
     used: ["org.khanacademy.android", "com.duolingo"],
-    titles: new Map([["com.duolingo", "Duolingo"]]),
+    // Store apps only: the kids app and org.school.homework1 (installed from elsewhere) are not among them.
+    titles: new Map([
+      ["org.khanacademy.android", "Khan Academy"],
+      ["com.duolingo", "Duolingo"],
+      ["com.spotify.music", "Spotify"],
+    ]),
     pendingKinds: async () => new Set(pending),
     installCandidates: async () => ["org.scratchjr.android", "com.nasa.kids"],
     batteryPercentage: battery,
@@ -67,12 +72,12 @@ describe("demo activity (issue 53 item 9)", () => {
     expect(["org.khanacademy.android", "com.duolingo"]).toContain(extend!.packageName);
     expect([15, 30]).toContain(extend!.minutes);
     expect(install!.packageName).toBe("org.scratchjr.android");
-    // Uninstall: an app the kid has but does not use, never the kids app itself.
+    // Uninstall: a store app the kid has but does not use, never the kids app itself or an app from elsewhere.
     expect(uninstall!.packageName).toBe("com.spotify.music");
     expect(of(sent, "browser_visit").length).toBeGreaterThanOrEqual(1);
     expect(of(sent, "browser_visit").map((s) => s.data.url)).toEqual(DEMO_SITES.slice(0, 4));
     expect(of(sent, "notification").length).toBeGreaterThanOrEqual(1);
-    expect(of(sent, "notification")[0]!.data.message).toMatch(/^Mia opened (Khan Academy|org\.khanacademy\.android|Duolingo)\.$/);
+    expect(of(sent, "notification")[0]!.data.message).toMatch(/^Mia opened (Khan Academy|Duolingo)\.$/);
     const levels = of(sent, "child_status").map((s) => s.data.batteryPercentage);
     expect(levels).toEqual([75, 74, 73]);
     // Every step of the first minute is due by then, on the default schedule.

@@ -91,7 +91,7 @@ export interface DemoActivityOptions {
   kidName: string;
   /** The apps the kid uses (the usage simulation's): extra time is asked for these. */
   used: string[];
-  /** Store titles of the phone's apps, for the notifications' text (package name when missing). */
+  /** Store titles of the phone's store apps (not system apps): the notifications' text, and what the kid may ask to uninstall. */
   titles: Map<string, string>;
   /** The kinds of request of this phone that wait for the parent's answer (read from the portal's database). */
   pendingKinds(): Promise<Set<RequestKind>>;
@@ -184,7 +184,8 @@ export function startDemoActivity(o: DemoActivityOptions): DemoActivity {
     let pkg: string | undefined;
     if (kind === "extend") pkg = pick(o.used);
     else if (kind === "install") pkg = pick((await o.installCandidates()).slice(0, 10));
-    else pkg = pick([...o.phone.state.installed].filter((p) => !p.startsWith("com.kidsportal") && !o.used.includes(p)));
+    // Uninstall: a store app the kid has but does not use (never the kids app, a system app or one from elsewhere).
+    else pkg = pick([...o.phone.state.installed].filter((p) => o.titles.has(p) && !p.startsWith("com.kidsportal") && !o.used.includes(p)));
     if (!pkg) return;
     sent.requests++;
     await o.phone.requests.ask(kind, pkg, { remarks: REMARKS[kind], ...(kind === "extend" ? { minutes: pick([15, 30])! } : {}) });

@@ -137,7 +137,8 @@ export async function startDemoPhones(
         const titles = await db
           .selectFrom("catalog_apps")
           .select(["package_name", "title"])
-          .where("package_name", "in", used.length ? used : [""])
+          .where("is_system_app", "=", 0)
+          .where("package_name", "in", db.selectFrom("profile_apps").select("package_name").where("device_id", "=", device.id))
           .execute();
         activities.push(
           startDemoActivity({
