@@ -60,6 +60,11 @@ const schema = z.object({
   SIMULATE_DEMO_DEVICES: bool(true),
   /** How long the simulated demo phones take to carry out a command (a real phone wakes up first). */
   SIMULATOR_ACK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  /**
+   * The simulated demo phones ask, browse, notify and report a moving battery: all three kinds of request within a
+   * minute of start, then now and then (device-service/simulator/demo-activity.ts).
+   */
+  SIMULATOR_DEMO_ACTIVITY: bool(true),
   /** Store installs that failed for an unknown reason: first retry after this, doubling each time (spec 2 §8). */
   INSTALL_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Install attempts (the first included) before an automatic retry gives up. */

@@ -9,6 +9,7 @@ process.env.PORT = process.env.E2E_PORT ?? "3199";
 process.env.PUBLIC_URL = `http://localhost:${process.env.PORT}`; // the journeys' baseURL: links in mail point here
 process.env.SEED_DEMO = "true";
 process.env.LOG_LEVEL = "warn";
+process.env.SIMULATOR_DEMO_ACTIVITY = "false"; // the journeys count on the demo family as seeded (battery, no requests); e2e/demo-activity.spec.ts starts its own
 process.env.SIMULATOR_ACK_DELAY_MS = "3000"; // phones take a moment (longer than a page load on a slow CI machine), so "waiting for the phone" is observable
 process.env.INSTALL_RETRY_BASE_MS = "2000"; // a store install that failed for an unknown reason is retried within the journey
 // Account journeys: mail goes to a real local SMTP server, Google/Apple to a local OIDC provider (both started by the tests).

@@ -160,6 +160,8 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   if (e.SIMULATE_DEMO_DEVICES && (options.simulateDemoDevices ?? true)) {
     demo = await startDemoPhones(services.db, `http://127.0.0.1:${actualPort}`, (msg, extra) => services.log("info", msg, extra), {
       ackDelayMs: e.SIMULATOR_ACK_DELAY_MS,
+      // Requests of all three kinds, visits, notifications and a moving battery from the first minute (SIMULATOR_DEMO_ACTIVITY).
+      activity: e.SIMULATOR_DEMO_ACTIVITY ? {} : undefined,
       // Each demo phone gets its policy as an enrolling phone does, so its simulated usage obeys it.
       applyPolicy: (deviceId) => applyPolicy(services.deviceRuntime.deps, deviceId),
     });

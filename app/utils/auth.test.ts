@@ -78,6 +78,8 @@ describe("environment", () => {
     expect(e.sqlitePath).toBe("/tmp/kids-portal-env-test/portal.sqlite");
     expect(e.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(e.SIMULATE_DEMO_DEVICES).toBe(true);
+    expect(e.SIMULATOR_DEMO_ACTIVITY).toBe(true); // a living demo under `npm start` (issue 53 item 9)
+    expect(parseEnv({ DATA_DIR: "/tmp/kids-portal-env-test", SIMULATOR_DEMO_ACTIVITY: "false" }).SIMULATOR_DEMO_ACTIVITY).toBe(false);
   });
 
   it("selects PostgreSQL from DATABASE_URL", () => {

@@ -1,46 +1,41 @@
-import { sql } from "kysely";
 import type { DB } from "../../db/index";
-import type { SimulatedPhone } from "./phone";
+import { REQUEST_KINDS, type RequestKind } from "./requests";
 
-// ---- requests (issue 14): now and then a demo kid asks for more time on an app or for a new app ----
+// ---- requests (issues 14 and 53): what the demo activity (simulator/demo-activity.ts) reads before a kid asks ----
 
-/** One request every this many usage ticks (a tick a minute: every half hour). */
-export const DEMO_REQUEST_EVERY_TICKS = 30;
-/** A demo phone does not ask again while this many of its requests wait for an answer. */
-export const DEMO_MAX_PENDING_REQUESTS = 2;
+const KIND_OF = new Map(Object.entries(REQUEST_KINDS).map(([kind, type]) => [type as string, kind as RequestKind]));
 
-const REMARKS = { extend: "Can I have a bit longer? I'm nearly done.", install: "Can I have this for school?" } as const;
+/** The kinds of request of this phone that wait for the parent's answer. */
+export async function pendingRequestKinds(db: DB, deviceId: string): Promise<Set<RequestKind>> {
+  const rows = await db
+    .selectFrom("app_requests")
+    .select("request_type")
+    .distinct()
+    .where("device_id", "=", deviceId)
+    .where("status", "=", "Pending")
+    .execute();
+  return new Set(rows.map((r) => KIND_OF.get(r.request_type)).filter((k): k is RequestKind => k !== undefined));
+}
+
+/** Store genres a demo kid asks for ("Can I have this for school?"): learning, reading, making things, thinking games. */
+const SCHOOL_GENRES = ["BOOKS_AND_REFERENCE", "ART_AND_DESIGN", "GAME_PUZZLE", "GAME_WORD", "GAME_BOARD"];
 
 /**
- * A reporter for startDemoPhones: in turn, an extend-time request (30 minutes) on an app the kid uses and an
- * install request for a catalogue app the phone lacks. Resolves once the server stored the request.
+ * What a demo kid may ask to install, by package name: free store apps (not system apps) for young children that the
+ * store's experts recommend, for learning, reading or making things, which this phone has never had.
  */
-export function demoRequests(db: DB, phone: SimulatedPhone, deviceId: string, used: string[], offset: number) {
-  let tick = offset;
-  let turn = 0;
-  return async () => {
-    if (!phone.connected || tick++ % DEMO_REQUEST_EVERY_TICKS !== 0) return;
-    const waiting = await db
-      .selectFrom("app_requests")
-      .select(sql<number>`count(*)`.as("n"))
-      .where("device_id", "=", deviceId)
-      .where("status", "=", "Pending")
-      .executeTakeFirstOrThrow();
-    if (Number(waiting.n) >= DEMO_MAX_PENDING_REQUESTS) return;
-    if (turn++ % 2 === 0 && used.length) {
-      await phone.requests.ask("extend", used[turn % used.length]!, { minutes: 30, remarks: REMARKS.extend });
-      return;
-    }
-    const wanted = await db
-      .selectFrom("catalog_apps")
-      .select("package_name")
-      .where("free", "=", 1)
-      .where("is_system_app", "=", 0)
-      .where("package_name", "not in", db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId))
-      .orderBy("package_name")
-      .limit(5)
-      .execute();
-    const pick = wanted[turn % Math.max(1, wanted.length)];
-    if (pick) await phone.requests.ask("install", pick.package_name, { remarks: REMARKS.install });
-  };
+export async function installCandidates(db: DB, deviceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("catalog_apps")
+    .select("package_name")
+    .where("free", "=", 1)
+    .where("is_system_app", "=", 0)
+    .where("min_age", "<=", 6)
+    .where("expert_rating", "=", "EXPERT_RECOMMENDATION")
+    .where((eb) => eb.or([eb("genre_id", "like", "%EDUCATION%"), eb("genre_id", "like", "FAMILY%"), eb("genre_id", "in", SCHOOL_GENRES)]))
+    .where("package_name", "not in", db.selectFrom("profile_apps").select("package_name").where("device_id", "=", deviceId))
+    .orderBy("package_name")
+    .limit(10)
+    .execute();
+  return rows.map((r) => r.package_name);
 }

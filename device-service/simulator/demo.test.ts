@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../db/seed/index";
 import { applyPolicy } from "../policy/store";
 import { startHarness, type Harness } from "../../server/harness.testing";
-import { DEMO_VISIT_EVERY_TICKS, startDemoPhones, type DemoPhones } from "./demo";
-import { DEMO_MAX_PENDING_REQUESTS } from "./demo-requests";
+import { startDemoPhones, type DemoPhones } from "./demo";
 
 const MINUTE = 60_000;
 
@@ -26,6 +25,7 @@ describe("demo phones' usage", () => {
     // As server/web.ts starts them: each phone gets its policy, and its usage goes through its enforcer.
     demo = await startDemoPhones(h.tdb.db, h.url, () => {}, { applyPolicy: (deviceId) => applyPolicy(h.runtime.deps, deviceId) });
     expect(demo.phones).toHaveLength(2);
+    expect(demo.activities).toEqual([]); // no demo activity unless asked for (demo-activity.test.ts, SIMULATOR_DEMO_ACTIVITY)
   }, 60_000);
   afterAll(async () => {
     await demo?.stop();
@@ -55,26 +55,10 @@ describe("demo phones' usage", () => {
     }
   });
 
-  it("now and then a demo kid opens a web address, reported to /browser-logs (after the 90 minutes above)", async () => {
-    const rows = await h.tdb.db.selectFrom("browser_logs").select(["device_id", "url", "visits"]).execute();
-    expect(new Set(rows.map((r) => r.device_id)).size).toBe(2);
-    expect(rows.reduce((n, r) => n + r.visits, 0)).toBe(2 * (90 / DEMO_VISIT_EVERY_TICKS));
-    expect(rows.map((r) => r.url)).toContain("www.wikipedia.org");
-  });
-
-  it("now and then a demo kid asks for extra time or an app (issue 14), never piling up more than a few", async () => {
-    // Seed requests are not Pending (answered long ago) or belong to the seed: count what the phones sent.
-    const rows = await h.tdb.db
-      .selectFrom("app_requests")
-      .select(["device_id", "request_type", "status"])
-      .where("message_id", "is not", null)
-      .execute();
-    for (const phone of demo.phones) {
-      const mine = rows.filter((r) => r.device_id === phone.deviceId && r.status === "Pending");
-      expect(mine.length).toBeGreaterThanOrEqual(1);
-      expect(mine.length).toBeLessThanOrEqual(DEMO_MAX_PENDING_REQUESTS);
-    }
-    expect(rows.map((r) => r.request_type)).toContain("Extend Time");
-    expect(rows.map((r) => r.request_type)).toContain("App Install");
+  it("without the demo activity the phones only use apps: no requests, visits or notifications of their own", async () => {
+    const since = seededAt.toISOString();
+    expect(await h.tdb.db.selectFrom("app_requests").select("id").where("message_id", "is not", null).execute()).toEqual([]);
+    expect(await h.tdb.db.selectFrom("browser_logs").select("id").execute()).toEqual([]);
+    expect(await h.tdb.db.selectFrom("notifications").select("id").where("created_at", ">", since).execute()).toEqual([]);
   });
 });

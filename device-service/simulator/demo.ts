@@ -1,33 +1,15 @@
 import type { DB } from "../../db/index";
 import { createEnrollmentToken } from "../enrollment";
-import { demoRequests } from "./demo-requests";
+import { startDemoActivity, type DemoActivity, type DemoActivityOptions } from "./demo-activity";
+import { installCandidates, pendingRequestKinds } from "./demo-requests";
 import { SimulatedPhone } from "./phone";
 
 export const DEMO_SERIALS = ["DEMO-MIA-0001", "DEMO-LEO-0002"] as const;
 
-// ---- browsing (issue 15): now and then a demo kid opens a web address, so /browser-logs has something to show ----
-
-/** Addresses the demo kids visit, in turn. */
-export const DEMO_SITES = [
-  "https://www.bbc.co.uk/cbbc",
-  "https://www.wikipedia.org/",
-  "https://scratch.mit.edu/projects",
-  "https://www.youtube.com/watch",
-  "https://www.example.com/page",
-] as const;
-/** One visit every this many usage ticks (a tick a minute: every ten minutes). */
-export const DEMO_VISIT_EVERY_TICKS = 10;
-
-function demoBrowser(phone: SimulatedPhone, offset: number) {
-  let tick = offset;
-  return async (now: Date) => {
-    if (!phone.connected || tick++ % DEMO_VISIT_EVERY_TICKS !== 0) return;
-    await phone.visit(DEMO_SITES[Math.floor(tick / DEMO_VISIT_EVERY_TICKS) % DEMO_SITES.length]!, now);
-  };
-}
-
 export interface DemoPhones {
   phones: SimulatedPhone[];
+  /** Each connected phone's demo activity (requests, visits, notifications, battery), when it was asked for. */
+  activities: DemoActivity[];
   /** Sends each phone's usage for the hour of `now` (once a minute on its own); resolves when acknowledged. */
   reportUsage(now?: Date): Promise<void>;
   stop(): Promise<void>;
@@ -51,9 +33,16 @@ export async function startDemoPhones(
      * enforcer (simulator/enforcer.ts) then decides what the kid may use. Without it the phones keep no policy.
      */
     applyPolicy?: (deviceId: string) => Promise<unknown>;
+    /**
+     * The demo activity (simulator/demo-activity.ts, SIMULATOR_DEMO_ACTIVITY): shortly after it connects each phone
+     * asks for extra time, an install and an uninstall, visits sites, notifies and reports its battery, then now and
+     * then again. Off unless given; tests may pass their own schedule, timers, clock and random numbers.
+     */
+    activity?: Pick<DemoActivityOptions, "schedule" | "timers" | "now" | "random">;
   } = {},
 ): Promise<DemoPhones> {
   const phones: SimulatedPhone[] = [];
+  const activities: DemoActivity[] = [];
   const reporters: ((now: Date) => Promise<void>)[] = [];
   for (const serial of DEMO_SERIALS) {
     const device = await db
@@ -67,6 +56,7 @@ export async function startDemoPhones(
         "devices.brand",
         "devices.model",
         "kid_profiles.parent_id",
+        "kid_profiles.name as kid_name",
         "device_status.battery_percentage",
         "device_status.kids_app_status",
         "device_status.additional_data",
@@ -143,8 +133,29 @@ export async function startDemoPhones(
         await enforcer.useApp(packageName, 1, now);
         hourUsage.set(packageName, enforcer.minutesInHour(packageName, now));
       });
-      reporters.push(demoBrowser(phone, phones.length * 3));
-      reporters.push(demoRequests(db, phone, device.id, used, phones.length * 7));
+      if (opts.activity) {
+        const titles = await db
+          .selectFrom("catalog_apps")
+          .select(["package_name", "title"])
+          .where("is_system_app", "=", 0)
+          .where("package_name", "in", db.selectFrom("profile_apps").select("package_name").where("device_id", "=", device.id))
+          .execute();
+        activities.push(
+          startDemoActivity({
+            ...opts.activity,
+            phone,
+            kidName: device.kid_name,
+            used,
+            titles: new Map(titles.map((t) => [t.package_name, t.title])),
+            pendingKinds: () => pendingRequestKinds(db, device.id),
+            installCandidates: () => installCandidates(db, device.id),
+            batteryPercentage: phone.statusData().batteryPercentage,
+            offsetMs: (phones.length - 1) * 1_500,
+            onError: (err, action) =>
+              log("demo activity step failed", { serialNumber: serial, action, error: err instanceof Error ? err.message : String(err) }),
+          }),
+        );
+      }
       log("demo phone connected", { serialNumber: serial });
     } catch (err) {
       log("demo phone failed to start", { serialNumber: serial, error: err instanceof Error ? err.message : String(err) });
@@ -161,9 +172,11 @@ export async function startDemoPhones(
   timer.unref();
   return {
     phones,
+    activities,
     reportUsage,
     async stop() {
       clearInterval(timer);
+      for (const a of activities) a.stop();
       await Promise.all(phones.map((p) => p.close()));
     },
   };

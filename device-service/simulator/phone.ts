@@ -400,6 +400,17 @@ export class SimulatedPhone extends EventEmitter {
     return { blocked };
   }
 
+  /** The battery level changed: the phone reports its status (child_status) with it; resolves once acknowledged. */
+  async reportBattery(percentage: number): Promise<void> {
+    this.opts.status = { ...this.opts.status, batteryPercentage: percentage };
+    await this.send("child_status", this.statusData());
+  }
+
+  /** The kids app tells the parent something (a notification frame); resolves once the server stored it. */
+  async notify(type: string, message: string, packageName?: string): Promise<void> {
+    await this.send("notification", { type, message, ...(packageName ? { packageName } : {}) });
+  }
+
   /** Resolves when a matching command of this type has arrived or arrives. */
   waitForCommand(type: CommandType, timeoutMs = 5_000, match: (c: ReceivedCommand) => boolean = () => true): Promise<ReceivedCommand> {
     return waitForCommand(this, this.received, type, timeoutMs, match);
