@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
-import { signIn } from "./auth.testing";
+import { expect, test, type Browser, type BrowserContext, type TestInfo } from "@playwright/test";
+import { newContextAs, signInForBuiltPages, type SignedInState } from "./built-pages.testing";
 import { BUILT_PAGES, type DemoIds, type Who } from "./pages.testing";
 
 // Valid, accessible markup (issue 11 item 7), in the `js` and `no-js` projects: axe-core (from npm, evaluated in
@@ -23,56 +23,13 @@ const TIMERS_AS_MICROTASKS = `(() => {
   window.requestAnimationFrame = (fn) => window.setTimeout(() => fn(performance.now()));
 })()`;
 
-type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
 let ids: DemoIds;
-const states: Partial<Record<Who, State>> = {};
+let states: Partial<Record<Who, SignedInState>> = {};
 
-async function newContext(browser: Browser, info: TestInfo, who: Who): Promise<BrowserContext> {
-  return browser.newContext({
-    baseURL: info.project.use.baseURL,
-    javaScriptEnabled: info.project.use.javaScriptEnabled,
-    viewport: { width: 390, height: 844 },
-    ...(who === "signed-out" ? {} : { storageState: states[who] }),
-  });
-}
-
-/** Signs the demo parent in and reads the ids the pages need from the dashboard. */
-async function readDemoIds(page: Page): Promise<DemoIds> {
-  await signIn(page);
-  const kidIds = async (name: string) => {
-    await page.goto("/kids-device");
-    const href = (await page
-      .locator(".kid-switch nav a")
-      .filter({ hasText: new RegExp(`^${name} · `) })
-      .getAttribute("href"))!; // inside the closed switcher
-    const profileId = new URL(href, "http://x").searchParams.get("profileId")!;
-    await page.goto(`/kids-device?profileId=${profileId}`);
-    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-    const settings = (await page.getByRole("link", { name: "Global Settings" }).first().getAttribute("href"))!;
-    return { profileId, serialNumber: new URL(settings, "http://x").searchParams.get("serialNumber")! };
-  };
-  const leo = await kidIds("Leo");
-  const mia = await kidIds("Mia");
-  await page.goto(`/kids-device?profileId=${mia.profileId}&filter=week&week=previous`); // last week always has use; today (early on a Monday, this week) may not yet
-  const appHref = (await page.getByTestId("apps-list").getByRole("link").first().getAttribute("href"))!;
-  const catHref = (await page.getByTestId("categories-list").getByRole("link").first().getAttribute("href"))!;
-  return {
-    mia,
-    leo,
-    packageName: new URL(appHref, "http://x").searchParams.get("package_name")!,
-    categoryId: new URL(catHref, "http://x").searchParams.get("id")!,
-  };
-}
+const newContext = (browser: Browser, info: TestInfo, who: Who) => newContextAs(browser, info, who, states);
 
 test.beforeAll(async ({ browser }, info) => {
-  const parent = await newContext(browser, info, "signed-out");
-  ids = await readDemoIds(await parent.newPage());
-  states.parent = await parent.storageState();
-  await parent.close();
-  const operator = await newContext(browser, info, "signed-out");
-  await signIn(await operator.newPage(), "operator@kids-portal.test", "operator-2026!");
-  states.operator = await operator.storageState();
-  await operator.close();
+  ({ ids, states } = await signInForBuiltPages(browser, info));
 });
 
 interface AxeViolation {

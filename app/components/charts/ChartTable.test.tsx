@@ -16,7 +16,7 @@ const data = {
 };
 
 describe("usage chart text alternative", () => {
-  it("is a visually hidden table: a row per day with its date, a column per category and the total", () => {
+  it("is a table in a visually hidden block: a row per day with its date, a column per category and the total", () => {
     const html = renderToString(
       <CategoryChartFigure
         svg={{ phone: "<svg></svg>", wide: "<svg></svg>" }}
@@ -25,7 +25,7 @@ describe("usage chart text alternative", () => {
         period={{ filter: "week", from: "2026-11-16" }}
       />,
     );
-    expect(html).toMatch(/<table class="sr-only"[^>]*>/);
+    expect(html).toMatch(/<div class="sr-only"><table[^>]*>/);
     expect(html).toContain("<caption>Mia&#x27;s screen time, in minutes</caption>");
     expect(html).toMatch(/<th scope="col">Education<\/th><th scope="col">Action<\/th><th scope="col">Total<\/th>/);
     expect(html).toMatch(/<th scope="row">Tue, Nov 17<\/th><td>45<\/td><td>90<\/td><td>135<\/td>/);

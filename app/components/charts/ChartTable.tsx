@@ -16,7 +16,8 @@ function slotLabel(period: ChartPeriod, slot: string, index: number): string {
 
 /**
  * The chart's text alternative: its numbers as a visually hidden table (minutes per slot and category, and the
- * slot's total). A week lists its seven days with their dates; a day lists only the hours with screen time.
+ * slot's total). A week lists its seven days with their dates; a day lists only the hours with screen time. The
+ * table sits in a visually hidden block: a table itself ignores the 1 px box and would take its full height.
  */
 export function ChartTable({ data, title, period }: { data: CategoryChartData; title: string; period: ChartPeriod }) {
   const rows = data.rows
@@ -24,42 +25,44 @@ export function ChartTable({ data, title, period }: { data: CategoryChartData; t
     .map((r) => ({ ...r, total: r.values.reduce((a, b) => a + b, 0) }))
     .filter((r) => period.filter === "week" || r.total > 0);
   return (
-    <table className="sr-only" data-testid="chart-table">
-      <caption>{`${title}, in minutes`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{period.filter === "day" ? "Hour" : "Day"}</th>
-          {data.categories.map((c) => (
-            <th scope="col" key={c.key}>
-              {c.name}
-            </th>
-          ))}
-          <th scope="col">Total</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.label}>
-            <th scope="row">{r.label}</th>
-            {r.values.map((v, i) => (
-              <td key={data.categories[i].key}>{v}</td>
+    <div className="sr-only">
+      <table data-testid="chart-table">
+        <caption>{`${title}, in minutes`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{period.filter === "day" ? "Hour" : "Day"}</th>
+            {data.categories.map((c) => (
+              <th scope="col" key={c.key}>
+                {c.name}
+              </th>
             ))}
-            <td>{r.total}</td>
+            <th scope="col">Total</th>
           </tr>
-        ))}
-        {rows.length === 0 ? (
-          <tr>
-            <td colSpan={data.categories.length + 2}>No screen time in this period.</td>
-          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.label}>
+              <th scope="row">{r.label}</th>
+              {r.values.map((v, i) => (
+                <td key={data.categories[i].key}>{v}</td>
+              ))}
+              <td>{r.total}</td>
+            </tr>
+          ))}
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={data.categories.length + 2}>No screen time in this period.</td>
+            </tr>
+          ) : null}
+        </tbody>
+        {period.filter === "day" ? (
+          <tfoot>
+            <tr>
+              <td colSpan={data.categories.length + 2}>Hours without screen time are left out.</td>
+            </tr>
+          </tfoot>
         ) : null}
-      </tbody>
-      {period.filter === "day" ? (
-        <tfoot>
-          <tr>
-            <td colSpan={data.categories.length + 2}>Hours without screen time are left out.</td>
-          </tr>
-        </tfoot>
-      ) : null}
-    </table>
+      </table>
+    </div>
   );
 }

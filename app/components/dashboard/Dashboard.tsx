@@ -23,7 +23,8 @@ import { Warnings } from "./Warnings";
 
 /**
  * The kid dashboard (spec 1 §4, §5): it composes its sections — header and switcher (KidHeader), controls,
- * location, activity chart, most-used lists, the Info tab — and the popup named by `?modal=` (popups/).
+ * activity chart, the new apps to rate and the installs, location, most-used lists, the Info tab — and the popup
+ * named by `?modal=` (popups/). A phone's first screen holds the kid's status, the controls and the screen time.
  */
 export function DashboardView({ data, actionData }: { data: DashData; actionData: ActionData }) {
   const to = useHrefWith();
@@ -40,16 +41,20 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
     actionData && "intent" in actionData && actionData.intent === "bonus" && "error" in actionData ? actionData.error : null;
   const modal = editResult ? "edit" : addKidResult ? "add-kid" : bonusError ? "bonus" : data.modal;
   const own = data.kids.find((k) => k.id === profile.id)?.own ?? false;
+  // The new apps to rate and the installs on their way: after the kid's status, controls and today's screen time,
+  // which a phone shows first (issue 53 item 5).
+  const notices = (
+    <>
+      {data.pendingRatings.length ? <RatingPanel data={data} /> : null}
+      <InstallsCard data={data} />
+    </>
+  );
 
   return (
     <div className="stack dashboard">
       <Warnings parent={data.parent} fullAccess={device.allowFullDeviceAccess} profileId={profile.id} serialNumber={device.serialNumber} />
 
       <KidHeader data={data} kidQs={kidQs} />
-
-      {data.pendingRatings.length ? <RatingPanel data={data} /> : null}
-
-      <InstallsCard data={data} />
 
       <nav className="tabs" aria-label="Dashboard sections">
         <Link to={to({ tab: null })} aria-current={data.tab === "usage" ? "page" : undefined} className="tab">
@@ -74,9 +79,11 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
         <>
           <Controls data={data} />
 
-          <LocationCard data={data} />
-
           <ActivityCard data={data} usage={data.usage} />
+
+          {notices}
+
+          <LocationCard data={data} />
 
           <UsageLists data={data} kidQs={kidQs} />
 
@@ -85,7 +92,11 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
           </p>
         </>
       ) : (
-        <InfoTab data={data} own={own} />
+        <>
+          <InfoTab data={data} own={own} />
+
+          {notices}
+        </>
       )}
 
       {modal === "sleep" ? <SleepModal data={data} /> : null}
