@@ -108,4 +108,8 @@ export const BUILT_PAGES: BuiltPage[] = [
       `/category?${new URLSearchParams({ id: ids.categoryId, profileId: ids.mia.profileId, serialNumber: ids.mia.serialNumber })}`,
   },
   { name: "apps", who: "parent", url: (ids) => `/apps?${kid(ids)}` },
+  { name: "requests", who: "parent", url: (ids) => `/requests?${kid(ids)}` },
+  { name: "play store", who: "parent", url: (ids) => `/play-store?${kid(ids)}` },
+  { name: "schedules", who: "parent", url: (ids) => `/schedules?${kid(ids)}` },
+  { name: "reports", who: "parent", url: (ids) => `/reports?${kid(ids)}` },
 ];
