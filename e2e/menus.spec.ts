@@ -25,6 +25,9 @@ test("the side menu and the kid switcher close after a choice, on a click outsid
     .getByRole("navigation", { name: "Kids" })
     .getByRole("link", { name: /^Leo · / })
     .click();
+  // The choice's navigation has finished once the URL names the kid: /kids-device alone may already show Leo (the
+  // heading then proves nothing), and a menu opened while that navigation is under way is closed when it lands.
+  await expect(page).toHaveURL(/[?&]profileId=/);
   await expect(page.getByRole("heading", { level: 1, name: "Leo" })).toBeVisible();
   await expect(page.locator(".kid-actions details.kid-switch")).not.toHaveAttribute("open");
   if (!js) return; // without JavaScript a <details> opens and closes with its own button only
