@@ -51,11 +51,19 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     // From the dashboard's most used apps into the app.
     await page.goto("/kids-device");
     const dashboardTab = await tabStyle(page.getByRole("navigation", { name: "Dashboard sections" }).locator("[aria-current=page]"));
+    // App icons are drawn one way on every page: the same picture in the dashboard's list and on the app page.
+    const listedIcon = await page
+      .getByTestId("apps-list")
+      .getByRole("link", { name: /Duolingo/ })
+      .locator("img.app-icon")
+      .getAttribute("src");
+    expect(listedIcon).toBeTruthy();
     await page
       .getByTestId("apps-list")
       .getByRole("link", { name: /Duolingo/ })
       .click();
     await expect(page).toHaveURL(/\/application\?/);
+    await expect(page.locator(".app-hero img.app-icon")).toHaveAttribute("src", listedIcon!);
     await expect(page.getByRole("heading", { level: 1, name: /Duolingo/ })).toBeVisible();
     // Installed on the kid's phone, so the page says so (issue 53); the tabs are links with the open one current.
     await expect(page.getByTestId("on-phone")).toHaveText("On Ivy's phone");

@@ -9,6 +9,7 @@ import {
   ChevronRight,
   CircleDot,
   Clock,
+  Compass,
   Info,
   Lock,
   LockOpen,
@@ -48,6 +49,7 @@ function icon(Icon: LucideIcon, { className, title }: P) {
 export const MoonIcon = (p: P) => icon(Moon, p);
 export const LockIcon = ({ open, ...p }: P & { open?: boolean }) => icon(open ? LockOpen : Lock, p);
 export const ClockIcon = (p: P) => icon(Clock, p);
+export const CompassIcon = (p: P) => icon(Compass, p);
 export const WarningIcon = (p: P) => icon(TriangleAlert, p);
 export const BellIcon = (p: P) => icon(Bell, p);
 export const PinIcon = (p: P) => icon(MapPin, p);
