@@ -91,19 +91,39 @@ export default function App() {
   );
 }
 
+/** The error page's title and sentence: 404 and 503 from the spec and the outage page, 403 says there is no access. */
+function errorText(error: unknown): { title: string; text: string } {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status === 404) return { title: "Oops! You're lost.", text: "The page you are looking for was not found." };
+  if (status === 403)
+    return {
+      title: "You don't have access to this page",
+      text: "Your account can't open this page: it is only for the people who run Kids Portal. Go back to Home, or contact us if you think you should have access.",
+    };
+  const message = isRouteErrorResponse(error) ? String(error.data || error.statusText) : "Something went wrong. Please try again.";
+  return { title: status === 503 ? "Briefly unavailable" : "Something went wrong", text: message };
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = isRouteErrorResponse(error) ? String(error.data || error.statusText) : "Something went wrong. Please try again.";
+  const { title, text } = errorText(error);
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
   return (
     <Document>
       <main className="center-page">
         <div className="card narrow">
-          <h1>{status === 404 ? "Oops! You're lost." : status === 503 ? "Briefly unavailable" : "Something went wrong"}</h1>
-          <p>{status === 404 ? "The page you are looking for was not found." : message}</p>
-          <a className="btn" href="/kids-device">
-            Back to Home
-          </a>
+          <h1>{title}</h1>
+          <p>{text}</p>
+          <div className="button-row">
+            <a className="btn" href="/kids-device">
+              Back to Home
+            </a>
+            {forbidden ? (
+              <a className="btn btn-outline" href="/contact">
+                Contact us
+              </a>
+            ) : null}
+          </div>
         </div>
       </main>
     </Document>

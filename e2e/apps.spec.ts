@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { eventually, expectToast } from "./dashboard.testing";
 import { familyWithPhone } from "./family.testing";
 
@@ -20,6 +20,21 @@ async function setLimit(page: Page, form: string, minutes: number) {
   await f().getByRole("button", { name: "Save" }).click();
 }
 
+/** What makes a tab look like a tab: its shape, colours and weight. */
+async function tabStyle(tab: Locator) {
+  return tab.evaluate((el) => {
+    const c = getComputedStyle(el);
+    return { background: c.backgroundColor, color: c.color, radius: c.borderRadius, weight: c.fontWeight, minHeight: c.minHeight };
+  });
+}
+
+/** A badge is as wide as its text, not the width of the card it sits in. */
+async function expectSizedToText(badge: Locator) {
+  const [own, parent] = await badge.evaluate((el) => [el.getBoundingClientRect().width, el.parentElement!.getBoundingClientRect().width]);
+  expect(own).toBeGreaterThan(0);
+  expect(own).toBeLessThan(parent * 0.8);
+}
+
 test("app and category limits reach the phone (orange, then green); an over-limit app cannot be re-enabled; a rating shows", async ({
   page,
   baseURL,
@@ -35,14 +50,33 @@ test("app and category limits reach the phone (orange, then green); an over-limi
   try {
     // From the dashboard's most used apps into the app.
     await page.goto("/kids-device");
+    const dashboardTab = await tabStyle(page.getByRole("navigation", { name: "Dashboard sections" }).locator("[aria-current=page]"));
+    // App icons are drawn one way on every page: the same picture in the dashboard's list and on the app page.
+    const listedIcon = await page
+      .getByTestId("apps-list")
+      .getByRole("link", { name: /Duolingo/ })
+      .locator("img.app-icon")
+      .getAttribute("src");
+    expect(listedIcon).toBeTruthy();
     await page
       .getByTestId("apps-list")
       .getByRole("link", { name: /Duolingo/ })
       .click();
     await expect(page).toHaveURL(/\/application\?/);
+    await expect(page.locator(".app-hero img.app-icon")).toHaveAttribute("src", listedIcon!);
     await expect(page.getByRole("heading", { level: 1, name: /Duolingo/ })).toBeVisible();
+    // Installed on the kid's phone, so the page says so (issue 53); the tabs are links with the open one current.
+    await expect(page.getByTestId("on-phone")).toHaveText("On Ivy's phone");
+    const tabs = page.getByRole("navigation", { name: "App sections" });
+    await expect(tabs.getByRole("link", { name: "Info", exact: true })).toHaveAttribute("aria-current", "page");
+    // One tab style on every kid page: the app page's open tab looks like the dashboard's.
+    expect(await tabStyle(tabs.locator("[aria-current=page]"))).toEqual(dashboardTab);
+    await expect(tabs.getByRole("link", { name: "Usage", exact: true })).not.toHaveAttribute("aria-current", /.*/);
+    const appUrl = new URL(page.url());
     await page.getByRole("link", { name: "Usage", exact: true }).click();
     await expect(page).toHaveURL(/tab=usage/);
+    await expect(tabs.getByRole("link", { name: "Usage", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(tabs.getByRole("link", { name: "Info", exact: true })).not.toHaveAttribute("aria-current", /.*/);
     // The usage chart's two SVGs (phone and wide): from the HTML without JavaScript, from the data with it.
     const chartSvgs = page.locator("figure.chart .chart-svg svg");
     await expect(chartSvgs).toHaveCount(2);
@@ -52,6 +86,7 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     await expect(chartSvgs).toHaveCount(2);
     await expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "sent");
     await expect(page.getByTestId("delivery")).toHaveClass(/badge-orange/);
+    await expectSizedToText(page.getByTestId("delivery"));
     await eventually(page, js, async () =>
       expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }),
     );
@@ -63,6 +98,12 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     await page.getByRole("switch", { name: "Disabled" }).click();
     await expectToast(page, "error", "Please increase daily limit time to enable this category.");
     await expect(page.getByRole("switch", { name: "Disabled" })).toHaveAttribute("aria-checked", "false");
+
+    // A store app that is not on the phone: its page does not say "On Ivy's phone".
+    appUrl.searchParams.set("package_name", "com.roblox.client");
+    await page.goto(`${appUrl.pathname}${appUrl.search}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Roblox" })).toBeVisible();
+    await expect(page.getByText("On Ivy's phone")).toHaveCount(0);
 
     // A category limit the same way, from the dashboard's most used categories.
     await page.goto("/kids-device");

@@ -72,6 +72,33 @@ test("an unknown route shows the not-found page", async ({ page }) => {
   await expect(page).toHaveURL(/\/login/); // signed out: Home is guarded
 });
 
+test("a page the parent may not open says they have no access, not that something went wrong", async ({ page }) => {
+  await signIn(page);
+  const response = await page.goto("/server-logs"); // operators only
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole("heading", { level: 1, name: "You don't have access to this page" })).toBeVisible();
+  await expect(page.getByText("Your account can't open this page: it is only for the people who run Kids Portal.")).toBeVisible();
+  await expect(page.getByText("Something went wrong")).toHaveCount(0);
+  await page.getByRole("link", { name: "Contact us" }).click();
+  await expect(page).toHaveURL(/\/contact$/);
+});
+
+test("/contact keeps the app's header and menu when signed in, and the public page when signed out", async ({ page }) => {
+  await page.goto("/contact");
+  await expect(page.getByRole("heading", { level: 1, name: "Need a help?" })).toBeVisible();
+  await expect(page.locator("summary[aria-label='Open menu']")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Back to sign in" })).toHaveAttribute("href", "/login");
+
+  await signIn(page);
+  await page.goto("/contact");
+  await expect(page.getByRole("heading", { level: 1, name: "Need a help?" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Kids Portal dashboard" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Alex Morgan" })).toBeVisible();
+  await page.locator("summary[aria-label='Open menu']").click();
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Apps", exact: true }).click();
+  await expect(page).toHaveURL(/\/apps\?/);
+});
+
 test("a guarded page while signed out goes to /login and comes back after sign-in", async ({ page }) => {
   await page.goto("/change-password");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fchange-password/);

@@ -82,6 +82,7 @@ export const BUILT_PAGES: BuiltPage[] = [
   { name: "browser logs", who: "parent", url: (ids) => `/browser-logs?${kid(ids)}` },
   { name: "device logs", who: "parent", url: (ids) => `/device-logs?${kid(ids, "leo")}` },
   { name: "server logs", who: "operator", url: () => "/server-logs" },
+  { name: "no access (a parent on an operators' page)", who: "parent", url: () => "/server-logs", status: 403 },
   // Apps.
   {
     name: "application info",

@@ -1,6 +1,7 @@
 import { Form, Link, NavLink, useLocation, useNavigate } from "@remix-run/react";
 import { useRef } from "react";
 import { useDetailsMenu, useDialog } from "~/utils/dialog";
+import { CloseIcon, MenuIcon } from "~/components/dashboard/icons";
 
 export interface KidLink {
   id: string;
@@ -50,7 +51,7 @@ export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?
   return (
     <details className="side-menu" ref={menu}>
       <summary className="icon-btn" aria-label="Open menu">
-        <span aria-hidden="true">☰</span> <span className="menu-label">Menu</span>
+        <MenuIcon /> <span className="menu-label">Menu</span>
       </summary>
       <nav aria-label="Main menu" className="side-menu-panel">
         <ul>
@@ -111,7 +112,7 @@ export function Modal({
         <header className="modal-header">
           <h2 id={labelId}>{title}</h2>
           <Link to={closeHref} className="icon-btn" aria-label="Close" preventScrollReset replace>
-            ×
+            <CloseIcon />
           </Link>
         </header>
         {children}

@@ -15,7 +15,7 @@ export function LinkConfirmPage({ confirm }: { confirm: { email: string; signedI
     <>
       <h1>{verifying ? "Verify your email and sign in" : "Sign in with this link"}</h1>
       <p>
-        This link {verifying ? "verifies the email address of and signs in to" : "signs in to"} the Kids Portal account of{" "}
+        Continue to {verifying ? "verify this email address and sign in to" : "sign in to"} the Kids Portal account of{" "}
         <strong>{email}</strong>.
       </p>
       {other ? (

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { CloseIcon } from "~/components/dashboard/icons";
 
 export interface ToastData {
   type: "success" | "error" | "info";
@@ -42,11 +43,11 @@ export function Toaster({ toast, pageKey }: { toast: ToastData | null; pageKey?:
         <span>{visible.message}</span>
         {hydrated ? (
           <button type="button" className="toast-close" aria-label="Dismiss message" onClick={() => setVisible(null)}>
-            ×
+            <CloseIcon />
           </button>
         ) : (
           <label htmlFor="toast-dismiss" className="toast-close">
-            <span aria-hidden="true">×</span>
+            <CloseIcon />
             <span className="sr-only">Dismiss message</span>
           </label>
         )}

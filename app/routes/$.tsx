@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
+import { CompassIcon } from "~/components/dashboard/icons";
 
 export const meta: MetaFunction = () => [{ title: "Page not found · Kids Portal" }];
 
@@ -11,11 +12,7 @@ export function NotFound() {
   return (
     <main className="center-page">
       <div className="card narrow center">
-        {/* A drawn compass, not an emoji: every platform can draw it. */}
-        <svg className="big-icon" viewBox="0 0 48 48" width="56" height="56" aria-hidden="true" focusable="false">
-          <circle cx="24" cy="24" r="21" fill="none" stroke="currentColor" strokeWidth="3" />
-          <path d="M31 17 26.5 26.5 17 31 21.5 21.5Z" fill="currentColor" />
-        </svg>
+        <CompassIcon className="big-icon" />
         <h1>Oops! You're lost.</h1>
         <p>The page you are looking for was not found.</p>
         <Link className="btn btn-primary" to="/kids-device">

@@ -12,6 +12,7 @@ import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";
 import { endStreams } from "~/utils/sse.server";
 import { formatMediumDateTime } from "#core/format";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Account security · Kids Portal" }];
@@ -117,7 +118,7 @@ export default function Account() {
   return (
     <section className="stack">
       <Link to="/kids-device" className="back-link">
-        ← Back to Home
+        <ChevronIcon dir="left" /> Back to Home
       </Link>
       <h1>Account security</h1>
 

@@ -7,6 +7,7 @@ import { getKidRatings, getParentRatings } from "#db/queries/ratings";
 import { appInstallState } from "#db/queries/store/installed";
 import { appChangedBy, uninstalledBy } from "#db/queries/parent-profile";
 import { ChangedBy } from "~/components/ChangedBy";
+import { Tabs } from "~/components/Tabs";
 import { changedByLabel } from "~/rules/delegation";
 import { getItemAck } from "#device-service/ack";
 import { AppInfo } from "~/components/apps/AppInfo";
@@ -39,6 +40,7 @@ import {
 } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
 import { appTitle } from "#core/store";
+import { AppIcon } from "~/components/AppIcon";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -238,10 +240,14 @@ export default function Application() {
           </Link>
         </div>
         <div className="app-hero">
-          {data.detail.catalog?.icon ? <img src={data.detail.catalog.icon} alt="" width={56} height={56} /> : null}
+          <AppIcon packageName={data.packageName} title={data.title} icon={data.detail.catalog?.icon} size={56} />
           <div>
             <h1>{data.title}</h1>
-            <p className="muted">On {data.kid.name}&apos;s phone</p>
+            {data.detail.isAppInstalled ? (
+              <p className="muted" data-testid="on-phone">
+                On {data.kid.name}&apos;s phone
+              </p>
+            ) : null}
             <ChangedBy by={data.changedBy.by} verb={data.changedBy.verb} testId="app-changed-by" />
             {data.explanation ? (
               <p className={`badge ${data.explanation.tone === "blocked" ? "badge-red" : "badge-grey"}`} data-testid="time-explanation">
@@ -250,14 +256,14 @@ export default function Application() {
             ) : null}
           </div>
         </div>
-        <nav className="tabs" aria-label="App sections">
-          <Link to={to({ tab: null })} aria-current={data.tab === "info" ? "page" : undefined} replace>
-            Info
-          </Link>
-          <Link to={to({ tab: "usage" })} aria-current={data.tab === "usage" ? "page" : undefined} replace>
-            Usage
-          </Link>
-        </nav>
+        <Tabs
+          label="App sections"
+          replace
+          items={[
+            { label: "Info", to: to({ tab: null }), current: data.tab === "info" },
+            { label: "Usage", to: to({ tab: "usage" }), current: data.tab === "usage" },
+          ]}
+        />
       </div>
       {data.install ? (
         <InstallStatus

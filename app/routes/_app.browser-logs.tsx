@@ -16,6 +16,7 @@ import logsStyles from "../styles/logs.css?url";
 import { formatDateTime } from "#core/format";
 import { useIsSubmitting } from "~/utils/hooks";
 import { redirectWithToast } from "~/utils/toast.server";
+import { LockIcon } from "~/components/dashboard/icons";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -192,7 +193,7 @@ export default function BrowserLogs() {
                     aria-label={`${r.isBlocked ? "Unblock" : "Block"} ${r.url}`}
                     title={r.isBlocked ? "Blocked: press to unblock" : "Allowed: press to block"}
                   >
-                    <span aria-hidden="true">{r.isBlocked ? "🔒" : "🔓"}</span>
+                    <LockIcon open={!r.isBlocked} />
                   </button>
                 </Form>
               </li>

@@ -12,6 +12,7 @@ import { useIsSubmitting } from "~/utils/hooks";
 import { hashPassword, passwordProblem, verifyPassword } from "#core/password.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { endStreams } from "~/utils/sse.server";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 const ChangePasswordSchema = z.object({
   old_password: z.string({ required_error: "Current password is required." }),
@@ -66,7 +67,7 @@ export default function ChangePassword() {
   return (
     <section className="card narrow">
       <Link to="/kids-device" className="back-link">
-        ← Back to Home
+        <ChevronIcon dir="left" /> Back to Home
       </Link>
       <h1>Change Password</h1>
       <Form method="post" {...getFormProps(form)} className="stack">

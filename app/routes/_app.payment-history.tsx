@@ -4,6 +4,7 @@ import { listPayments, PAYMENTS_PAGE_SIZE } from "#db/queries/payments";
 import { PaymentHistory, type PaymentLine } from "~/components/payments/PaymentHistory";
 import paymentStyles from "../styles/payments.css?url";
 import { requireParent } from "~/utils/auth.server";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: paymentStyles }];
 export const meta: MetaFunction = () => [{ title: "Payment History · Kids Portal" }];
@@ -37,7 +38,7 @@ export default function PaymentHistoryPage() {
   return (
     <section className="stack">
       <Link to="/kids-device" className="back-link">
-        ← Back to Home
+        <ChevronIcon dir="left" /> Back to Home
       </Link>
       <h1>Payment History</h1>
       <PaymentHistory payments={payments} page={page} pages={pages} shopUrl={shopUrl} />

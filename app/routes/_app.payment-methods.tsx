@@ -15,6 +15,7 @@ import { requireParent } from "~/utils/auth.server";
 import { useHydrated, useIsSubmitting } from "~/utils/hooks";
 import { publicOrigin } from "#core/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: paymentStyles }];
 export const meta: MetaFunction = () => [{ title: "Payment Methods · Kids Portal" }];
@@ -164,7 +165,7 @@ export default function PaymentMethods() {
   return (
     <section className="stack">
       <Link to="/kids-device" className="back-link">
-        ← Back to Home
+        <ChevronIcon dir="left" /> Back to Home
       </Link>
       <div className="row-between">
         <h1>Payment Methods</h1>

@@ -7,6 +7,7 @@ import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { useHrefWith } from "~/components/dashboard/url";
 import { ChevronIcon } from "~/components/dashboard/icons";
+import { Tabs } from "~/components/Tabs";
 import { AgeModal, CategoryModal, ExpertModal } from "~/components/store/FilterModals";
 import { FailureModal } from "~/components/store/FailureModal";
 import { InstallModal } from "~/components/store/InstallModal";
@@ -96,14 +97,14 @@ export default function PlayStore() {
         <p className="muted" data-testid="store-header">
           {data.kid.name} · {phoneName}
         </p>
-        <nav className="tabs" aria-label="Store sections">
-          <Link to={to({ tab: "installed", modal: null })} aria-current={data.tab === "installed" ? "page" : undefined} replace>
-            Installed
-          </Link>
-          <Link to={to({ tab: "search", modal: null })} aria-current={data.tab === "search" ? "page" : undefined} replace>
-            Search Result
-          </Link>
-        </nav>
+        <Tabs
+          label="Store sections"
+          replace
+          items={[
+            { label: "Installed", to: to({ tab: "installed", modal: null }), current: data.tab === "installed" },
+            { label: "Search Result", to: to({ tab: "search", modal: null }), current: data.tab === "search" },
+          ]}
+        />
       </div>
       <section className="card stack" aria-label="Search the store">
         <Form method="get" role="search" className="store-search">

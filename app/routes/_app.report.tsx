@@ -8,6 +8,8 @@ import { formatMinutes } from "~/rules/minutes";
 import { formatDateTime } from "#core/format";
 import dashboardStyles from "../styles/dashboard.css?url";
 import reportStyles from "../styles/reports.css?url";
+import { ChevronIcon } from "~/components/dashboard/icons";
+import { AppIcon } from "~/components/AppIcon";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -44,7 +46,7 @@ export default function ReportPage() {
     <article className="stack report">
       <div className="page-head-wrap">
         <Link to={back} className="back-link no-print">
-          ← Back to Reports
+          <ChevronIcon dir="left" /> Back to Reports
         </Link>
         <h1>{r.title}</h1>
       </div>
@@ -120,9 +122,7 @@ export default function ReportPage() {
             {r.topApps.map((a) => (
               <li key={a.packageName}>
                 <span className="report-app">
-                  <span className="app-icon" aria-hidden="true">
-                    {a.icon ? <img src={a.icon} alt="" width={32} height={32} /> : a.name.slice(0, 1)}
-                  </span>
+                  <AppIcon packageName={a.packageName} title={a.name} icon={a.icon} size={32} />
                   {a.name}
                 </span>
                 <span className="num">{formatMinutes(a.minutes)}</span>

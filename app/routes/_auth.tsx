@@ -1,5 +1,6 @@
 import type { LinksFunction } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
+import { BrandMark } from "~/components/dashboard/icons";
 import authStyles from "../styles/auth.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
@@ -10,10 +11,7 @@ export default function AuthLayout() {
     <main className="auth-page">
       <div className="auth-card">
         <a href="/login" className="brand brand-large" aria-label="Kids Portal home">
-          <span className="brand-mark" aria-hidden="true">
-            ◉
-          </span>{" "}
-          Kids Portal
+          <BrandMark /> Kids Portal
         </a>
         <Outlet />
       </div>

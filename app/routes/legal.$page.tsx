@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 const PAGES = {
   privacy: {
@@ -36,7 +37,7 @@ export default function LegalPage() {
     <main className="center-page">
       <article className="card narrow prose">
         <Link to="/login" className="back-link">
-          ← Back
+          <ChevronIcon dir="left" /> Back
         </Link>
         <h1>{page.title}</h1>
         {page.body.map((p) => (

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useHrefWith } from "~/components/dashboard/url";
 import { compactNumber, expertBadge, ratingTone, relativeTime, starsPercent } from "~/rules/ratings";
 import type { AppPageData } from "~/routes/_app.application";
+import { StarIcon } from "~/components/dashboard/icons";
 
 /** The Info tab: the store listing, the expert rating, kids' and parents' ratings with their last five reviews. */
 export function AppInfo({ data }: { data: AppPageData }) {
@@ -87,7 +88,7 @@ export function AppInfo({ data }: { data: AppPageData }) {
         <ul className="reviews">
           {kids.lastFiveReviews.map((r) => (
             <li key={r.id}>
-              <strong>{r.name}</strong> · {r.kidsRating} ★ · <span className="muted small">{relativeTime(r.created_at, now)}</span>
+              <strong>{r.name}</strong> · {r.kidsRating} <Stars /> · <span className="muted small">{relativeTime(r.created_at, now)}</span>
               {r.review ? <p>{r.review}</p> : null}
             </li>
           ))}
@@ -115,8 +116,9 @@ export function AppInfo({ data }: { data: AppPageData }) {
             <li key={r.id}>
               <strong>{r.name}</strong> for {r.kidName} · <span className="muted small">{relativeTime(r.updated_at, now)}</span>
               <p className="muted small">
-                Educational {r.isEducational} ★ · Positive {r.isPositive} ★ · Suitable {r.isSuitableContent} ★ · Easy {r.isEasyToUnderstand}{" "}
-                ★{r.isRecommend ? " · Recommends" : ""}
+                Educational {r.isEducational} <Stars /> · Positive {r.isPositive} <Stars /> · Suitable {r.isSuitableContent} <Stars /> ·
+                Easy {r.isEasyToUnderstand} <Stars />
+                {r.isRecommend ? " · Recommends" : ""}
               </p>
               {r.review ? <p>{r.review}</p> : null}
             </li>
@@ -126,4 +128,9 @@ export function AppInfo({ data }: { data: AppPageData }) {
       </section>
     </>
   );
+}
+
+/** A rating's unit: the star icon, read as "stars". */
+function Stars() {
+  return <StarIcon title="stars" className="star" />;
 }

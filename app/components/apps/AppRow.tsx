@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { AppIcon } from "~/components/AppIcon";
 
 export interface AppRowApp {
   packageName: string;
@@ -20,9 +21,7 @@ export function AppRow({ app: a, href, children }: { app: AppRowApp; href: strin
   return (
     <li>
       <Link to={href} className="usage-item">
-        <span className="app-icon" aria-hidden="true">
-          {a.icon ? <img src={a.icon} alt="" width={36} height={36} /> : a.title.slice(0, 1)}
-        </span>
+        <AppIcon packageName={a.packageName} title={a.title} icon={a.icon} />
         <span className="usage-main">
           <span className="usage-title">
             {a.title}

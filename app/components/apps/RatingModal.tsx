@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Modal } from "~/components/layout";
 import { SubmitButton } from "~/components/forms";
 import { useIsSubmitting } from "~/utils/hooks";
+import { StarIcon } from "~/components/dashboard/icons";
 
 const star = z.coerce.number().int().min(0).max(5).catch(0);
 
@@ -44,7 +45,7 @@ export function RatingModal({ title, closeHref }: { title: string; closeHref: st
               <label key={n} className="choice">
                 <input type="radio" name={q.name} value={n} />
                 <span>
-                  {n} <span aria-hidden="true">★</span>
+                  {n} <StarIcon />
                   <span className="sr-only">{n === 1 ? "star" : "stars"}</span>
                 </span>
               </label>

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { ChangedBy } from "~/components/ChangedBy";
 import { failureExplanation } from "~/rules/store";
 import type { DashData } from "./types";
+import { AppIcon } from "~/components/AppIcon";
 
 /**
  * Store installs on their way to the kid's phone (issue 13): installing, or not installed and why, with a link to
@@ -19,12 +20,12 @@ export function InstallsCard({ data }: { data: DashData }) {
       <ul className="installs-list">
         {data.installs.map((i) => (
           <li key={i.packageName} data-state={i.state} data-testid="dashboard-install">
-            <img src={i.icon} alt="" width={32} height={32} loading="lazy" />
+            <AppIcon packageName={i.packageName} title={i.title} icon={i.icon} size={32} />
             <Link to={appHref(i.packageName)} className="installs-title">
               {i.title}
             </Link>
             {i.state === "installing" ? (
-              <span className="badge badge-installing">Installing…</span>
+              <span className="badge badge-orange">Installing…</span>
             ) : (
               <span>
                 <span className="badge badge-red">Not installed</span>{" "}

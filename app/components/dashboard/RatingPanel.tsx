@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useIsSubmitting } from "~/utils/hooks";
 import type { DashData } from "./types";
+import { CloseIcon } from "./icons";
 
 /** The app-rating panel: the kid's newly installed apps, until the parent closes it. */
 export function RatingPanel({ data }: { data: DashData }) {
@@ -13,7 +14,7 @@ export function RatingPanel({ data }: { data: DashData }) {
           <input type="hidden" name="intent" value="rating-shown" />
           <input type="hidden" name="profileId" value={data.profile.id} />
           <button type="submit" className="icon-btn" aria-label="Close app rating" disabled={busy}>
-            ×
+            <CloseIcon />
           </button>
         </Form>
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useHydrated } from "~/utils/hooks";
 import { blurMinutes, stepMinutes, typedMinutes } from "~/rules/minutes";
+import { MinusIcon, PlusIcon } from "./icons";
 
 /**
  * A minutes stepper. Without JavaScript the − and + buttons submit the form with `step` (the server answers
@@ -53,7 +54,7 @@ export function MinutesStepper({
               : undefined
           }
         >
-          −
+          <MinusIcon />
         </button>
         <input
           id={id}
@@ -88,7 +89,7 @@ export function MinutesStepper({
               : undefined
           }
         >
-          +
+          <PlusIcon />
         </button>
       </div>
     </div>

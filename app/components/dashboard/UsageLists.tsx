@@ -3,6 +3,7 @@ import { formatMinutes } from "~/rules/minutes";
 import { isManualInstall } from "~/rules/usage";
 import type { DashData } from "./types";
 import { useHrefWith } from "./url";
+import { AppIcon } from "~/components/AppIcon";
 
 /** Most used apps and most used categories of the period, each with Show More / Show Less. */
 export function UsageLists({ data, kidQs }: { data: DashData; kidQs: string }) {
@@ -18,7 +19,7 @@ export function UsageLists({ data, kidQs }: { data: DashData; kidQs: string }) {
               <UsageRow
                 key={a.packageName}
                 href={`/application?${new URLSearchParams({ package_name: a.packageName, profile_id: data.profile.id, serialNumber: data.device.serialNumber })}`}
-                icon={a.icon ? <img src={a.icon} alt="" width={36} height={36} /> : a.title.slice(0, 1)}
+                icon={<AppIcon packageName={a.packageName} title={a.title} icon={a.icon} />}
                 title={a.title}
                 badges={
                   <>
@@ -78,11 +79,7 @@ function UsageRow(p: {
   return (
     <li>
       <Link to={p.href} className="usage-item">
-        {p.icon !== undefined ? (
-          <span className="app-icon" aria-hidden="true">
-            {p.icon}
-          </span>
-        ) : null}
+        {p.icon ?? null}
         <span className="usage-main">
           <span className="usage-title">
             {p.title}

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 /**
  * Pages of a long list (the page is in the URL, so it works without JavaScript): a link to the page before and the
@@ -24,21 +25,21 @@ export function PageNav({
     <nav className="day-nav" aria-label={label}>
       {newerHref ? (
         <Link to={newerHref} className="btn btn-outline btn-small" rel="prev">
-          ‹ {newer}
+          <ChevronIcon dir="left" /> {newer}
         </Link>
       ) : (
         <span className="btn btn-outline btn-small" aria-disabled="true">
-          ‹ {newer}
+          <ChevronIcon dir="left" /> {newer}
         </span>
       )}
       <strong>Page {page}</strong>
       {olderHref ? (
         <Link to={olderHref} className="btn btn-outline btn-small" rel="next">
-          {older} ›
+          {older} <ChevronIcon dir="right" />
         </Link>
       ) : (
         <span className="btn btn-outline btn-small" aria-disabled="true">
-          {older} ›
+          {older} <ChevronIcon dir="right" />
         </span>
       )}
     </nav>

@@ -3,6 +3,7 @@ import { SubmitButton } from "~/components/forms";
 import { Modal } from "~/components/layout";
 import { cardExpiry, cardName } from "~/payments/card";
 import { useIsSubmitting } from "~/utils/hooks";
+import { StarIcon } from "~/components/dashboard/icons";
 
 export interface CardItem {
   id: string;
@@ -43,7 +44,8 @@ function CardRow({ card, deleteHref }: { card: CardItem; deleteHref: string }) {
       <h2>
         {card.isDefault ? (
           <span className="card-star" title="Default card">
-            ★<span className="sr-only">Default card:</span>
+            <StarIcon />
+            <span className="sr-only">Default card:</span>
           </span>
         ) : null}
         {cardLabel(card)}

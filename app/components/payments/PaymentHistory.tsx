@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { ReceiptIcon } from "~/components/dashboard/icons";
 
 export interface PaymentLine {
   id: string;
@@ -30,8 +31,8 @@ function PaymentItem({ p }: { p: PaymentLine }) {
       {p.imageUrl ? (
         <img src={p.imageUrl} alt="" width={48} height={48} />
       ) : (
-        <span className="pay-icon" aria-hidden="true">
-          ◉
+        <span className="pay-icon">
+          <ReceiptIcon />
         </span>
       )}
       <div>

@@ -11,6 +11,7 @@ import { ConfirmModal } from "./ConfirmModal";
 import { DelegatedAccessTable, ReceivedAccessTable } from "./DelegationTables";
 import { KidsCard } from "./KidsCard";
 import { TimeZoneCard } from "./TimeZoneCard";
+import { ChevronIcon } from "~/components/dashboard/icons";
 
 export type ProfileData = SerializeFrom<typeof loader>;
 export type ProfileActionData =
@@ -24,7 +25,7 @@ export function ProfileView({ data, actionData }: { data: ProfileData; actionDat
   return (
     <div className="stack">
       <Link to="/kids-device" className="back-link">
-        ← Back to Home
+        <ChevronIcon dir="left" /> Back to Home
       </Link>
       <h1>Parent Profile</h1>
       <NameCard data={data} lastResult={actionData?.intent === "name" ? actionData.result : undefined} />

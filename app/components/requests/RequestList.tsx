@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { formatDateTime } from "#core/format";
 import { SubmitButton } from "~/components/forms";
 import { useIsSubmitting } from "~/utils/hooks";
+import { AppIcon } from "~/components/AppIcon";
 
 export interface RequestItem {
   id: string;
@@ -23,13 +24,7 @@ export function RequestList({ items }: { items: RequestItem[] }) {
     <ul className="request-list" aria-label="Requests">
       {items.map((r) => (
         <li key={r.id} className="card request-row" data-testid="request" data-request-id={r.id}>
-          {r.icon ? (
-            <img src={r.icon} alt="" width={48} height={48} className="request-icon" />
-          ) : (
-            <span className="request-icon placeholder" aria-hidden="true">
-              {r.title.slice(0, 1).toUpperCase()}
-            </span>
-          )}
+          <AppIcon packageName={r.packageName} title={r.title} icon={r.icon} size={48} />
           <div className="stack-tight request-text">
             <strong>{r.title}</strong>
             <span className="badge badge-orange request-type">{r.label}</span>

@@ -6,6 +6,8 @@ import type { InstallRetryView } from "#db/queries/store/installed";
 import type { ExpertRating } from "#db/schema";
 import { ChangedBy } from "~/components/ChangedBy";
 import { RetryLine } from "./FailureModal";
+import { StarIcon } from "~/components/dashboard/icons";
+import { AppIcon } from "~/components/AppIcon";
 
 export interface StoreItem {
   appId: string;
@@ -127,14 +129,18 @@ function StoreRow({
       data-app={a.appId}
       data-state={a.installState ?? (a.isAppInstalled ? "installed" : "none")}
     >
-      <img src={a.icon} alt="" width={48} height={48} loading="lazy" />
+      <AppIcon packageName={a.appId} title={a.title} icon={a.icon} size={48} />
       <div className="store-main">
         <Link to={href} className="store-title">
           {a.title}
         </Link>
         <div className="store-meta">
           <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
-          {a.scoreText ? <span title="Play Store score">★ {a.scoreText}</span> : null}
+          {a.scoreText ? (
+            <span title="Play Store score">
+              <StarIcon /> {a.scoreText}
+            </span>
+          ) : null}
           {a.kidsRating != null ? <span className={`tone-${ratingTone(a.kidsRating)}`}>Kids {a.kidsRating}</span> : null}
           {a.overallRating != null ? <span>Overall {a.overallRating}</span> : null}
           <span className="store-price">{priceText(a.price, a.free)}</span>
