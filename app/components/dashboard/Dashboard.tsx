@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { Tabs } from "~/components/Tabs";
 import { useLiveRefresh } from "~/utils/live";
 import { formatDateTime as fmtDateTime } from "#core/format";
 import { ActivityCard } from "./ActivityCard";
@@ -56,14 +57,13 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
 
       <KidHeader data={data} kidQs={kidQs} />
 
-      <nav className="tabs" aria-label="Dashboard sections">
-        <Link to={to({ tab: null })} aria-current={data.tab === "usage" ? "page" : undefined} className="tab">
-          Usage
-        </Link>
-        <Link to={to({ tab: "info" })} aria-current={data.tab === "info" ? "page" : undefined} className="tab">
-          Info
-        </Link>
-      </nav>
+      <Tabs
+        label="Dashboard sections"
+        items={[
+          { label: "Usage", to: to({ tab: null }), current: data.tab === "usage" },
+          { label: "Info", to: to({ tab: "info" }), current: data.tab === "info" },
+        ]}
+      />
 
       {waiting.length ? (
         <div className="banner banner-info" role="status" data-testid="waiting">
