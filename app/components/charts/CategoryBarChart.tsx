@@ -1,9 +1,8 @@
 import { Bar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { formatMinutes } from "~/rules/minutes";
 import { useDocumentMarkup } from "~/utils/document-markup";
+import { seriesColour } from "#core/chart-colours";
 import { ChartTable, type ChartPeriod } from "./ChartTable";
-
-export const CHART_COLOURS = ["#0f766e", "#2563eb", "#d97706", "#9333ea", "#db2777", "#64748b"];
 
 export interface CategoryChartData {
   slots: string[];
@@ -18,13 +17,24 @@ export interface CategoryChartData {
 /**
  * The bars as plain rectangles from nivo's computed layout: nivo's own bars layer animates every bar through
  * react-spring transitions, which costs tens of milliseconds per server render; nothing is drawn for empty segments.
+ * A white edge parts stacked segments (two series of one colour still read as two); `data-key` names the series.
  */
 function PlainBars({ bars }: BarCustomLayerProps<BarDatum>) {
   return (
     <g>
       {bars.map((bar) =>
         bar.height > 0.2 && bar.width > 0 ? (
-          <rect key={`${bar.key}`} x={bar.x} y={bar.y} width={bar.width} height={bar.height} fill={bar.color} />
+          <rect
+            key={`${bar.key}`}
+            x={bar.x}
+            y={bar.y}
+            width={bar.width}
+            height={bar.height}
+            fill={bar.color}
+            stroke="#ffffff"
+            strokeWidth={0.75}
+            data-key={String(bar.data.id)}
+          />
         ) : null,
       )}
     </g>
@@ -63,9 +73,9 @@ export function CategoryChartFigure({
       {data.categories.length ? (
         <figcaption>
           <ul className="chart-legend">
-            {data.categories.map((c, i) => (
+            {data.categories.map((c) => (
               <li key={c.key}>
-                <span className="swatch" style={{ background: CHART_COLOURS[i % CHART_COLOURS.length] }} aria-hidden="true" />
+                <span className="swatch" style={{ background: seriesColour(c.key) }} data-key={c.key} aria-hidden="true" />
                 {c.name}
               </li>
             ))}
@@ -138,7 +148,6 @@ export function CategoryBarChartAt({
   const isDay = data.slots.length === 24;
   const step = niceStep(maxTotal);
   const tickValues = Array.from({ length: Math.max(1, Math.ceil(Math.max(1, maxTotal) / step)) + 1 }, (_, i) => i * step);
-  const colourOf = new Map(keys.map((k, i) => [k, CHART_COLOURS[i % CHART_COLOURS.length]]));
   return (
     <Bar
       data={rows}
@@ -148,7 +157,7 @@ export function CategoryBarChartAt({
       height={height}
       margin={{ top: 10, right: 8, bottom: 28, left: 56 }}
       padding={isDay ? 0.2 : 0.35}
-      colors={(bar) => colourOf.get(String(bar.id)) ?? "#94a3b8"}
+      colors={(bar) => seriesColour(String(bar.id))}
       enableLabel={false}
       layers={LAYERS}
       animate={false}
