@@ -84,11 +84,15 @@ export default function MapPage() {
   useEffect(() => {
     let map: import("leaflet").Map | undefined;
     let cancelled = false;
+    let resized: ResizeObserver | undefined;
     void import("leaflet").then((mod) => {
       const L = (mod as unknown as { default?: typeof import("leaflet") }).default ?? mod;
       if (cancelled || !ref.current) return;
       const m = L.map(ref.current, { zoomControl: true, attributionControl: true }).setView([lat, long], zoom);
       map = m;
+      // The stage's height changes when the note under it appears: Leaflet keeps the pin in the middle.
+      resized = new ResizeObserver(() => m.invalidateSize());
+      resized.observe(ref.current);
       // The outlines in a pane under the tiles' (z-index 200): a loaded tile covers them, a missing one shows them.
       m.createPane("outlines").style.zIndex = "150";
       void fetch(outlinesHref(lat, long))
@@ -138,6 +142,7 @@ export default function MapPage() {
     });
     return () => {
       cancelled = true;
+      resized?.disconnect();
       map?.remove();
     };
   }, [lat, long, zoom, bbox, outlineZoom]);
