@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHART_PALETTE, REST_COLOUR, REST_KEY, seriesColour } from "./chart-colours";
+import { CHART_PALETTE, REST_COLOUR, REST_KEY, seriesColour, seriesLook, swatchBackground } from "./chart-colours";
 
 /** WCAG relative luminance and contrast ratio of two #rrggbb colours. */
 function luminance(hex: string): number {
@@ -53,6 +53,32 @@ describe("seriesColour", () => {
     }
     expect(seriesColour("com.roblox.client")).toBe("#9333ea");
     expect(seriesColour("com.whatsapp")).toBe("#db2777");
+  });
+
+  it.each([
+    ["EDUCATION", { colour: "#0f766e", striped: false }],
+    ["TOOLS", { colour: "#0f766e", striped: true }],
+    ["PHOTOGRAPHY", { colour: "#2563eb", striped: true }],
+    ["GAME_RACING", { colour: "#0f766e", striped: false }],
+    [REST_KEY, { colour: REST_COLOUR, striped: false }],
+  ])("%s looks %j", (key, look) => {
+    expect(seriesLook(key)).toEqual(look);
+  });
+
+  it("gives the twenty categories kids use most twenty different looks", () => {
+    const top = [
+      ...["EDUCATION", "COMMUNICATION", "GAME_ACTION", "ENTERTAINMENT", "SOCIAL", "GAME_ARCADE", "VIDEO_PLAYERS"],
+      ...["GAME_CASUAL", "MUSIC_AND_AUDIO", "GAME_PUZZLE", "TOOLS", "PHOTOGRAPHY", "BOOKS_AND_REFERENCE", "GAME_ADVENTURE"],
+      ...["GAME_SIMULATION", "PRODUCTIVITY", "GAME_ROLE_PLAYING", "FAMILY", "GAME_STRATEGY", "ART_AND_DESIGN"],
+    ];
+    expect(new Set(top.map((k) => JSON.stringify(seriesLook(k)))).size).toBe(20);
+  });
+
+  it("a swatch: the colour, or the colour under lighter stripes", () => {
+    expect(swatchBackground({ colour: "#0f766e", striped: false })).toBe("#0f766e");
+    expect(swatchBackground({ colour: "#0f766e", striped: true })).toBe(
+      "repeating-linear-gradient(45deg, transparent 0 4px, rgb(255 255 255 / 0.55) 4px 6px), #0f766e",
+    );
   });
 
   it("gives the ten categories kids use most ten different colours", () => {

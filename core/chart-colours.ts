@@ -1,12 +1,13 @@
 /**
- * One colour per chart series, the same on every chart and page (the dashboard's Day and Week charts, a
- * category's page, a report's pie and its mail): a pure function of the series' stable key (a Play Store
+ * One look per chart series, the same on every chart and page (the dashboard's Day and Week charts, a category's
+ * page, an app's page, a report's pie and its mail): a pure function of the series' stable key (a Play Store
  * category id, a package name), never of its place in the data.
  *
  * The palette: ten hues far apart, each at least 3:1 against the white card (WCAG 1.4.11, non-text contrast),
- * neighbours in the palette never two shades of one hue. The categories a kid uses most get ten different
- * colours (CATEGORY_ORDER); every other key takes its palette place from a hash of its text. Stacked
- * segments are drawn with a white gap, so two series that share a colour still read as two.
+ * neighbours in the palette never two shades of one hue. Each hue comes solid or striped (lighter stripes over
+ * it): twenty looks. The twenty categories kids use most get twenty different looks (CATEGORY_ORDER); every
+ * other key takes its look from a hash of its text. Stacked segments are drawn with a white gap, so two series
+ * that share a look still read as two.
  */
 export const CHART_PALETTE = [
   "#0f766e", // teal
@@ -27,8 +28,8 @@ export const REST_COLOUR = "#64748b";
 export const REST_KEY = "__rest";
 
 /**
- * Play Store category ids in palette order: the first ten (what kids use most) each get their own colour, the
- * next ten the same colours again in an order that keeps the games apart from each other, and so on.
+ * Play Store category ids in look order: the first ten (what kids use most) each get their own colour, solid; the
+ * next ten the same colours striped; then solid again, and so on.
  */
 const CATEGORY_ORDER = [
   "EDUCATION",
@@ -41,7 +42,7 @@ const CATEGORY_ORDER = [
   "GAME_CASUAL",
   "MUSIC_AND_AUDIO",
   "GAME_PUZZLE",
-  // again from teal
+  // striped, from teal
   "TOOLS",
   "PHOTOGRAPHY",
   "BOOKS_AND_REFERENCE",
@@ -52,7 +53,7 @@ const CATEGORY_ORDER = [
   "FAMILY",
   "GAME_STRATEGY",
   "ART_AND_DESIGN",
-  // again
+  // solid again
   "GAME_RACING",
   "GAME_SPORTS",
   "SPORTS",
@@ -63,7 +64,7 @@ const CATEGORY_ORDER = [
   "GAME_WORD",
   "COMICS",
   "FAMILY_CREATE",
-  // again
+  // striped again
   "GAME_BOARD",
   "GAME_CARD",
   "GAME_TRIVIA",
@@ -74,7 +75,7 @@ const CATEGORY_ORDER = [
   "FAMILY_PRETEND",
   "FAMILY_BRAINGAMES",
   "FAMILY_ACTION",
-  // again
+  // solid again
   "FAMILY_MUSICVIDEO",
   "LIFESTYLE",
   "SHOPPING",
@@ -85,7 +86,7 @@ const CATEGORY_ORDER = [
   "AUTO_AND_VEHICLES",
   "PARENTING",
   "HOUSE_AND_HOME",
-  // again
+  // striped again
   "BUSINESS",
   "FINANCE",
   "EVENTS",
@@ -95,7 +96,9 @@ const CATEGORY_ORDER = [
   "LIBRARIES_AND_DEMO",
 ] as const;
 
-const PLACE = new Map<string, number>(CATEGORY_ORDER.map((id, i) => [id, i % CHART_PALETTE.length]));
+/** The number of looks: each palette colour solid, then striped. */
+const LOOKS = CHART_PALETTE.length * 2;
+const PLACE = new Map<string, number>(CATEGORY_ORDER.map((id, i) => [id, i % LOOKS]));
 
 /** FNV-1a over the key's UTF-16 code units: a small, stable spread for the keys CATEGORY_ORDER does not list. */
 function hash(key: string): number {
@@ -107,8 +110,30 @@ function hash(key: string): number {
   return h >>> 0;
 }
 
-/** The colour of one chart series: a category id or a package name; the rest series is grey. */
+export interface SeriesLook {
+  colour: string;
+  /** Lighter stripes over the colour (STRIPES). */
+  striped: boolean;
+}
+
+/** The stripes: every STRIPES.period pixels a STRIPES.width-pixel band of white at STRIPES.opacity, at 45°. */
+export const STRIPES = { period: 6, width: 2, opacity: 0.55 } as const;
+
+/** The look of one chart series: a category id or a package name; the rest series is plain grey. */
+export function seriesLook(key: string): SeriesLook {
+  if (key === REST_KEY) return { colour: REST_COLOUR, striped: false };
+  const place = PLACE.get(key) ?? hash(key) % LOOKS;
+  return { colour: CHART_PALETTE[place % CHART_PALETTE.length], striped: place >= CHART_PALETTE.length };
+}
+
+/** The series' colour (its stripes aside). */
 export function seriesColour(key: string): string {
-  if (key === REST_KEY) return REST_COLOUR;
-  return CHART_PALETTE[PLACE.get(key) ?? hash(key) % CHART_PALETTE.length];
+  return seriesLook(key).colour;
+}
+
+/** A legend swatch's CSS background for a look: the colour, under the stripes when striped. */
+export function swatchBackground(look: SeriesLook): string {
+  if (!look.striped) return look.colour;
+  const { period, width, opacity } = STRIPES;
+  return `repeating-linear-gradient(45deg, transparent 0 ${period - width}px, rgb(255 255 255 / ${opacity}) ${period - width}px ${period}px), ${look.colour}`;
 }

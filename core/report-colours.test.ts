@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { seriesColour } from "./chart-colours";
+import { seriesLook, swatchBackground } from "./chart-colours";
 import { PIE_BY_CATEGORY, reportLegendColours } from "./report-colours";
 
-const cats = [{ category: "SOCIAL" }, { category: "EDUCATION" }];
+const cats = [{ category: "SOCIAL" }, { category: "TOOLS" }];
 
 describe("reportLegendColours", () => {
-  it("a pie drawn in the categories' colours: the legend uses them (the dashboard's), the rest grey", () => {
+  it("a pie drawn in the categories' looks: the legend uses them (the dashboard's), the rest grey", () => {
     expect(reportLegendColours(`<svg ${PIE_BY_CATEGORY} xmlns="http://www.w3.org/2000/svg"></svg>`, cats)).toEqual({
-      colours: [seriesColour("SOCIAL"), seriesColour("EDUCATION")],
+      colours: ["#db2777", swatchBackground(seriesLook("TOOLS"))],
       other: "#64748b",
     });
   });

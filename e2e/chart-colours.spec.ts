@@ -18,10 +18,13 @@ async function chartColours(page: Page): Promise<Map<string, { swatch: string; b
     return [...f.querySelectorAll<HTMLElement>(".chart-legend .swatch")].map((s) => {
       const key = s.dataset.key ?? "";
       const bars = [...(svg?.querySelectorAll("rect[data-key]") ?? [])].filter((r) => r.getAttribute("data-key") === key);
-      return [
-        key,
-        { swatch: hex(getComputedStyle(s).backgroundColor), bars: bars.map((r) => (r.getAttribute("fill") ?? "").toLowerCase()) },
-      ] as const;
+      // A striped series' bars fill with a pattern: its colour is the pattern's first rectangle's.
+      const fillOf = (r: Element) => {
+        const fill = r.getAttribute("fill") ?? "";
+        const id = /^url\(#(.+)\)$/.exec(fill)?.[1];
+        return (id ? (svg?.querySelector(`pattern[id="${id}"] rect`)?.getAttribute("fill") ?? fill) : fill).toLowerCase();
+      };
+      return [key, { swatch: hex(getComputedStyle(s).backgroundColor), bars: bars.map(fillOf) }] as const;
     });
   });
   return new Map(entries);

@@ -11,7 +11,7 @@ import { limitDraft, limitIntent } from "~/components/apps/limit.server";
 import { PeriodNav } from "~/components/apps/PeriodNav";
 import { CategoryApps } from "~/components/category/CategoryApps";
 import { CategoryChartFigure } from "~/components/charts/CategoryBarChart";
-import { seriesColour } from "#core/chart-colours";
+import { seriesLook, swatchBackground } from "#core/chart-colours";
 import { chartForPage } from "~/components/charts/render.server";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
@@ -210,7 +210,12 @@ export default function Category() {
         <PeriodNav period={data.period} />
         <p className="total-time">
           {/* The category's colour on the dashboard's charts and the reports. */}
-          <span className="swatch" style={{ background: seriesColour(c.category) }} data-key={c.category} aria-hidden="true" />{" "}
+          <span
+            className="swatch"
+            style={{ background: swatchBackground(seriesLook(c.category)) }}
+            data-key={c.category}
+            aria-hidden="true"
+          />{" "}
           <span className="muted">Screen time</span> <strong data-testid="total-time">{formatMinutes(c.usedTime)}</strong>
         </p>
         <CategoryChartFigure svg={data.chartSvg} data={c.chart} title={data.chartTitle} period={data.period} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seriesColour } from "../../core/chart-colours";
+import { seriesColour, seriesLook } from "../../core/chart-colours";
 import { OTHER_CATEGORIES, PIE_BY_CATEGORY, reportLegendColours } from "../../core/report-colours";
 import { renderCategoryPieSvg } from "./charts";
 
@@ -21,5 +21,16 @@ describe("the report's pie", () => {
     expect(new Set(fills(other))).toEqual(new Set([seriesColour("SOCIAL"), seriesColour("GAME_ACTION")]));
     const legend = reportLegendColours(one, [a, b]);
     expect(new Set([...legend.colours, legend.other])).toEqual(new Set(fills(one)));
+  });
+
+  it("draws a striped category's slice with lighter stripes over its colour", () => {
+    const tools = { category: "TOOLS", name: "Tools", minutes: 40 };
+    const svg = renderCategoryPieSvg([{ category: "SOCIAL", name: "Social", minutes: 50 }, tools], "Striped");
+    expect(seriesLook("TOOLS").striped).toBe(true);
+    const slice = /<path[^>]*fill="url\(#([^)]+)\)"[^>]*data-testid="arc\.Tools"/.exec(svg);
+    expect(slice).not.toBeNull();
+    const pattern = new RegExp(`<pattern id="${slice![1]}"[\\s\\S]*?</pattern>`).exec(svg)?.[0] ?? "";
+    expect(pattern).toContain(`fill="${seriesColour("TOOLS")}"`);
+    expect(pattern).toContain("rgba(255, 255, 255, 0.5"); // coordinates and numbers to one decimal
   });
 });
