@@ -119,5 +119,5 @@ export function renderCategoryPieSvg(categories: { category: string; name: strin
       theme: { text: { fontSize: 11, fontFamily: "Arial, Helvetica, sans-serif" } },
     }),
   );
-  return bareSvg(markup, title).replace(/^<svg /, `<svg ${PIE_BY_CATEGORY} `);
+  return bareSvg(markup, title).replace(/^<svg xmlns="([^"]+)"/, `<svg xmlns="$1" ${PIE_BY_CATEGORY}`);
 }
