@@ -70,3 +70,35 @@ test("a category keeps its colour on the Day and Week charts and on its own page
 });
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+
+test("a report's pie and its legend give each category the dashboard's colour", async ({ page }) => {
+  await signInDemo(page);
+  await page.locator("summary[aria-label='Open menu']").click();
+  await page.getByRole("link", { name: "Reports" }).click();
+  await expect(page).toHaveURL(/\/reports\?profileId=\w+&serialNumber=/);
+  // The last closed week's report (the demo builds it).
+  const now = new Date();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const monday = new Date(today - (((now.getUTCDay() + 6) % 7) + 7) * 86_400_000);
+  await page.goto(`${page.url()}&month=${monday.getUTCMonth() + 1}&year=${monday.getUTCFullYear()}`);
+  await page.getByRole("link", { name: /^View/ }).first().click();
+  await expect(page).toHaveURL(/\/report\?id=\w+/);
+
+  const swatches = page.locator("section[aria-labelledby='categories-title'] .swatch[data-key]");
+  await expect(swatches.first()).toBeAttached();
+  const pie = await (await page.request.get((await page.getByRole("img", { name: /^Pie chart/ }).getAttribute("src"))!)).text();
+  for (const swatch of await swatches.all()) {
+    const key = (await swatch.getAttribute("data-key"))!;
+    const name = (await swatch.locator("xpath=..").textContent())!.trim();
+    await expect(swatch, key).toHaveCSS("background-color", rgb(seriesColour(key)));
+    // The slice of that name: its colour, or the pattern (stripes over its colour) it is filled with.
+    const fill =
+      new RegExp(
+        `<path[^>]*fill="([^"]+)"[^>]*data-testid="arc\\.${name.replace(/&/g, "&amp;").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`,
+      ).exec(pie)?.[1] ?? "";
+    const colour = fill.startsWith("url(#")
+      ? new RegExp(`<pattern id="${fill.slice(5, -1)}"[^>]*><rect[^>]*fill="([^"]+)"`).exec(pie)?.[1]
+      : fill;
+    expect([rgb(seriesColour(key)).replace("rgb(", "rgba(").replace(")", ", 1)"), seriesColour(key)], name).toContain(colour);
+  }
+});

@@ -96,7 +96,7 @@ export default function ReportPage() {
             {r.topCategories.map((c, i) => (
               <li key={c.category}>
                 <span>
-                  <span className="swatch" style={{ background: legend.colours[i] }} aria-hidden="true" /> {c.name}
+                  <span className="swatch" style={{ background: legend.colours[i] }} data-key={c.category} aria-hidden="true" /> {c.name}
                 </span>
                 <span className="num">{formatMinutes(c.minutes)}</span>
               </li>
