@@ -119,7 +119,7 @@ export default function MapPage() {
         subdomains: ["a", "b", "c"],
         maxZoom: 19,
         attribution:
-          '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a> contributors; borders: Natural Earth',
+          '&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a> contributors',
       });
       tiles.on("tileload", () => {
         loaded += 1;
