@@ -6,6 +6,7 @@ describe("the base map's pieces", () => {
     [51.5014, -0.1419, `/resources/map-outlines?lat=51&long=-1&v=${OUTLINES_VERSION}`],
     [-33.87, 151.21, `/resources/map-outlines?lat=-34&long=151&v=${OUTLINES_VERSION}`],
     [10, 180, `/resources/map-outlines?lat=10&long=179&v=${OUTLINES_VERSION}`],
+    [90, -180, `/resources/map-outlines?lat=89&long=-180&v=${OUTLINES_VERSION}`],
   ])("outlines for (%s, %s): %s", (lat, long, href) => {
     expect(outlinesHref(lat, long)).toBe(href);
   });

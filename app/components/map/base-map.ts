@@ -8,7 +8,8 @@ export const OUTLINES_VERSION = "50m-2.0.2";
 
 /** Where Leaflet gets the outlines around a point: its whole-degree cell (resources.map-outlines). */
 export function outlinesHref(lat: number, long: number): string {
-  return `/resources/map-outlines?lat=${Math.floor(lat)}&long=${Math.min(179, Math.floor(long))}&v=${OUTLINES_VERSION}`;
+  const cell = (v: number, min: number, max: number) => Math.max(min, Math.min(max, Math.floor(v)));
+  return `/resources/map-outlines?lat=${cell(lat, -90, 89)}&long=${cell(long, -180, 179)}&v=${OUTLINES_VERSION}`;
 }
 
 /** The base map's colours: sea, land, borders and coasts (the same on the page and under Leaflet's tiles). */
