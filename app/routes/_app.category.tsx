@@ -11,6 +11,7 @@ import { limitDraft, limitIntent } from "~/components/apps/limit.server";
 import { PeriodNav } from "~/components/apps/PeriodNav";
 import { CategoryApps } from "~/components/category/CategoryApps";
 import { CategoryChartFigure } from "~/components/charts/CategoryBarChart";
+import { seriesLook, swatchBackground } from "#core/chart-colours";
 import { chartForPage } from "~/components/charts/render.server";
 import { callDevice, hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
@@ -208,6 +209,13 @@ export default function Category() {
         <h2 id="usage-title">Usage</h2>
         <PeriodNav period={data.period} />
         <p className="total-time">
+          {/* The category's colour on the dashboard's charts and the reports. */}
+          <span
+            className="swatch"
+            style={{ background: swatchBackground(seriesLook(c.category)) }}
+            data-key={c.category}
+            aria-hidden="true"
+          />{" "}
           <span className="muted">Screen time</span> <strong data-testid="total-time">{formatMinutes(c.usedTime)}</strong>
         </p>
         <CategoryChartFigure svg={data.chartSvg} data={c.chart} title={data.chartTitle} period={data.period} />

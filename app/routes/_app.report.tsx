@@ -2,7 +2,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Link, useLoaderData } from "@remix-run/react";
 import { reportView } from "#db/queries/reports";
 import { changeAgainst, dayName } from "#core/report-periods";
-import { OTHER_COLOUR, REPORT_COLOURS } from "#core/report-colours";
+import { reportLegendColours } from "#core/report-colours";
 import { requireReportWith } from "~/components/reports/report.server";
 import { formatMinutes } from "~/rules/minutes";
 import { formatDateTime } from "#core/format";
@@ -32,6 +32,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const report = reportView(row);
   return json({
     report,
+    legend: reportLegendColours(row.pie_svg, report.topCategories),
     change: changeAgainst(report.totalMinutes, report.previousMinutes, report.kind).label,
     back: `/reports?${new URLSearchParams({ profileId: row.profile_id, serialNumber: device?.serial_number ?? "", month: String(Number(row.period_start.slice(5, 7))), year: row.period_start.slice(0, 4) })}`,
   });
@@ -40,7 +41,7 @@ export async function loader(args: LoaderFunctionArgs) {
 const chartSrc = (id: string, chart: "bar" | "pie") => `/resources/report-chart?id=${encodeURIComponent(id)}&chart=${chart}`;
 
 export default function ReportPage() {
-  const { report: r, change, back } = useLoaderData<typeof loader>();
+  const { report: r, legend, change, back } = useLoaderData<typeof loader>();
   const otherMinutes = r.totalMinutes - r.topCategories.reduce((s, c) => s + c.minutes, 0);
   return (
     <article className="stack report">
@@ -97,7 +98,7 @@ export default function ReportPage() {
             {r.topCategories.map((c, i) => (
               <li key={c.category}>
                 <span>
-                  <span className="swatch" style={{ background: REPORT_COLOURS[i % REPORT_COLOURS.length] }} aria-hidden="true" /> {c.name}
+                  <span className="swatch" style={{ background: legend.colours[i] }} data-key={c.category} aria-hidden="true" /> {c.name}
                 </span>
                 <span className="num">{formatMinutes(c.minutes)}</span>
               </li>
@@ -105,7 +106,7 @@ export default function ReportPage() {
             {otherMinutes > 0 ? (
               <li>
                 <span>
-                  <span className="swatch" style={{ background: OTHER_COLOUR }} aria-hidden="true" /> Other categories
+                  <span className="swatch" style={{ background: legend.other }} aria-hidden="true" /> Other categories
                 </span>
                 <span className="num">{formatMinutes(otherMinutes)}</span>
               </li>

@@ -4,8 +4,12 @@ import { useEffect, useRef, useState } from "react";
 import leafletStyles from "../../node_modules/leaflet/dist/leaflet.css?url";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { formatDateTime } from "#core/format";
-import { requireParent } from "~/utils/auth.server";
+import { requireKidAccess, requireParent } from "~/utils/auth.server";
 import { externalMapUrl, mapBbox, MAP_ZOOM } from "~/rules/location";
+import { BASE_MAP_COLOURS, BASE_MAP_KEY, baseMapSvg, outlinesHref } from "~/components/map/base-map";
+import { baseMapAround } from "~/components/map/outlines.server";
+import { documentOnly } from "~/utils/document-markup.server";
+import { useDocumentMarkup } from "~/utils/document-markup";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: leafletStyles },
@@ -19,10 +23,14 @@ function num(v: string | null, min: number, max: number): number | null {
   return Number.isFinite(n) && n >= min && n <= max ? n : null;
 }
 
-/** `/map?lat&long&zoom&bbox&at`: the local map page (framed by the dashboard, or opened on its own). */
+/**
+ * `/map?lat&long&zoom&bbox&at&profileId&embed`: the local map page (framed by the dashboard with `embed`, or opened
+ * on its own). With `profileId` the map is named after the kid.
+ */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireParent(args);
   const url = new URL(args.request.url);
+  const profileId = url.searchParams.get("profileId");
+  const kidName = profileId ? (await requireKidAccess(args, profileId)).kid.name : (await requireParent(args), null);
   const lat = num(url.searchParams.get("lat"), -90, 90);
   const long = num(url.searchParams.get("long"), -180, 180);
   if (lat === null || long === null) throw new Response("A latitude and a longitude are needed.", { status: 400 });
@@ -31,27 +39,82 @@ export async function loader(args: LoaderFunctionArgs) {
   const bbox = given.length === 4 && given.every(Number.isFinite) ? (given as [number, number, number, number]) : mapBbox(lat, long);
   const at = url.searchParams.get("at");
   const reportedAt = at && Number.isFinite(Date.parse(at)) ? formatDateTime(new Date(Date.parse(at)).toISOString()) : null;
-  return json({ lat, long, zoom, bbox, external: externalMapUrl(lat, long), reportedAt });
+  const place = `${lat.toFixed(5)}, ${long.toFixed(5)}`;
+  const base = baseMapAround(lat, long);
+  const title = kidName ? `Map of ${kidName}'s last location` : `Map of ${place}`;
+  const label = `${title}: country borders and coasts${base.country ? ` around ${base.country}` : ""}, the pin at ${place}`;
+  return json({
+    lat,
+    long,
+    zoom,
+    bbox,
+    place,
+    title,
+    country: base.country,
+    outlineZoom: base.zoom,
+    embed: url.searchParams.get("embed") === "1",
+    external: externalMapUrl(lat, long),
+    reportedAt,
+    // The drawn base map's markup goes once in a document (its HTML), in the data only on a client-side visit.
+    baseSvg: documentOnly(args.context, BASE_MAP_KEY, baseMapSvg(base, label)),
+  });
 }
 
 type MapState = "loading" | "drawn" | "no-tiles";
 
+/** The base map's markup: the loader's, the render's (document request), or what the hydrated document shows. */
+function useBaseSvg(fromData: string | null): string {
+  const fromRender = useDocumentMarkup<string>(BASE_MAP_KEY);
+  if (fromData) return fromData;
+  if (typeof document === "undefined") return fromRender ?? "";
+  return document.getElementById("base-map")?.innerHTML ?? "";
+}
+
 /**
- * The place as text (coordinates, time, OpenStreetMap link) stays on the page; the drawn map covers it only once
- * its tiles load. Without JavaScript, or when no tile can be fetched, the text says why no map is drawn.
+ * The map: under everything the base map drawn on the server (country borders and coasts from `world-atlas` around
+ * the pin), seen without JavaScript and while Leaflet loads; with JavaScript Leaflet's OpenStreetMap tiles over the
+ * same outlines (resources.map-outlines), which show, zoomed out to where they mean something, when no tile loads.
  */
 export default function MapPage() {
-  const { lat, long, zoom, bbox, external, reportedAt } = useLoaderData<typeof loader>();
+  const { lat, long, zoom, bbox, place, title, country, outlineZoom, embed, external, reportedAt, baseSvg } =
+    useLoaderData<typeof loader>();
+  const svg = useBaseSvg(baseSvg);
   const ref = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<MapState>("loading");
   useEffect(() => {
     let map: import("leaflet").Map | undefined;
     let cancelled = false;
+    let resized: ResizeObserver | undefined;
     void import("leaflet").then((mod) => {
       const L = (mod as unknown as { default?: typeof import("leaflet") }).default ?? mod;
       if (cancelled || !ref.current) return;
-      map = L.map(ref.current, { zoomControl: true, attributionControl: true }).setView([lat, long], zoom);
+      const m = L.map(ref.current, { zoomControl: true, attributionControl: true }).setView([lat, long], zoom);
+      map = m;
+      // The stage's height changes when the note under it appears: Leaflet keeps the pin in the middle.
+      resized = new ResizeObserver(() => m.invalidateSize());
+      resized.observe(ref.current);
+      // The outlines in a pane under the tiles' (z-index 200): a loaded tile covers them, a missing one shows them.
+      m.createPane("outlines").style.zIndex = "150";
+      void fetch(outlinesHref(lat, long))
+        .then((res) => (res.ok ? res.json() : null))
+        .then((data: GeoJSON.FeatureCollection | null) => {
+          if (!data || cancelled) return;
+          const { land, line } = BASE_MAP_COLOURS;
+          L.geoJSON(data, {
+            pane: "outlines",
+            interactive: false,
+            style: { color: line, weight: 1, fillColor: land, fillOpacity: 1 },
+          }).addTo(m);
+        })
+        .catch(() => undefined);
       let loaded = 0;
+      let zoomedOut = false;
+      const noTiles = () => {
+        setState("no-tiles");
+        // Borders and coasts mean little at street level: show them where they tell where the pin is.
+        if (!zoomedOut && m.getZoom() > outlineZoom) m.setZoom(outlineZoom, { animate: false });
+        zoomedOut = true;
+      };
       const tiles = L.tileLayer("https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png", {
         subdomains: ["a", "b", "c"],
         maxZoom: 19,
@@ -62,11 +125,11 @@ export default function MapPage() {
         loaded += 1;
         setState("drawn");
       });
-      tiles.on("load", () => setState(loaded > 0 ? "drawn" : "no-tiles"));
+      tiles.on("load", () => (loaded > 0 ? setState("drawn") : noTiles()));
       tiles.on("tileerror", () => {
-        if (loaded === 0) setState("no-tiles");
+        if (loaded === 0) noTiles();
       });
-      tiles.addTo(map);
+      tiles.addTo(m);
       const [w, s, e, n] = bbox;
       L.rectangle(
         [
@@ -74,43 +137,49 @@ export default function MapPage() {
           [n, e],
         ],
         { color: "#0f766e", weight: 1, fillOpacity: 0.08 },
-      ).addTo(map);
-      L.circleMarker([lat, long], { radius: 9, color: "#fff", weight: 3, fillColor: "#0f766e", fillOpacity: 1 }).addTo(map);
+      ).addTo(m);
+      L.circleMarker([lat, long], { radius: 9, color: "#fff", weight: 3, fillColor: "#0f766e", fillOpacity: 1 }).addTo(m);
     });
     return () => {
       cancelled = true;
+      resized?.disconnect();
       map?.remove();
     };
-  }, [lat, long, zoom, bbox]);
-  const place = `${lat.toFixed(5)}, ${long.toFixed(5)}`;
+  }, [lat, long, zoom, bbox, outlineZoom]);
   return (
-    <main className="map-page">
-      <h1 className="sr-only">Map</h1>
+    <main className={`map-page${embed ? " map-embed" : ""}`}>
+      <h1 className="sr-only">{title}</h1>
       <div className="map-stage">
-        <div className="map-text" data-testid="map-text">
-          <p>
-            Location: <strong>{place}</strong>
-          </p>
-          {reportedAt ? <p>{`Reported ${reportedAt}`}</p> : null}
-          <p>
-            <a href={external} target="_blank" rel="noreferrer">
-              View on OpenStreetMap
-            </a>
-          </p>
-          <p className="muted small" data-testid="map-why">
-            <noscript>No map is drawn because JavaScript is off in this browser.</noscript>
-            {state === "no-tiles" ? "No map is drawn because the map tiles could not be loaded from OpenStreetMap." : null}
-          </p>
-        </div>
+        <div id="base-map" className="map-base" data-testid="base-map" dangerouslySetInnerHTML={{ __html: svg }} />
+        <span className="map-pin" data-testid="base-map-pin" aria-hidden="true" />
         {/* A named region, not role=img: Leaflet puts focusable zoom buttons and links inside. */}
-        <div
-          ref={ref}
-          className="map-canvas"
-          role="region"
-          aria-label={`Map centred on ${place}`}
-          data-state={state}
-          hidden={state === "no-tiles"}
-        />
+        <div ref={ref} className="map-canvas" role="region" aria-label={`${title}, centred on ${place}`} data-state={state} />
+      </div>
+      <div className="map-text" data-testid="map-text">
+        {embed ? null : (
+          <>
+            <p>
+              Location: <strong>{place}</strong>
+              {country ? ` · ${country}` : null}
+            </p>
+            {reportedAt ? <p>{`Reported ${reportedAt}`}</p> : null}
+            <p>
+              <a href={external} target="_blank" rel="noreferrer">
+                View on OpenStreetMap
+              </a>
+            </p>
+          </>
+        )}
+        <noscript>
+          <p className="muted small" data-testid="map-why">
+            JavaScript is off in this browser: the map shows country borders and coasts.
+          </p>
+        </noscript>
+        {state === "no-tiles" ? (
+          <p className="muted small" data-testid="map-why">
+            The map tiles could not be loaded from OpenStreetMap: the map shows country borders and coasts.
+          </p>
+        ) : null}
       </div>
     </main>
   );

@@ -24,9 +24,14 @@ export function externalMapUrl(lat: number, long: number, zoom = MAP_EXTERNAL_ZO
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${long}#map=${zoom}/${lat}/${long}`;
 }
 
-/** The local map page; `at` (the time the phone reported the place) is shown beside the coordinates. */
-export function localMapHref(lat: number, long: number, at?: string | null): string {
+/**
+ * The local map page; `at` (the time the phone reported the place) is shown beside the coordinates, the kid
+ * (`profileId`) names the map, and `embed` (the dashboard's frame, whose card shows the place as text) draws the map alone.
+ */
+export function localMapHref(lat: number, long: number, at?: string | null, opts: { profileId?: string; embed?: boolean } = {}): string {
   const params = new URLSearchParams({ lat: String(lat), long: String(long), zoom: String(MAP_ZOOM), bbox: mapBbox(lat, long).join(",") });
   if (at) params.set("at", at);
+  if (opts.profileId) params.set("profileId", opts.profileId);
+  if (opts.embed) params.set("embed", "1");
   return `/map?${params}`;
 }

@@ -81,8 +81,9 @@ export async function getAppUsageChart(db: DB, deviceId: string, packageName: st
     total: values.reduce((a, b) => a + b, 0),
     chart: {
       slots,
-      categories: [{ key: "app", name: "Screen time" }],
-      rows: slots.map((slot, i) => ({ slot, values: { app: values[i] } })),
+      // Keyed by the package name: the app has the same colour here as on its category's page.
+      categories: [{ key: packageName, name: "Screen time" }],
+      rows: slots.map((slot, i) => ({ slot, values: { [packageName]: values[i] } })),
     },
   };
 }

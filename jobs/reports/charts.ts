@@ -3,7 +3,8 @@ import { Pie } from "@nivo/pie";
 import { createElement as h } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { formatMinutes } from "../../core/duration";
-import { OTHER_CATEGORIES, OTHER_COLOUR, REPORT_COLOURS } from "../../core/report-colours";
+import { seriesLook, STRIPES } from "../../core/chart-colours";
+import { DAILY_BAR_COLOUR, PIE_BY_CATEGORY } from "../../core/report-colours";
 
 /**
  * A report's two charts as standalone SVG documents, rendered once on the server with nivo's static
@@ -55,7 +56,7 @@ export function renderDailyBarSvg(days: { label: string; minutes: number }[], ti
       ...BAR_SIZE,
       margin: { top: 12, right: 10, bottom: 30, left: 58 },
       padding: many ? 0.2 : 0.35,
-      colors: [REPORT_COLOURS[0]],
+      colors: [DAILY_BAR_COLOUR],
       enableLabel: false,
       layers: ["grid", "axes", PlainBars],
       animate: false,
@@ -72,16 +73,20 @@ export function renderDailyBarSvg(days: { label: string; minutes: number }[], ti
   return bareSvg(markup, title);
 }
 
-/** Categories: one slice per category (the top ones; the rest as "Other categories"). */
+/**
+ * Categories: one slice per category (the top ones; the rest as "Other categories"), each in its category's colour
+ * (the dashboard's); the SVG carries PIE_BY_CATEGORY so the report page knows its legend may use those colours.
+ */
 export function renderCategoryPieSvg(categories: { category: string; name: string; minutes: number }[], title: string): string {
   const data = categories
-    .map((c, i) => ({
-      id: c.name,
-      label: c.name,
-      value: c.minutes,
-      color: c.category === OTHER_CATEGORIES ? OTHER_COLOUR : REPORT_COLOURS[i % REPORT_COLOURS.length],
-    }))
+    .map((c) => {
+      const look = seriesLook(c.category);
+      return { id: c.name, label: c.name, value: c.minutes, color: look.colour, striped: look.striped };
+    })
     .filter((d) => d.value > 0);
+  // A striped look: nivo's line pattern over the slice's colour (the same stripes as the dashboard's bars).
+  const stripes = [...new Set(data.filter((d) => d.striped).map((d) => d.color))];
+  const stripesId = (colour: string) => `stripes-${colour.slice(1)}`;
   if (!data.length) {
     const empty = `<svg xmlns="http://www.w3.org/2000/svg" width="${PIE_SIZE.width}" height="${PIE_SIZE.height}" role="img"><circle cx="160" cy="160" r="120" fill="#e5e7eb"/><text x="160" y="165" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="13" fill="#374151">No screen time</text></svg>`;
     return bareSvg(empty, title);
@@ -94,6 +99,16 @@ export function renderCategoryPieSvg(categories: { category: string; name: strin
       innerRadius: 0.5,
       padAngle: 0.6,
       colors: { datum: "data.color" },
+      defs: stripes.map((colour) => ({
+        id: stripesId(colour),
+        type: "patternLines",
+        background: colour,
+        color: `rgba(255, 255, 255, ${STRIPES.opacity})`,
+        rotation: -45,
+        lineWidth: STRIPES.width,
+        spacing: STRIPES.period,
+      })),
+      fill: data.filter((d) => d.striped).map((d) => ({ id: stripesId(d.color), match: { id: d.id } })),
       enableArcLinkLabels: false,
       arcLabel: (d) => formatMinutes(d.value),
       arcLabelsSkipAngle: 18,
@@ -104,5 +119,5 @@ export function renderCategoryPieSvg(categories: { category: string; name: strin
       theme: { text: { fontSize: 11, fontFamily: "Arial, Helvetica, sans-serif" } },
     }),
   );
-  return bareSvg(markup, title);
+  return bareSvg(markup, title).replace(/^<svg xmlns="([^"]+)"/, `<svg xmlns="$1" ${PIE_BY_CATEGORY}`);
 }

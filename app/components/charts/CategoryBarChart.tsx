@@ -1,9 +1,8 @@
 import { Bar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
 import { formatMinutes } from "~/rules/minutes";
 import { useDocumentMarkup } from "~/utils/document-markup";
+import { seriesColour, seriesLook, STRIPES, swatchBackground } from "#core/chart-colours";
 import { ChartTable, type ChartPeriod } from "./ChartTable";
-
-export const CHART_COLOURS = ["#0f766e", "#2563eb", "#d97706", "#9333ea", "#db2777", "#64748b"];
 
 export interface CategoryChartData {
   slots: string[];
@@ -18,20 +17,72 @@ export interface CategoryChartData {
 /**
  * The bars as plain rectangles from nivo's computed layout: nivo's own bars layer animates every bar through
  * react-spring transitions, which costs tens of milliseconds per server render; nothing is drawn for empty segments.
+ * Each series in its look (core/chart-colours.ts: a colour, solid or striped); a white edge parts stacked segments
+ * (two series of one look still read as two); `data-key` names the series. The stripes' pattern ids carry `idPrefix`
+ * (the chart's width): the phone and the wide chart share a page.
  */
-function PlainBars({ bars }: BarCustomLayerProps<BarDatum>) {
-  return (
-    <g>
-      {bars.map((bar) =>
-        bar.height > 0.2 && bar.width > 0 ? (
-          <rect key={`${bar.key}`} x={bar.x} y={bar.y} width={bar.width} height={bar.height} fill={bar.color} />
-        ) : null,
-      )}
-    </g>
-  );
+function plainBars(idPrefix: string) {
+  return function PlainBars({ bars }: BarCustomLayerProps<BarDatum>) {
+    const drawn = bars.filter((bar) => bar.height > 0.2 && bar.width > 0);
+    const looks = new Map(drawn.map((bar) => [String(bar.data.id), seriesLook(String(bar.data.id))]));
+    const striped = [...new Set([...looks.values()].filter((l) => l.striped).map((l) => l.colour))];
+    const patternId = (colour: string) => `${idPrefix}-stripes-${colour.slice(1)}`;
+    return (
+      <g>
+        {striped.length ? (
+          <defs>
+            {striped.map((colour) => (
+              <pattern
+                key={colour}
+                id={patternId(colour)}
+                patternUnits="userSpaceOnUse"
+                width={STRIPES.period}
+                height={STRIPES.period}
+                patternTransform="rotate(45)"
+              >
+                <rect width={STRIPES.period} height={STRIPES.period} fill={colour} />
+                <rect
+                  x={STRIPES.period - STRIPES.width}
+                  width={STRIPES.width}
+                  height={STRIPES.period}
+                  fill="#ffffff"
+                  fillOpacity={STRIPES.opacity}
+                />
+              </pattern>
+            ))}
+          </defs>
+        ) : null}
+        {drawn.map((bar) => {
+          const look = looks.get(String(bar.data.id))!;
+          return (
+            <rect
+              key={`${bar.key}`}
+              x={bar.x}
+              y={bar.y}
+              width={bar.width}
+              height={bar.height}
+              fill={look.striped ? `url(#${patternId(look.colour)})` : look.colour}
+              stroke="#ffffff"
+              strokeWidth={0.75}
+              data-key={String(bar.data.id)}
+            />
+          );
+        })}
+      </g>
+    );
+  };
 }
 
-const LAYERS = ["grid", "axes", PlainBars] as const;
+/** The layers at one chart width (kept: nivo sees the same layer from render to render). */
+const layersByWidth = new Map<number, readonly ["grid", "axes", ReturnType<typeof plainBars>]>();
+function layersAt(width: number) {
+  let layers = layersByWidth.get(width);
+  if (!layers) {
+    layers = ["grid", "axes", plainBars(`chart${width}`)] as const;
+    layersByWidth.set(width, layers);
+  }
+  return layers;
+}
 
 /** A y-axis step in whole quarter/half/full hours so ticks read 30m, 1h, 1h 30m… */
 export function niceStep(maxMinutes: number, ticks = 4): number {
@@ -63,9 +114,9 @@ export function CategoryChartFigure({
       {data.categories.length ? (
         <figcaption>
           <ul className="chart-legend">
-            {data.categories.map((c, i) => (
+            {data.categories.map((c) => (
               <li key={c.key}>
-                <span className="swatch" style={{ background: CHART_COLOURS[i % CHART_COLOURS.length] }} aria-hidden="true" />
+                <span className="swatch" style={{ background: swatchBackground(seriesLook(c.key)) }} data-key={c.key} aria-hidden="true" />
                 {c.name}
               </li>
             ))}
@@ -138,7 +189,6 @@ export function CategoryBarChartAt({
   const isDay = data.slots.length === 24;
   const step = niceStep(maxTotal);
   const tickValues = Array.from({ length: Math.max(1, Math.ceil(Math.max(1, maxTotal) / step)) + 1 }, (_, i) => i * step);
-  const colourOf = new Map(keys.map((k, i) => [k, CHART_COLOURS[i % CHART_COLOURS.length]]));
   return (
     <Bar
       data={rows}
@@ -148,9 +198,9 @@ export function CategoryBarChartAt({
       height={height}
       margin={{ top: 10, right: 8, bottom: 28, left: 56 }}
       padding={isDay ? 0.2 : 0.35}
-      colors={(bar) => colourOf.get(String(bar.id)) ?? "#94a3b8"}
+      colors={(bar) => seriesColour(String(bar.id))}
       enableLabel={false}
-      layers={LAYERS}
+      layers={layersAt(width)}
       animate={false}
       isInteractive={false}
       role="img"

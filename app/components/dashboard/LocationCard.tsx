@@ -32,11 +32,11 @@ export function LocationCard({ data }: { data: DashData }) {
             <iframe
               className="map-frame"
               title={`Map of ${profile.name}'s last location`}
-              src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)}
+              src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime, { profileId: profile.id, embed: true })}
               loading="lazy"
             />
           ) : null}
-          <Link to={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)}>Open map</Link>
+          <Link to={localMapHref(loc.latitude, loc.longitude, loc.deviceTime, { profileId: profile.id })}>Open map</Link>
         </>
       ) : (
         <p className="muted">No location has been reported yet.</p>
