@@ -25,9 +25,13 @@ export async function signInDemo(page: Page) {
   await signIn(page);
 }
 
-/** A success toast carrying the server's message (every successful call shows one). */
+/**
+ * A toast carrying the server's message (every successful call shows one): the newest with that text, as toasts
+ * stack (app/components/toast-stack.ts).
+ */
 export async function expectToast(page: Page, type: "success" | "error" | "info", text?: string | RegExp) {
-  const toast = page.getByTestId("toast");
+  const all = page.getByTestId("toast");
+  const toast = (text ? all.filter({ hasText: text }) : all).last();
   await expect(toast).toBeVisible();
   await expect(toast).toHaveClass(new RegExp(`toast-${type}`));
   if (text) await expect(toast).toContainText(text);
