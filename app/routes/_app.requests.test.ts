@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "#core/ids.server";
+import type { DisabledType } from "#db/schema";
 import type { Harness } from "../../server/harness.testing";
 import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as layout from "./_app";
@@ -189,7 +190,7 @@ describe("requests page", () => {
       enable_daily_limit?: number;
       daily_limit_minutes?: number;
       is_app_disabled?: number;
-      disabled_type?: "Manually" | null;
+      disabled_type?: DisabledType | null;
     }) =>
       h.tdb.db
         .updateTable("profile_apps")
