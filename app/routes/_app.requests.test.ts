@@ -215,8 +215,9 @@ describe("requests page", () => {
       expect(open.warning).toBeNull();
       await set({ enable_daily_limit: 1, daily_limit_minutes: 30 });
       expect((await loaded(pageUrl(`&modal=extend&id=${id}`))).noLimitNote).toBeNull();
-      await set({ is_app_disabled: 1, disabled_type: "Manually" });
+      await set({ enable_daily_limit: 0, daily_limit_minutes: 0, is_app_disabled: 1, disabled_type: "Manually" });
       const off = await loaded(pageUrl(`&modal=extend&id=${id}`));
+      expect(off.noLimitNote).toBeNull();
       expect(off.warning?.text).toMatch(/ is disabled on Mia's phone, so extra time would not let it run\. Enable the app first\.$/);
       expect(off.warning?.href).toBe(
         `/application?${new URLSearchParams({ package_name: app.package_name, profile_id: mia.profileId, serialNumber: MIA, tab: "usage" })}`,

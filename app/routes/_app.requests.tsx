@@ -109,7 +109,8 @@ export async function loader(args: LoaderFunctionArgs) {
     title: open ? (open.title ?? open.packageName) : "",
     draft: installDraft(url),
     extend,
-    noLimitNote: extend && extend.current === null && open ? noLimitExtendNote(open.title ?? open.packageName, kid.name) : null,
+    // Said only when nothing stops the app (the warning says what does).
+    noLimitNote: extend && extend.current === null && open && !warning ? noLimitExtendNote(open.title ?? open.packageName, kid.name) : null,
     warning,
     confirm: confirming ? { id: confirming.id, title: confirming.title ?? confirming.packageName, remarks: confirming.remarks } : null,
     closeHref: closedHref(args.request),

@@ -38,7 +38,11 @@ export function RequestList({ items }: { items: RequestItem[] }) {
             <strong>{r.title}</strong>
             <span className="badge badge-orange request-type">{r.label}</span>
             {r.remarks ? <p className="muted">“{r.remarks}”</p> : null}
-            {r.button.label === "Coming Soon" ? <p className="muted small">Paid apps cannot be installed yet.</p> : null}
+            {r.button.label === "Coming Soon" ? (
+              <p className="muted small" id={`paid-${r.id}`}>
+                Paid apps cannot be installed yet.
+              </p>
+            ) : null}
             <time className="muted small" dateTime={r.createdAt}>
               {formatDateTime(r.createdAt)}
             </time>
@@ -49,10 +53,10 @@ export function RequestList({ items }: { items: RequestItem[] }) {
                 {r.button.label}
               </Link>
             ) : (
-              // Spec 2 §4: a paid app cannot be installed yet; the parent can still say no.
-              <span className="badge badge-grey coming-soon" data-testid="coming-soon">
+              // Spec 2 §4: a paid app cannot be installed yet ('Coming Soon' in Install's place); the parent can still say no.
+              <button type="button" className="btn btn-primary" disabled aria-describedby={`paid-${r.id}`} data-testid="coming-soon">
                 {r.button.label}
-              </span>
+              </button>
             )}
             <AnswerButton id={r.id} intent="reject" label="Reject" title={r.title} className="btn btn-outline" />
           </div>
