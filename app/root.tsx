@@ -81,12 +81,11 @@ export function Document({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast } = useLoaderData<typeof loader>();
-  const { key } = useLocation();
   useFocusHeadingOnNavigation();
   return (
     <Document>
       <Outlet />
-      <Toaster toast={toast} pageKey={key} />
+      <Toaster toast={toast} />
     </Document>
   );
 }

@@ -28,6 +28,24 @@ export function enableRefusal(x: { enableDailyLimit: boolean; dailyLimitMinutes:
   return x.usedMinutes >= x.dailyLimitMinutes ? ENABLE_REFUSED : null;
 }
 
+/** Why extra time today would not let an app run, whatever its own limit (the extend popup's warning; spec 2 §4). */
+export type ExtendStop = "app-disabled" | "category-disabled" | "category-used-up";
+
+/**
+ * The app turned off by the parent (a block the phone derived from the app's own limit is what extra time lifts),
+ * its category turned off, or the category's limit used up today: then an extension would change nothing.
+ */
+export function extendStop(x: {
+  app: { disabled: boolean; disabledType: string | null };
+  category: { enabled: boolean; enableDailyLimit: boolean; dailyLimitMinutes: number; usedMinutes: number } | null;
+}): ExtendStop | null {
+  if (x.app.disabled && (x.app.disabledType ?? "Manually") === "Manually") return "app-disabled";
+  const c = x.category;
+  if (!c) return null;
+  if (!c.enabled) return "category-disabled";
+  return c.enableDailyLimit && c.dailyLimitMinutes > 0 && c.usedMinutes >= c.dailyLimitMinutes ? "category-used-up" : null;
+}
+
 /**
  * What one phone may store of what it sends (issue 52, finding 2), per kind of message: at most `perMinute` a minute
  * (a bucket of that many that refills over the minute, so a short burst after a reconnect passes) and `perDay` a UTC

@@ -4,6 +4,7 @@ import { limitDay } from "../db/queries/usage-today";
 import { listPendingRatings } from "../db/queries/dashboard/ratings";
 import { getItemAck } from "./ack";
 import { latestPolicy } from "./policy/store";
+import { recordAppState } from "./socket/app-state";
 import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
 // Per-app and per-category settings through the device service: stored, applied as a policy, acknowledged.
@@ -67,6 +68,51 @@ describe.each(DIALECTS)("device service: apps and categories on %s", (dialect) =
     await h.caller(h.demo).apps.setLimit({ serialNumber: MIA, packageName: game.package_name, enableDailyLimit: true, dailyLimitTime: 45 });
     const ok = await h.caller(h.demo).apps.setEnabled({ serialNumber: MIA, packageName: game.package_name, enabled: true });
     expect(ok.respones_msg).toMatch(/is enabled on Mia's phone/);
+  });
+
+  it("a category turned off and on again: its apps run again (the phone's 'Manually' block was the category's)", async () => {
+    const update = (on: boolean) =>
+      h.caller(h.demo).categories.update({
+        serialNumber: MIA,
+        category: game.play_store_category,
+        enableDailyLimit: false,
+        dailyLimitTime: 0,
+        isCategoryEnabled: on,
+      });
+    const row = () =>
+      h.tdb.db
+        .selectFrom("profile_apps")
+        .select(["is_app_disabled", "disabled_type"])
+        .where("device_id", "=", mia.deviceId)
+        .where("package_name", "=", game.package_name)
+        .executeTakeFirstOrThrow();
+    await h.caller(h.demo).apps.setEnabled({ serialNumber: MIA, packageName: game.package_name, enabled: true });
+    await update(false);
+    // The phone blocks the app for its category and says so (policy/enforce.ts: 'Manually').
+    const device = { id: mia.deviceId, profile_id: mia.profileId };
+    await recordAppState({ db: h.tdb.db, bus: h.bus, log: () => {} }, device, {
+      packageName: game.package_name,
+      disabled: true,
+      reason: "Manually",
+    });
+    expect(await row()).toEqual({ is_app_disabled: 0, disabled_type: null });
+    const on = await update(true);
+    expect(on.respones_msg).toMatch(/is enabled on Mia's phone with no daily limit\./);
+    const policy = await latestPolicy(h.tdb.db, mia.deviceId);
+    expect(policy?.doc.apps.find((a) => a.packageName === game.package_name)).toMatchObject({ disabled: false });
+    // The phone's other reasons are stored as they are.
+    await recordAppState({ db: h.tdb.db, bus: h.bus, log: () => {} }, device, {
+      packageName: game.package_name,
+      disabled: true,
+      reason: "Overuse",
+    });
+    expect(await row()).toEqual({ is_app_disabled: 1, disabled_type: "Overuse" });
+    await recordAppState({ db: h.tdb.db, bus: h.bus, log: () => {} }, device, {
+      packageName: game.package_name,
+      disabled: false,
+      reason: null,
+    });
+    expect(await row()).toEqual({ is_app_disabled: 0, disabled_type: null });
   });
 
   it("an app not on the phone: 'Please install app first'; the kids app has no limit", async () => {

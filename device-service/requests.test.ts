@@ -167,7 +167,7 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
     const messageId = await phone.requests.ask("extend", app.package_name, { minutes: 30 });
     const req = await byMessage(messageId);
     const r = await h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, extendLimit: 30 });
-    expect(r).toMatchObject({ redirectToCategory: true, data: app.play_store_category });
+    expect(r).toMatchObject({ redirectToCategory: true, data: app.play_store_category, reason: "category-disabled" });
     expect((await byMessage(messageId)).status).toBe("Pending");
     await h.caller(h.demo).categories.update({
       serialNumber: MIA,
@@ -176,6 +176,28 @@ describe.each(DIALECTS)("device service: requests on %s", (dialect) => {
       dailyLimitTime: 0,
       isCategoryEnabled: true,
     });
+  });
+
+  it("extend for an app the parent turned off: the same answer, naming the app; nothing answered, no bonus", async () => {
+    const turn = (off: boolean) =>
+      h.tdb.db
+        .updateTable("profile_apps")
+        .set({ is_app_disabled: off ? 1 : 0, disabled_type: off ? "Manually" : null })
+        .where("device_id", "=", mia.deviceId)
+        .where("package_name", "=", app.package_name)
+        .execute();
+    await turn(true);
+    try {
+      const before = (await appBonus(app.package_name)).length;
+      const messageId = await phone.requests.ask("extend", app.package_name, { minutes: 30 });
+      const req = await byMessage(messageId);
+      const r = await h.caller(h.demo).requests.approve({ serialNumber: MIA, id: req.id, extendLimit: 30 });
+      expect(r).toMatchObject({ redirectToCategory: true, data: app.play_store_category, reason: "app-disabled" });
+      expect((await byMessage(messageId)).status).toBe("Pending");
+      expect(await appBonus(app.package_name)).toHaveLength(before);
+    } finally {
+      await turn(false);
+    }
   });
 
   it("install: approval with a limit creates the profile app and installs it through the outbox; the limit reaches the phone", async () => {

@@ -1,9 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import type { Selectable } from "kysely";
 import type { AppRequestsTable } from "../db/schema-device-service";
-import { categoryUsedToday } from "../db/queries/usage-today";
+import { extendStopOf } from "../db/queries/requests";
 import { bonusOnDay } from "../db/queries/time-rules/bonus";
-import { INSTALL_FIRST, extendBonusMinutes } from "../core/limits";
+import { INSTALL_FIRST, extendBonusMinutes, type ExtendStop } from "../core/limits";
 import { nowIso } from "../core/ids.server";
 import { grantBonus } from "./bonus";
 import { issueCommand } from "./commands/outbox";
@@ -53,6 +53,8 @@ export interface RedirectToCategory {
   redirectToCategory: true;
   /** The category id (spec 2 §7: the error's data). */
   data: string;
+  /** What stops the app: the app itself turned off, or its category (the warning names which). */
+  reason: ExtendStop;
 }
 
 /** A Pending or answered request of this kid's phone; anyone else's id is NOT_FOUND. */
@@ -190,25 +192,13 @@ export async function approveUninstall(deps: DeviceServiceDeps, a: Answerer, req
 
 // ---- extend: bonus time for the app (bonus.ts) ----
 
-/** Why the app's category stops it whatever its own limit (disabled, or its limit used up today), or null. */
-async function categoryStop(deps: DeviceServiceDeps, a: Answerer, category: string): Promise<boolean> {
-  const c = await deps.db
-    .selectFrom("category_limits")
-    .selectAll()
-    .where("profile_id", "=", a.kid.id)
-    .where("category", "=", category)
-    .executeTakeFirst();
-  if (!c) return false;
-  if (c.is_category_enabled === 0) return true;
-  return (
-    c.enable_daily_limit === 1 &&
-    c.daily_limit_minutes > 0 &&
-    (await categoryUsedToday(deps.db, a.device.id, category)) >= c.daily_limit_minutes
-  );
-}
-
-export const CATEGORY_STOPS_APP =
-  "This app's category is disabled or has used up its daily limit today, so extra time would not let the app run. Change the category's settings first.";
+/** The approval's answer when extra time would change nothing (extendStopOf); the page shows its warning. */
+export const EXTEND_STOPPED: Record<ExtendStop, string> = {
+  "app-disabled": "This app is disabled, so extra time would not let it run. Enable the app first.",
+  "category-disabled": "This app's category is disabled, so extra time would not let the app run. Enable the category first.",
+  "category-used-up":
+    "This app's category has used up its daily limit today, so extra time would not let the app run. Change the category's limit first.",
+};
 
 export async function approveExtend(
   deps: DeviceServiceDeps,
@@ -218,8 +208,9 @@ export async function approveExtend(
 ): Promise<Answered | RedirectToCategory> {
   const app = await profileApp(deps, a.device.id, req.package_name);
   if (!app || app.is_installed !== 1) throw new TRPCError({ code: "PRECONDITION_FAILED", message: INSTALL_FIRST });
-  if (await categoryStop(deps, a, app.play_store_category))
-    return { respones_msg: CATEGORY_STOPS_APP, redirectToCategory: true, data: app.play_store_category };
+  const stopped = await extendStopOf(deps.db, { deviceId: a.device.id, profileId: a.kid.id, packageName: req.package_name });
+  if (stopped?.stop)
+    return { respones_msg: EXTEND_STOPPED[stopped.stop], redirectToCategory: true, data: stopped.category, reason: stopped.stop };
   const title = (await catalogApp(deps, req.package_name))?.title ?? req.package_name;
   const minutes = extendBonusMinutes(extraMinutes);
   const given = await approving(deps, a, req, () =>

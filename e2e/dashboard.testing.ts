@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { signIn } from "./auth.testing";
 
 export interface KidIds {
@@ -25,12 +25,17 @@ export async function signInDemo(page: Page) {
   await signIn(page);
 }
 
-/** A success toast carrying the server's message (every successful call shows one). */
-export async function expectToast(page: Page, type: "success" | "error" | "info", text?: string | RegExp) {
-  const toast = page.getByTestId("toast");
+/**
+ * A toast carrying the server's message (every successful call shows one): the newest with that text, as toasts
+ * stack (app/components/toast-stack.ts).
+ */
+export async function expectToast(page: Page, type: "success" | "error" | "info", text?: string | RegExp): Promise<Locator> {
+  const all = page.getByTestId("toast");
+  const toast = (text ? all.filter({ hasText: text }) : all).last();
   await expect(toast).toBeVisible();
   await expect(toast).toHaveClass(new RegExp(`toast-${type}`));
   if (text) await expect(toast).toContainText(text);
+  return toast;
 }
 
 /** Reloads (JavaScript off) or waits for the live refresh (JavaScript on) until `check` passes. */

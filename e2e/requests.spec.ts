@@ -10,6 +10,7 @@ import { openRequests, waitForRequest } from "./requests.testing";
 const DUOLINGO = "com.duolingo";
 const CANDY = "com.king.candycrushsaga";
 const SCRATCH = "org.scratchjr.android";
+const TOCA = "com.tocaboca.tocakitchen2";
 const ADA = { name: "Ada", birthMonth: "June", birthYear: "2014" };
 const phoneApp = (policy: unknown, pkg: string) => (policy as PolicyDocument | undefined)?.apps?.find((a) => a.packageName === pkg);
 
@@ -73,23 +74,45 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
       expect(page.getByTestId("delivery")).toHaveAttribute("data-state", "acknowledged", { timeout: 1_000 }),
     );
 
-    // Candy Crush's category is disabled: extending it shows the warning and a link to the category instead of a toast.
+    // Candy Crush's category is disabled: the toast says what that does; a limit set meanwhile says the category
+    // stays disabled and when the limit counts.
     await page.goto(
       `/category?${new URLSearchParams({ id: "GAME_CASUAL", profileId: q.get("profileId")!, serialNumber: q.get("serialNumber")! })}`,
     );
     await page.getByRole("switch", { name: "Enabled" }).click();
-    await expectToast(page, "success");
+    await expectToast(page, "success", "Casual is disabled on Ada's phone: its apps are blocked.");
     await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
+    const categoryLimit = page.getByRole("form", { name: "Category daily limit" });
+    await categoryLimit.getByRole("switch", { name: "Daily limit" }).click();
+    await expect(categoryLimit.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
+    await categoryLimit.getByRole("button", { name: "Save" }).click();
+    await expectToast(
+      page,
+      "success",
+      "Casual stays disabled on Ada's phone, so its apps stay blocked; it will have a daily limit of 15 minutes once you enable it.",
+    );
+    await categoryLimit.getByRole("switch", { name: "Daily limit" }).click();
+    await expect(categoryLimit.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
+    await categoryLimit.getByRole("button", { name: "Save" }).click();
+    await expectToast(
+      page,
+      "success",
+      "Casual stays disabled on Ada's phone, so its apps stay blocked; it will have no daily limit once you enable it.",
+    );
+
+    // Extending Candy Crush shows the warning as the popup opens, and again instead of a toast when approved anyway.
     await phone.requests.ask("extend", CANDY, { minutes: 15 });
     await page.goto(requests);
     const candy = await waitForRequest(page, js, "Candy Crush");
     await candy.getByRole("link", { name: /^Extend Candy Crush/ }).click();
-    await page
-      .getByRole("dialog", { name: /Extend Candy Crush/ })
-      .getByRole("button", { name: "Approve" })
-      .click();
+    const candyPopup = page.getByRole("dialog", { name: /Extend Candy Crush/ });
     const warning = page.getByTestId("category-warning");
+    const warned =
+      "The Casual category is disabled on Ada's phone, so extra time would not let Candy Crush Saga run. Enable the category first.";
+    await expect(candyPopup.getByTestId("category-warning")).toContainText(warned);
+    await candyPopup.getByRole("button", { name: "Approve" }).click();
     await expect(warning).toBeVisible();
+    await expect(warning).toContainText(warned);
     await expect(page.getByTestId("toast")).toHaveCount(0);
     const link = warning.getByRole("link");
     expect(new URL((await link.getAttribute("href"))!, "http://x").searchParams.get("appRequestPage")).toBe("true");
@@ -97,6 +120,7 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
     await link.click();
     await expect(page).toHaveURL(/\/category\?.*appRequestPage=true/);
     await page.getByRole("switch", { name: "Disabled" }).click();
+    await expectToast(page, "success", "Casual is enabled on Ada's phone with no daily limit.");
     await expect(page).toHaveURL(/\/requests\?/);
     await expect(page.getByTestId("request").filter({ hasText: "Candy Crush" })).toBeVisible();
   } finally {
@@ -131,8 +155,18 @@ test("install with a limit installs the app; uninstall removes it; a rejection r
     await page.goto(requests);
     const un = await waitForRequest(page, js, "ScratchJr");
     await expect(un).toContainText("App Uninstallation Request");
-    await un.getByRole("button", { name: "UnInstall ScratchJr" }).click();
+    // UnInstall asks first; Cancel leaves it pending, Yes approves.
+    await un.getByRole("link", { name: "UnInstall ScratchJr" }).click();
+    const ask = page.getByRole("dialog", { name: "Uninstall ScratchJr?" });
+    await expect(ask).toContainText("Remove ScratchJr from Ada's phone?");
+    await expect(ask).toContainText("Done with it");
+    await ask.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    expect(phone.state.installed.has(SCRATCH)).toBe(true);
+    await un.getByRole("link", { name: "UnInstall ScratchJr" }).click();
+    await page.getByRole("dialog", { name: "Uninstall ScratchJr?" }).getByRole("button", { name: "Yes, uninstall" }).click();
     await expectToast(page, "success", "Uninstalling ScratchJr from Ada's phone");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect.poll(() => phone.state.installed.has(SCRATCH)).toBe(false);
     await expect.poll(() => phoneApp(phone.state.policy, SCRATCH)).toBeUndefined();
     expect(await phone.requests.waitForAnswer(gone, 10_000)).toMatchObject({ status: "Approved", requestType: "App Uninstall" });
@@ -158,6 +192,61 @@ test("install with a limit installs the app; uninstall removes it; a rejection r
     await otherDevice.close();
     expect(await phone.requests.waitForAnswer(no, 10_000)).toMatchObject({ status: "Rejected" });
     expect(phone.requests.notifications.at(-1)).toMatchObject({ title: "Request rejected" });
+  } finally {
+    await phone.close();
+  }
+});
+
+test("a paid app's request says Coming Soon; extra minutes for an app without a limit are explained; an app turned off warns", async ({
+  page,
+  baseURL,
+}, info) => {
+  const js = info.project.name === "js";
+  const { phone } = await familyWithPhone(page, baseURL!, info.project.name, { tag: "req-read", kid: ADA, apps: [DUOLINGO] });
+  try {
+    const requests = await openRequests(page);
+    const q = new URL(requests).searchParams;
+
+    // Toca Kitchen 2 is a paid app: 'Coming Soon' where Install would be, and why; the parent can still say no.
+    await phone.requests.ask("install", TOCA, { remarks: "Please" });
+    const toca = await waitForRequest(page, js, "Toca Kitchen 2");
+    await expect(toca.getByTestId("coming-soon")).toHaveText("Coming Soon");
+    await expect(toca).toContainText("Paid apps cannot be installed yet.");
+    await expect(toca.getByRole("link", { name: /^Install/ })).toHaveCount(0);
+    await toca.getByRole("button", { name: "Reject Toca Kitchen 2" }).click();
+    await expectToast(page, "success", "Request rejected");
+
+    // Duolingo has no daily limit: the popup says what the extra minutes mean.
+    await phone.requests.ask("extend", DUOLINGO, { minutes: 30 });
+    await page.goto(requests);
+    const duo = await waitForRequest(page, js, "Duolingo");
+    await duo.getByRole("link", { name: /^Extend Duolingo/ }).click();
+    const popup = page.getByRole("dialog", { name: /^Extend Duolingo/ });
+    await expect(popup.getByTestId("extend-current")).toHaveText("No limit");
+    await expect(popup.getByTestId("extend-no-limit")).toHaveText(
+      /^Duolingo.* has no daily limit, so Ada can already use it as long as the phone's other time rules allow\. The extra minutes change nothing now; they count only if you give Duolingo.* a daily limit today\.$/,
+    );
+    await expect(popup.getByTestId("category-warning")).toHaveCount(0);
+
+    // Duolingo turned off on its page: the popup warns and links to the app.
+    await page.goto(
+      `/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`,
+    );
+    await page.getByRole("switch", { name: "Enabled" }).click();
+    await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
+    await page.goto(requests);
+    await page
+      .getByTestId("request")
+      .filter({ hasText: "Duolingo" })
+      .getByRole("link", { name: /^Extend Duolingo/ })
+      .click();
+    const warning = page.getByRole("dialog", { name: /^Extend Duolingo/ }).getByTestId("category-warning");
+    await expect(warning).toContainText(
+      /^Duolingo.* is disabled on Ada's phone, so extra time would not let it run\. Enable the app first\./,
+    );
+    await warning.getByRole("link", { name: /^Change Duolingo/ }).click();
+    await expect(page).toHaveURL(/\/application\?.*tab=usage/);
+    await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
   } finally {
     await phone.close();
   }

@@ -1,57 +1,109 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { ToastStack, toastSide, type StackedToast, type ToastData, type ToastSide } from "./toast-stack";
 import { CloseIcon } from "~/components/dashboard/icons";
 
-export interface ToastData {
-  type: "success" | "error" | "info";
-  message: string;
-}
+export type { ToastData } from "./toast-stack";
 
 /**
- * Shows the server's message once; errors stay until dismissed, others fade after 6 s. Without JavaScript the
- * same holds by CSS alone: the × is the label of a hidden checkbox that hides the toast, and the fade is an
- * animation. The page keeps room below its content for the toast, so it never sits on the last control.
+ * The server's messages as toasts in one polite live region (role=status), stacked (toast-stack.ts: each success
+ * or info stays TOAST_LIFE_MS from its own appearance, errors until dismissed; the pointer over the stack or focus
+ * in it pauses them).
  *
- * A revalidation of the same page (the live refresh an action's own change sets off, `pageKey` unchanged) brings
- * no toast and keeps the one showing; a new page without a toast of its own drops it.
+ * Without JavaScript the page shows the one toast its request carried: the × is the label of a hidden checkbox that
+ * hides it, and a success fades by a CSS animation after the same time. With JavaScript each new toast of the root
+ * loader (a redirect's flash, whatever form sent it) joins the stack, which sits away from the control just pressed
+ * (`toastSide`); the page keeps room below its content for a bottom stack (app.css).
  */
-export function Toaster({ toast, pageKey }: { toast: ToastData | null; pageKey?: string }) {
-  const [visible, setVisible] = useState<ToastData | null>(toast);
+export function Toaster({ toast }: { toast: ToastData | null }) {
+  const [stack] = useState(() => new ToastStack());
+  const [shown, setShown] = useState<readonly StackedToast[]>(() => (toast ? [{ ...toast, id: 0, at: 0 }] : []));
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const [side, setSide] = useState<ToastSide>("bottom");
+  const seen = useRef<ToastData | null>(toast);
+  const pressed = usePressedControl();
   useEffect(() => {
-    if (toast) setVisible(toast);
-  }, [toast]);
+    const off = stack.subscribe(() => setShown(stack.snapshot()));
+    // The server's toast (id 0, like its server rendering) appeared about now.
+    if (seen.current) stack.add(seen.current);
+    setShown(stack.snapshot());
+    setHydrated(true);
+    return () => {
+      off();
+      stack.clear();
+    };
+  }, [stack]);
   useEffect(() => {
-    if (!toast) setVisible(null);
-    // Only a change of page decides this; the toast's own changes are the effect above.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pageKey]);
-  useEffect(() => {
-    if (!visible || visible.type === "error") return;
-    const t = setTimeout(() => setVisible(null), 6_000);
-    return () => clearTimeout(t);
-  }, [visible]);
-  if (!visible) return null;
+    if (!toast || toast === seen.current) return;
+    seen.current = toast;
+    setSide(toastSide(pressed.current?.isConnected ? pressed.current.getBoundingClientRect() : null, window.innerHeight));
+    stack.add(toast);
+  }, [toast, stack, pressed]);
+  return (
+    <div
+      className="toaster"
+      role="status"
+      aria-live="polite"
+      aria-atomic="false"
+      aria-label="Messages"
+      data-side={side}
+      data-testid="toaster"
+      onMouseEnter={() => stack.pause()}
+      onMouseLeave={() => stack.resume()}
+      onFocus={() => stack.pause()}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) stack.resume();
+      }}
+    >
+      {shown.map((t) =>
+        hydrated ? (
+          <div key={t.id} className={`toast toast-${t.type}`} data-testid="toast">
+            <span>{t.message}</span>
+            <button type="button" className="toast-close" aria-label="Dismiss message" onClick={() => stack.dismiss(t.id)}>
+              <CloseIcon />
+            </button>
+          </div>
+        ) : (
+          <NoJsToast key={t.id} toast={t} />
+        ),
+      )}
+    </div>
+  );
+}
+
+/** The server's toast: dismissed by a labelled checkbox, a success or info fading by CSS. */
+function NoJsToast({ toast }: { toast: StackedToast }) {
+  const dismissId = `toast-dismiss-${toast.id}`;
   return (
     <>
-      {hydrated ? null : <input type="checkbox" id="toast-dismiss" className="toast-dismiss" />}
-      <div
-        className={`toast toast-${visible.type}${visible.type === "error" ? "" : " toast-fades"}`}
-        role={visible.type === "error" ? "alert" : "status"}
-        data-testid="toast"
-      >
-        <span>{visible.message}</span>
-        {hydrated ? (
-          <button type="button" className="toast-close" aria-label="Dismiss message" onClick={() => setVisible(null)}>
-            <CloseIcon />
-          </button>
-        ) : (
-          <label htmlFor="toast-dismiss" className="toast-close">
-            <CloseIcon />
-            <span className="sr-only">Dismiss message</span>
-          </label>
-        )}
+      <input type="checkbox" id={dismissId} className="toast-dismiss" />
+      <div className={`toast toast-${toast.type}${toast.type === "error" ? "" : " toast-fades"}`} data-testid="toast">
+        <span>{toast.message}</span>
+        <label htmlFor={dismissId} className="toast-close">
+          <CloseIcon />
+          <span className="sr-only">Dismiss message</span>
+        </label>
       </div>
     </>
   );
+}
+
+/** The control the parent last pressed (a form's submitter, a button, a switch, a link). */
+function usePressedControl() {
+  const pressed = useRef<Element | null>(null);
+  useEffect(() => {
+    const onSubmit = (e: SubmitEvent) => {
+      pressed.current = e.submitter ?? (e.target as Element | null);
+    };
+    const onClick = (e: MouseEvent) => {
+      const el = (e.target as Element | null)?.closest?.("button, a, input, [role=switch], summary");
+      if (el && !el.closest(".toaster")) pressed.current = el;
+    };
+    document.addEventListener("submit", onSubmit, true);
+    document.addEventListener("click", onClick, true);
+    return () => {
+      document.removeEventListener("submit", onSubmit, true);
+      document.removeEventListener("click", onClick, true);
+    };
+  }, []);
+  return pressed;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId, nowIso } from "#core/ids.server";
+import type { DisabledType } from "#db/schema";
 import type { Harness } from "../../server/harness.testing";
 import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import * as layout from "./_app";
@@ -59,10 +60,12 @@ describe("requests page", () => {
   };
   const loaded = async (url: string) =>
     (await (await call(requests.loader, url)).json()) as {
-      list: { id: string; label: string; title: string }[];
+      list: { id: string; label: string; title: string; button: { label: string }; openHref: string | null }[];
       modal: { kind: string; id: string } | null;
       draft: { enabled: boolean; minutes: number };
-      warning: { categoryHref: string } | null;
+      warning: { text: string; link: string; href: string } | null;
+      noLimitNote: string | null;
+      confirm: { id: string; title: string } | null;
       extend: { current: number | null; extra: number; total: number | null } | null;
     };
 
@@ -156,9 +159,13 @@ describe("requests page", () => {
     const to = res.headers.get("Location")!;
     expect(to).toMatch(/modal=extend/);
     const data = await loaded(to);
-    expect(data.warning?.categoryHref).toBe(
-      `/category?${new URLSearchParams({ id: app.play_store_category, profileId: mia.profileId, serialNumber: MIA, appRequestPage: "true" })}`,
+    const categoryHref = `/category?${new URLSearchParams({ id: app.play_store_category, profileId: mia.profileId, serialNumber: MIA, appRequestPage: "true" })}`;
+    expect(data.warning?.href).toBe(categoryHref);
+    expect(data.warning?.text).toMatch(
+      /^The .+ category is disabled on Mia's phone, so extra time would not let .+ run\. Enable the category first\.$/,
     );
+    // The popup says so as it opens, before Approve.
+    expect((await loaded(pageUrl(`&modal=extend&id=${id}`))).warning?.href).toBe(categoryHref);
     await h.caller(h.demo).categories.update({
       serialNumber: MIA,
       category: app.play_store_category,
@@ -170,10 +177,79 @@ describe("requests page", () => {
     expect(await toastOf(ok)).toMatchObject({ type: "success" });
   });
 
+  it("a paid app's install request says 'Coming Soon': no Install button, no popup; Reject stays", async () => {
+    const id = await addRequest("App Install", "com.tocaboca.tocakitchen2");
+    const data = await loaded(pageUrl(`&modal=install&id=${id}`));
+    expect(data.list.find((r) => r.id === id)).toMatchObject({ title: "Toca Kitchen 2", button: { label: "Coming Soon" }, openHref: null });
+    expect(data.modal).toBeNull();
+    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "reject", id }))).toMatchObject({ type: "success" });
+  });
+
+  it("extend for an app with no limit says what the extra minutes mean; for an app turned off, the warning links to the app", async () => {
+    const set = (values: {
+      enable_daily_limit?: number;
+      daily_limit_minutes?: number;
+      is_app_disabled?: number;
+      disabled_type?: DisabledType | null;
+    }) =>
+      h.tdb.db
+        .updateTable("profile_apps")
+        .set(values)
+        .where("device_id", "=", mia.deviceId)
+        .where("package_name", "=", app.package_name)
+        .execute();
+    const before = await h.tdb.db
+      .selectFrom("profile_apps")
+      .select(["enable_daily_limit", "daily_limit_minutes", "is_app_disabled", "disabled_type"])
+      .where("device_id", "=", mia.deviceId)
+      .where("package_name", "=", app.package_name)
+      .executeTakeFirstOrThrow();
+    try {
+      await set({ enable_daily_limit: 0, daily_limit_minutes: 0 });
+      const id = await addRequest("Extend Time", app.package_name, 30);
+      const open = await loaded(pageUrl(`&modal=extend&id=${id}`));
+      expect(open.extend).toMatchObject({ current: null, total: null });
+      expect(open.noLimitNote).toMatch(
+        /has no daily limit, so Mia can already use it .* The extra minutes change nothing now; they count only if you give .+ a daily limit today\.$/,
+      );
+      expect(open.warning).toBeNull();
+      await set({ enable_daily_limit: 1, daily_limit_minutes: 30 });
+      expect((await loaded(pageUrl(`&modal=extend&id=${id}`))).noLimitNote).toBeNull();
+      await set({ enable_daily_limit: 0, daily_limit_minutes: 0, is_app_disabled: 1, disabled_type: "Manually" });
+      const off = await loaded(pageUrl(`&modal=extend&id=${id}`));
+      expect(off.noLimitNote).toBeNull();
+      expect(off.warning?.text).toMatch(/ is disabled on Mia's phone, so extra time would not let it run\. Enable the app first\.$/);
+      expect(off.warning?.href).toBe(
+        `/application?${new URLSearchParams({ package_name: app.package_name, profile_id: mia.profileId, serialNumber: MIA, tab: "usage" })}`,
+      );
+      const res = await call(requests.action, pageUrl(`&modal=extend&id=${id}`), token, { intent: "extend", id, extendLimit: "30" });
+      expect(res.headers.get("Set-Cookie") ?? "").not.toMatch(/toast/);
+      expect(res.headers.get("Location")).toMatch(/modal=extend/);
+    } finally {
+      await set(before);
+    }
+  });
+
+  it("UnInstall asks first: an unconfirmed post goes to the question and answers nothing", async () => {
+    const id = await addRequest("App Uninstall", app.package_name);
+    const row = (await loaded(pageUrl())).list.find((r) => r.id === id)!;
+    expect(new URL(row.openHref!, "http://x").searchParams.get("confirm")).toBe("uninstall");
+    const asked = await call(requests.action, pageUrl(), token, { intent: "uninstall", id });
+    expect(asked.headers.get("Set-Cookie") ?? "").not.toMatch(/toast/);
+    const question = asked.headers.get("Location")!;
+    expect(new URL(question, "http://x").searchParams.get("confirm")).toBe("uninstall");
+    expect((await loaded(question)).confirm).toMatchObject({ id });
+    expect((await h.tdb.db.selectFrom("app_requests").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe(
+      "Pending",
+    );
+    // Reject it here: approving would remove the app the other tests use.
+    expect(await toastOf(await call(requests.action, question, token, { intent: "reject", id }))).toMatchObject({ type: "success" });
+  });
+
   it("reject, then a second answer: 'already answered'; another family's request id and kid are refused", async () => {
     const id = await addRequest("App Uninstall", app.package_name);
     expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "reject", id }))).toMatchObject({ type: "success" });
-    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "uninstall", id }))).toEqual({
+    expect(await toastOf(await call(requests.action, pageUrl(), token, { intent: "uninstall", id, confirmed: "yes" }))).toEqual({
       type: "error",
       message: "This request was already answered.",
     });

@@ -1,19 +1,20 @@
-import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { REQUESTS_PAGE_SIZE } from "#core/limits";
 import { recordId } from "#core/values";
-import { listPendingRequests, requestOnDevice } from "#db/queries/requests";
+import { extendStopOf, listPendingRequests, requestOnDevice } from "#db/queries/requests";
 import { hrefWith } from "~/components/dashboard/device.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
 import { PageHead } from "~/components/dashboard/PageHead";
 import { PageNav } from "~/components/logs/PageNav";
 import { ExtendModal } from "~/components/requests/popups/ExtendModal";
+import { UninstallConfirmModal } from "~/components/requests/popups/UninstallConfirmModal";
 import { RequestList } from "~/components/requests/RequestList";
 import { approveExtend, approveInstall, approveUninstall, closedHref, reject } from "~/components/requests/requests.server";
 import { InstallModal } from "~/components/store/InstallModal";
 import { installDraft } from "~/components/store/install.server";
-import { extendTotals, requestButton, requestTypeLabel } from "~/rules/requests";
+import { extendTotals, extendWarning, noLimitExtendNote, requestButton, requestTypeLabel } from "~/rules/requests";
 import appsStyles from "../styles/apps.css?url";
 import dashboardStyles from "../styles/dashboard.css?url";
 import { useLiveRefresh } from "~/utils/live";
@@ -34,7 +35,10 @@ function ids(request: Request) {
   return { url, profileId: url.searchParams.get("profileId"), serialNumber: url.searchParams.get("serialNumber") };
 }
 
-/** Spec 2 §2 /requests: Pending requests of the kid's phone; popups (?modal=install|extend&id=…) live in the URL. */
+/**
+ * Spec 2 §2 /requests: Pending requests of the kid's phone; popups (?modal=install|extend&id=…) and the uninstall's
+ * "are you sure?" (?confirm=uninstall&id=…) live in the URL.
+ */
 export async function loader(args: LoaderFunctionArgs) {
   const { url, profileId, serialNumber } = ids(args.request);
   const { device, kid } = await requireKidDevice(args, profileId, serialNumber);
@@ -47,7 +51,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const onPage = (p: number) =>
     `${hrefWith(args.request, { page: p === 1 ? null : String(p), modal: null, id: null, category: null })}#requests-title`;
   const list = pending.slice((page - 1) * REQUESTS_PAGE_SIZE, page * REQUESTS_PAGE_SIZE).map((r) => {
-    const button = requestButton(r.requestType);
+    const button = requestButton(r.requestType, r.paid);
+    const view = { category: null, limitOn: null, limit: null };
     return {
       id: r.id,
       packageName: r.packageName,
@@ -57,24 +62,42 @@ export async function loader(args: LoaderFunctionArgs) {
       label: requestTypeLabel(r.requestType, r.extendedTime),
       createdAt: r.createdAt,
       button,
-      openHref: button.modal ? hrefWith(args.request, { modal: button.modal, id: r.id, category: null, limitOn: null, limit: null }) : null,
+      openHref: button.modal
+        ? hrefWith(args.request, { modal: button.modal, id: r.id, confirm: null, ...view })
+        : button.confirm
+          ? hrefWith(args.request, { confirm: button.confirm, id: r.id, modal: null, ...view })
+          : null,
     };
   });
   // A popup whose request was answered meanwhile (here or elsewhere) is simply not shown.
-  const open = pending.find((r) => r.id === q("id") && requestButton(r.requestType).modal === q("modal"));
-  const modal = open ? { kind: requestButton(open.requestType).modal!, id: open.id } : null;
-  let warning: { categoryHref: string; categoryName: string } | null = null;
-  const category = q("category");
-  if (open?.requestType === "Extend Time" && category && category === open.category) {
-    const name =
-      category === "Others"
-        ? "Others"
-        : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
-    warning = {
-      categoryName: name,
-      categoryHref: `/category?${new URLSearchParams({ id: category, profileId: kid.id, serialNumber: device.serial_number, appRequestPage: "true" })}`,
-    };
+  const open = pending.find((r) => r.id === q("id") && requestButton(r.requestType, r.paid).modal === q("modal"));
+  const modal = open ? { kind: requestButton(open.requestType, open.paid).modal!, id: open.id } : null;
+  const confirming = q("confirm") === "uninstall" ? pending.find((r) => r.id === q("id") && r.requestType === "App Uninstall") : undefined;
+  // Extra time that would change nothing (the app or its category turned off, the category's limit used up) is
+  // said when the popup opens, and again when Approve is pressed anyway (spec 2 §4 redirectToCategory).
+  let warning: { text: string; link: string; href: string } | null = null;
+  if (open?.requestType === "Extend Time") {
+    const stopped = await extendStopOf(db, { deviceId: device.id, profileId: kid.id, packageName: open.packageName });
+    if (stopped?.stop) {
+      const category = stopped.category;
+      const categoryName =
+        category === "Others"
+          ? "Others"
+          : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
+      const ids = { profileId: kid.id, serialNumber: device.serial_number };
+      warning = {
+        ...extendWarning(stopped.stop, { appTitle: open.title ?? open.packageName, kidName: kid.name, categoryName }),
+        href:
+          stopped.stop === "app-disabled"
+            ? `/application?${new URLSearchParams({ package_name: open.packageName, profile_id: ids.profileId, serialNumber: ids.serialNumber, tab: "usage" })}`
+            : `/category?${new URLSearchParams({ id: category, ...ids, appRequestPage: "true" })}`,
+      };
+    }
   }
+  const extend =
+    open?.requestType === "Extend Time"
+      ? extendTotals({ standing: open.dailyLimitTime, extraToday: open.extraToday, extra: open.extendedTime })
+      : null;
   return json({
     kid: { id: kid.id, name: kid.name },
     serialNumber: device.serial_number,
@@ -85,11 +108,11 @@ export async function loader(args: LoaderFunctionArgs) {
     modal,
     title: open ? (open.title ?? open.packageName) : "",
     draft: installDraft(url),
-    extend:
-      open?.requestType === "Extend Time"
-        ? extendTotals({ standing: open.dailyLimitTime, extraToday: open.extraToday, extra: open.extendedTime })
-        : null,
+    extend,
+    // Said only when nothing stops the app (the warning says what does).
+    noLimitNote: extend && extend.current === null && open && !warning ? noLimitExtendNote(open.title ?? open.packageName, kid.name) : null,
     warning,
+    confirm: confirming ? { id: confirming.id, title: confirming.title ?? confirming.packageName, remarks: confirming.remarks } : null,
     closeHref: closedHref(args.request),
   });
 }
@@ -110,6 +133,8 @@ export async function action(args: ActionFunctionArgs) {
     case "install":
       return approveInstall(a, form);
     case "uninstall":
+      // An unconfirmed uninstall (an old form, a replayed post) is asked about, never done.
+      if (form.get("confirmed") !== "yes") return redirect(hrefWith(args.request, { confirm: "uninstall", id: id.data, modal: null }));
       return approveUninstall(a);
     case "extend": {
       const minutes = z.coerce.number().int().min(1).max(1440).safeParse(form.get("extendLimit"));
@@ -143,8 +168,14 @@ export default function Requests() {
         />
       ) : null}
       {data.modal?.kind === "extend" && data.extend ? (
-        <ExtendModal view={{ id: data.modal.id, title: data.title, ...data.extend }} warning={data.warning} closeHref={data.closeHref} />
+        <ExtendModal
+          view={{ id: data.modal.id, title: data.title, ...data.extend }}
+          note={data.noLimitNote}
+          warning={data.warning}
+          closeHref={data.closeHref}
+        />
       ) : null}
+      {data.confirm ? <UninstallConfirmModal request={data.confirm} kidName={data.kid.name} closeHref={data.closeHref} /> : null}
     </div>
   );
 }

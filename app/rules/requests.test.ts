@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extendTotals, requestButton, requestTypeLabel } from "./requests";
+import { extendTotals, extendWarning, noLimitExtendNote, requestButton, requestTypeLabel } from "./requests";
 
 describe("a request's type label (spec 2 §2, exact words)", () => {
   it.each([
@@ -12,10 +12,43 @@ describe("a request's type label (spec 2 §2, exact words)", () => {
 
 describe("a request's answer button", () => {
   it.each([
-    ["App Install", { label: "Install", modal: "install" }],
-    ["App Uninstall", { label: "UnInstall", modal: null }],
-    ["Extend Time", { label: "Extend", modal: "extend" }],
-  ] as const)("%s → %o", (type, want) => expect(requestButton(type)).toEqual(want));
+    ["App Install", false, { label: "Install", modal: "install", confirm: null }],
+    // Spec 2 §4: a paid app says 'Coming Soon' before the parent presses anything.
+    ["App Install", true, { label: "Coming Soon", modal: null, confirm: null }],
+    ["App Uninstall", false, { label: "UnInstall", modal: null, confirm: "uninstall" }],
+    ["Extend Time", false, { label: "Extend", modal: "extend", confirm: null }],
+    ["Extend Time", true, { label: "Extend", modal: "extend", confirm: null }],
+  ] as const)("%s (paid %s) → %o", (type, paid, want) => expect(requestButton(type, paid)).toEqual(want));
+});
+
+describe("the extend popup's words", () => {
+  it("an app with no limit: the extra minutes change nothing until it has one today", () => {
+    expect(noLimitExtendNote("Duolingo", "Ada")).toBe(
+      "Duolingo has no daily limit, so Ada can already use it as long as the phone's other time rules allow. The extra minutes change nothing now; they count only if you give Duolingo a daily limit today.",
+    );
+  });
+  it.each([
+    [
+      "app-disabled",
+      "Candy Crush is disabled on Ada's phone, so extra time would not let it run. Enable the app first.",
+      "Change Candy Crush",
+    ],
+    [
+      "category-disabled",
+      "The Casual category is disabled on Ada's phone, so extra time would not let Candy Crush run. Enable the category first.",
+      "Change the Casual category",
+    ],
+    [
+      "category-used-up",
+      "The Casual category has used up its daily limit today, so extra time would not let Candy Crush run. Raise the category's limit first.",
+      "Change the Casual category",
+    ],
+  ] as const)("%s", (stop, text, link) =>
+    expect(extendWarning(stop, { appTitle: "Candy Crush", kidName: "Ada", categoryName: "Casual" })).toEqual({ text, link }),
+  );
+  it("a name ending in s", () => {
+    expect(extendWarning("app-disabled", { appTitle: "Roblox", kidName: "Iris", categoryName: "Games" }).text).toContain("Iris' phone");
+  });
 });
 
 describe("the extend popup's numbers: current limit, extra minutes, new total", () => {

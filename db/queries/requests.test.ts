@@ -4,7 +4,8 @@ import { localDay, shiftDay } from "../../core/zoned-time";
 import { kidTimeZone } from "./time-zone";
 import { DIALECTS } from "../index.testing";
 import { NOW, useDemoFamily } from "./dashboard/dashboard.testing";
-import { findPendingRequest, listPendingRequests, pendingRequestCounts } from "./requests";
+import { extendStopOf, findPendingRequest, listPendingRequests, pendingRequestCounts } from "./requests";
+import { limitDay } from "./usage-today";
 
 describe.each(DIALECTS)("request queries on %s", (dialect) => {
   const f = useDemoFamily(dialect);
@@ -109,5 +110,75 @@ describe.each(DIALECTS)("request queries on %s", (dialect) => {
     const counts = await pendingRequestCounts(f.t.db, [f.mia.profileId, f.leo.profileId, "nobody"]);
     expect(counts).toEqual({ [f.mia.profileId]: 3, [f.leo.profileId]: 1 });
     expect(await pendingRequestCounts(f.t.db, [])).toEqual({});
+  });
+
+  it("a paid app's request is marked paid (spec 2 §4 'Coming Soon'); a free one and one the catalogue lacks are not", async () => {
+    const at = "2026-11-21T18:00:00.000Z";
+    const paid = await add(f.leo, { type: "App Install", pkg: "com.tocaboca.tocakitchen2", at });
+    const free = await add(f.leo, { type: "App Install", pkg: "org.scratchjr.android", at });
+    const unknown = await add(f.leo, { type: "App Install", pkg: "com.not.in.catalogue", at });
+    const list = await listPendingRequests(f.t.db, f.leo.deviceId, NOW);
+    expect(Object.fromEntries(list.filter((r) => [paid, free, unknown].includes(r.id)).map((r) => [r.id, r.paid]))).toEqual({
+      [paid]: true,
+      [free]: false,
+      [unknown]: false,
+    });
+  });
+
+  it("extendStopOf: the app turned off, its category turned off or its limit used up today, else nothing; null off the phone", async () => {
+    const app = await f.t.db
+      .selectFrom("profile_apps")
+      .select(["package_name", "play_store_category"])
+      .where("device_id", "=", f.leo.deviceId)
+      .where("is_installed", "=", 1)
+      .orderBy("package_name")
+      .executeTakeFirstOrThrow();
+    const x = { deviceId: f.leo.deviceId, profileId: f.leo.profileId, packageName: app.package_name };
+    const setApp = (disabled: boolean) =>
+      f.t.db
+        .updateTable("profile_apps")
+        .set({ is_app_disabled: disabled ? 1 : 0, disabled_type: disabled ? "Manually" : null })
+        .where("device_id", "=", f.leo.deviceId)
+        .where("package_name", "=", app.package_name)
+        .execute();
+    const setCategory = async (v: { enabled: boolean; minutes: number }) => {
+      await f.t.db
+        .deleteFrom("category_limits")
+        .where("profile_id", "=", f.leo.profileId)
+        .where("category", "=", app.play_store_category)
+        .execute();
+      await f.t.db
+        .insertInto("category_limits")
+        .values({
+          id: newId(),
+          profile_id: f.leo.profileId,
+          category: app.play_store_category,
+          is_category_enabled: v.enabled ? 1 : 0,
+          enable_daily_limit: v.minutes > 0 ? 1 : 0,
+          daily_limit_minutes: v.minutes,
+          updated_at: NOW.toISOString(),
+          updated_by: null,
+        })
+        .execute();
+    };
+    await setApp(false);
+    await setCategory({ enabled: true, minutes: 0 });
+    expect(await extendStopOf(f.t.db, x, NOW)).toEqual({ stop: null, category: app.play_store_category });
+    await setApp(true);
+    expect((await extendStopOf(f.t.db, x, NOW))?.stop).toBe("app-disabled");
+    await setApp(false);
+    await setCategory({ enabled: false, minutes: 0 });
+    expect((await extendStopOf(f.t.db, x, NOW))?.stop).toBe("category-disabled");
+    const day = limitDay(NOW);
+    await f.t.db.deleteFrom("app_usage_daily").where("device_id", "=", f.leo.deviceId).where("day", "=", day).execute();
+    await f.t.db
+      .insertInto("app_usage_daily")
+      .values({ device_id: f.leo.deviceId, package_name: app.package_name, day, minutes: 30 })
+      .execute();
+    await setCategory({ enabled: true, minutes: 30 });
+    expect((await extendStopOf(f.t.db, x, NOW))?.stop).toBe("category-used-up");
+    await setCategory({ enabled: true, minutes: 45 });
+    expect((await extendStopOf(f.t.db, x, NOW))?.stop).toBeNull();
+    expect(await extendStopOf(f.t.db, { ...x, packageName: "com.not.on.the.phone" }, NOW)).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 import { sql } from "kysely";
 import type { DB } from "../index";
 import { cleanPhoneTextOrNull } from "../../core/phone-text";
+import { extendStop, type ExtendStop } from "../../core/limits";
 import type { AppRequestType } from "../schema-device-service";
 import { bonusOnLocalToday } from "./time-rules/bonus";
+import { categoryUsedToday } from "./usage-today";
 
 export interface PendingRequest {
   id: string;
@@ -21,6 +23,8 @@ export interface PendingRequest {
   category: string | null;
   /** Bonus minutes the app already has today (bonus_grants, scope 'app', the kid's day in the family's zone). */
   extraToday: number;
+  /** A paid app (spec 2 §4 'Coming Soon': it cannot be installed yet). */
+  paid: boolean;
 }
 
 /**
@@ -43,6 +47,8 @@ export async function listPendingRequests(db: DB, deviceId: string, now: Date = 
       "r.created_at",
       "c.title",
       "c.icon",
+      "c.free",
+      "c.price",
       "pa.enable_daily_limit",
       "pa.daily_limit_minutes",
       "pa.play_store_category",
@@ -70,6 +76,7 @@ export async function listPendingRequests(db: DB, deviceId: string, now: Date = 
     dailyLimitTime: r.enable_daily_limit === 1 && Number(r.daily_limit_minutes) > 0 ? Number(r.daily_limit_minutes) : null,
     category: r.play_store_category ?? null,
     extraToday: appBonus.get(r.package_name) ?? 0,
+    paid: r.free === 0 && Number(r.price ?? 0) > 0,
   }));
 }
 
@@ -103,4 +110,40 @@ export async function requestOnDevice(db: DB, deviceId: string, id: string): Pro
     .where("device_id", "=", deviceId)
     .executeTakeFirst();
   return r ?? null;
+}
+
+/**
+ * Whether extra time today would let the app run on this phone (core/limits.ts extendStop), and its category; null
+ * when the app is not on the phone. The extend popup's warning and the approval (device-service/requests.ts) share it.
+ */
+export async function extendStopOf(
+  db: DB,
+  x: { deviceId: string; profileId: string; packageName: string },
+  now: Date = new Date(),
+): Promise<{ stop: ExtendStop | null; category: string } | null> {
+  const app = await db
+    .selectFrom("profile_apps")
+    .select(["is_app_disabled", "disabled_type", "play_store_category"])
+    .where("device_id", "=", x.deviceId)
+    .where("package_name", "=", x.packageName)
+    .executeTakeFirst();
+  if (!app) return null;
+  const c = await db
+    .selectFrom("category_limits")
+    .select(["is_category_enabled", "enable_daily_limit", "daily_limit_minutes"])
+    .where("profile_id", "=", x.profileId)
+    .where("category", "=", app.play_store_category)
+    .executeTakeFirst();
+  const stop = extendStop({
+    app: { disabled: app.is_app_disabled === 1, disabledType: app.disabled_type },
+    category: c
+      ? {
+          enabled: c.is_category_enabled === 1,
+          enableDailyLimit: c.enable_daily_limit === 1,
+          dailyLimitMinutes: Number(c.daily_limit_minutes),
+          usedMinutes: c.enable_daily_limit === 1 ? await categoryUsedToday(db, x.deviceId, app.play_store_category, now) : 0,
+        }
+      : null,
+  });
+  return { stop, category: app.play_store_category };
 }

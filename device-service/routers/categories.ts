@@ -4,7 +4,7 @@ import { minutesStep } from "../../core/values";
 import { newId, nowIso } from "../../core/ids.server";
 import { categoryUsedToday } from "../../db/queries/usage-today";
 import { enableRefusal } from "../../core/limits";
-import { possessive, waitingFor } from "../messages";
+import { categorySaved, waitingFor } from "../messages";
 import { applyPolicy } from "../policy/store";
 import { commandProcedure, router } from "../trpc";
 
@@ -23,11 +23,12 @@ export const categoriesRouter = router({
       if (!known) throw new TRPCError({ code: "NOT_FOUND", message: CATEGORY_NOT_FOUND });
       const current = await ctx.db
         .selectFrom("category_limits")
-        .select("is_category_enabled")
+        .select(["is_category_enabled", "enable_daily_limit", "daily_limit_minutes"])
         .where("profile_id", "=", ctx.kid.id)
         .where("category", "=", input.category)
         .executeTakeFirst();
       const wasEnabled = current ? current.is_category_enabled === 1 : true;
+      const before = { enabled: wasEnabled, minutes: current?.enable_daily_limit === 1 ? Number(current.daily_limit_minutes) : 0 };
       const minutes = input.enableDailyLimit ? input.dailyLimitTime : 0;
       if (input.isCategoryEnabled && !wasEnabled) {
         const refused = enableRefusal({
@@ -62,13 +63,9 @@ export const categoriesRouter = router({
         const applied = await applyPolicy(ctx, d.id, ctx.parent.id);
         if (d.id === ctx.device.id) version = applied.version;
       }
-      const state = input.isCategoryEnabled
-        ? minutes > 0
-          ? `has a daily limit of ${minutes} minutes`
-          : "has no daily limit"
-        : "is disabled";
+      const said = categorySaved(known.name, ctx.kid.name, before, { enabled: input.isCategoryEnabled, minutes });
       return {
-        respones_msg: `${known.name} ${state} on ${possessive(ctx.kid.name)} phone. ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`,
+        respones_msg: `${said} ${waitingFor(ctx.kid.name, ctx.deviceOnline)}`,
         policyVersion: version,
       };
     }),

@@ -6,18 +6,22 @@ import type { APP_BLOCK_REASONS } from "./messages";
 /**
  * The phone says it stopped or restarted an app, and why: stored as the app's is_app_disabled and
  * appEnabledDisabledType. A parent's own disable ("Manually") is the parent's: a phone that has not yet received
- * that policy and reports the app usable does not undo it (the policy on its way will stop it again).
+ * that policy and reports the app usable does not undo it (the policy on its way will stop it again), and a phone's
+ * "Manually" is never stored as one: it is the parent's disable the row already holds, or the app's category turned
+ * off (policy/enforce.ts categoryOff), which is the category's; stored as the app's, it would keep the app off once
+ * the category is on again (the policy carries the app's own disable).
  */
 export async function recordAppState(
   deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">,
   device: { id: string; profile_id: string },
   data: { packageName: string; disabled: boolean; reason: (typeof APP_BLOCK_REASONS)[number] | null },
 ): Promise<void> {
+  if (data.disabled && (data.reason ?? "Manually") === "Manually") return;
   let q = deps.db
     .updateTable("profile_apps")
     .set({
       is_app_disabled: data.disabled ? 1 : 0,
-      disabled_type: data.disabled ? (data.reason ?? "Manually") : null,
+      disabled_type: data.disabled ? data.reason : null,
       updated_at: nowIso(),
     })
     .where("device_id", "=", device.id)

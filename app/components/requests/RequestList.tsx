@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { formatDateTime } from "#core/format";
 import { SubmitButton } from "~/components/forms";
+import type { RequestButton } from "~/rules/requests";
 import { useIsSubmitting } from "~/utils/hooks";
 import { AppIcon } from "~/components/AppIcon";
 
@@ -12,12 +13,15 @@ export interface RequestItem {
   remarks: string | null;
   label: string;
   createdAt: string;
-  button: { label: "Install" | "UnInstall" | "Extend"; modal: "install" | "extend" | null };
-  /** The popup's link (Install, Extend), with the page's other view state kept. */
+  button: RequestButton;
+  /** The popup's link (Install, Extend, UnInstall's "are you sure?"), with the page's other view state kept. */
   openHref: string | null;
 }
 
-/** Spec 2 §2 /requests: each Pending request with icon, title or package name, remarks, type label and time. */
+/**
+ * Spec 2 §2 /requests: each Pending request with icon, title or package name, remarks, type label and time; a paid
+ * app's install request says 'Coming Soon' (and why) where Install would be.
+ */
 export function RequestList({ items }: { items: RequestItem[] }) {
   if (items.length === 0) return <p className="empty-state">No data found.</p>;
   return (
@@ -29,6 +33,11 @@ export function RequestList({ items }: { items: RequestItem[] }) {
             <strong>{r.title}</strong>
             <span className="badge badge-orange request-type">{r.label}</span>
             {r.remarks ? <p className="muted">“{r.remarks}”</p> : null}
+            {r.button.label === "Coming Soon" ? (
+              <p className="muted small" id={`paid-${r.id}`}>
+                Paid apps cannot be installed yet.
+              </p>
+            ) : null}
             <time className="muted small" dateTime={r.createdAt}>
               {formatDateTime(r.createdAt)}
             </time>
@@ -39,7 +48,10 @@ export function RequestList({ items }: { items: RequestItem[] }) {
                 {r.button.label}
               </Link>
             ) : (
-              <AnswerButton id={r.id} intent="uninstall" label={r.button.label} title={r.title} className="btn btn-primary" />
+              // Spec 2 §4: a paid app cannot be installed yet ('Coming Soon' in Install's place); the parent can still say no.
+              <button type="button" className="btn btn-primary" disabled aria-describedby={`paid-${r.id}`} data-testid="coming-soon">
+                {r.button.label}
+              </button>
             )}
             <AnswerButton id={r.id} intent="reject" label="Reject" title={r.title} className="btn btn-outline" />
           </div>

@@ -5,7 +5,7 @@ import { installIntent } from "~/components/store/install.server";
 
 /** Where an answer goes back to: the page without its popup and its draft. */
 export function closedHref(request: Request): string {
-  return hrefWith(request, { modal: null, id: null, category: null, limitOn: null, limit: null });
+  return hrefWith(request, { modal: null, id: null, confirm: null, category: null, limitOn: null, limit: null });
 }
 
 interface Answer {

@@ -13,17 +13,21 @@ export interface ExtendView {
 }
 
 /**
- * The extend popup (spec 2 §2, §4): the current limit, the extra minutes and the new total, and Approve. When the
- * app's category stops it anyway (disabled, or its limit used up), the approval answers redirectToCategory and the
- * popup shows the category-disabled warning with a link to /category (appRequestPage=true) instead of a toast.
+ * The extend popup (spec 2 §2, §4): the current limit, the extra minutes and the new total, and Approve. An app with
+ * no limit says what the extra minutes mean (`note`). When the app or its category stops it anyway (turned off, or
+ * the category's limit used up), the popup shows the category-disabled warning with a link to where that changes
+ * (/category with appRequestPage=true, or the app's page) as it opens, and again instead of a toast when the
+ * approval answers redirectToCategory.
  */
 export function ExtendModal({
   view,
+  note,
   warning,
   closeHref,
 }: {
   view: ExtendView;
-  warning: { categoryHref: string; categoryName: string } | null;
+  note: string | null;
+  warning: { text: string; link: string; href: string } | null;
   closeHref: string;
 }) {
   const busy = useIsSubmitting({ intent: "extend" });
@@ -38,13 +42,17 @@ export function ExtendModal({
         <dt>New total today</dt>
         <dd data-testid="extend-total">{show(view.total)}</dd>
       </dl>
-      <p className="muted small">The extra time is for today only; the daily limit stays as it is.</p>
+      {note ? (
+        <p className="small" data-testid="extend-no-limit">
+          {note}
+        </p>
+      ) : (
+        <p className="muted small">The extra time is for today only; the daily limit stays as it is.</p>
+      )}
       {warning ? (
         <div className="alert alert-warning" role="alert" data-testid="category-warning">
-          <p>
-            The {warning.categoryName} category is disabled or has used up its daily limit today, so extra time would not let this app run.
-          </p>
-          <Link to={warning.categoryHref}>Change the {warning.categoryName} category</Link>
+          <p>{warning.text}</p>
+          <Link to={warning.href}>{warning.link}</Link>
         </div>
       ) : null}
       <div className="modal-actions">
