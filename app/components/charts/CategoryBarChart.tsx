@@ -1,7 +1,8 @@
-import { Bar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
+import type { BarCustomLayerProps, BarDatum } from "@nivo/bar";
 import { formatMinutes } from "~/rules/minutes";
 import { useDocumentMarkup } from "~/utils/document-markup";
 import { ChartTable, type ChartPeriod } from "./ChartTable";
+import { Bar } from "./nivo.server";
 
 export const CHART_COLOURS = ["#0f766e", "#2563eb", "#d97706", "#9333ea", "#db2777", "#64748b"];
 
