@@ -6,7 +6,6 @@ import dashboardStyles from "../styles/dashboard.css?url";
 import { formatDateTime } from "#core/format";
 import { requireParent } from "~/utils/auth.server";
 import { externalMapUrl, mapBbox, MAP_ZOOM } from "~/rules/location";
-import { whenInView } from "~/utils/in-view";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: leafletStyles },
@@ -48,10 +47,7 @@ export default function MapPage() {
   useEffect(() => {
     let map: import("leaflet").Map | undefined;
     let cancelled = false;
-    // Leaflet (45 KB) only once the map is on screen: the dashboard frames this page below its fold.
-    const inView = whenInView(ref.current);
-    const leaflet = () => inView.ready.then(() => import("leaflet"));
-    void leaflet().then((mod) => {
+    void import("leaflet").then((mod) => {
       const L = (mod as unknown as { default?: typeof import("leaflet") }).default ?? mod;
       if (cancelled || !ref.current) return;
       map = L.map(ref.current, { zoomControl: true, attributionControl: true }).setView([lat, long], zoom);
@@ -83,7 +79,6 @@ export default function MapPage() {
     });
     return () => {
       cancelled = true;
-      inView.stop();
       map?.remove();
     };
   }, [lat, long, zoom, bbox]);

@@ -3,6 +3,7 @@ import { localMapHref } from "~/rules/location";
 import { formatDateTime as fmtDateTime } from "#core/format";
 import { useIsSubmitting } from "~/utils/hooks";
 import { PinIcon } from "./icons";
+import { MapFrame } from "./MapFrame";
 import { Switch } from "./Switch";
 import type { DashData } from "./types";
 
@@ -29,12 +30,7 @@ export function LocationCard({ data }: { data: DashData }) {
             <span className="muted small">· {fmtDateTime(loc.deviceTime)}</span>
           </p>
           {device.enableLocationMapDisplay ? (
-            <iframe
-              className="map-frame"
-              title={`Map of ${profile.name}'s last location`}
-              src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)}
-              loading="lazy"
-            />
+            <MapFrame title={`Map of ${profile.name}'s last location`} src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)} />
           ) : null}
           <Link to={localMapHref(loc.latitude, loc.longitude, loc.deviceTime)}>Open map</Link>
         </>
