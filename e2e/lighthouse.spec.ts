@@ -128,10 +128,12 @@ for (const target of PAGES) {
       });
       const page = await context.newPage();
       await page.goto(url);
-      // Scrolled through once, so what loads as it nears the screen (the dashboard's map frame) is in the picture.
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      // What loads as it nears the screen (the dashboard's map frame) is brought into view once, so it is in the picture.
       const slots = page.locator(".map-frame-slot");
-      for (let i = 0; i < (await slots.count()); i++) await expect(slots.nth(i).locator("iframe")).toBeAttached();
+      for (let i = 0; i < (await slots.count()); i++) {
+        await slots.nth(i).scrollIntoViewIfNeeded();
+        await expect(slots.nth(i).locator("iframe")).toBeAttached();
+      }
       for (const frame of page.frames()) await frame.waitForLoadState("load");
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(dir, `${target.name}-${width}.png`), fullPage: true });
