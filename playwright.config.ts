@@ -35,7 +35,8 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    // Lighthouse (e2e/lighthouse.spec.ts) drives a browser of its own with JavaScript on: once, in the `js` project.
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: "lighthouse.spec.ts" },
   ],
   webServer: Array.from({ length: WORKERS }, (_, i) => ({
     command: `node ${WEB_PROCESS_FLAGS.join(" ")} --import tsx e2e/server.ts`,

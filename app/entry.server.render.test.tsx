@@ -26,6 +26,9 @@ describe("a document's render", () => {
     expect(whole.html).toContain("<p>Mia – 9 years</p>");
     expect(whole.html).not.toContain("<!--$!-->");
     expect(whole.html.endsWith("</body></html>")).toBe(true);
+    // The modules load after what the first paint needs (docs/performance.md "Lighthouse (mobile)").
+    expect(whole.html).toContain('<link rel="modulepreload" fetchpriority="low" href=');
+    expect(whole.html).not.toMatch(/<link rel="modulepreload" href=/);
   });
 
   it("Remix's data script renders from the data read whole, without suspending (else every page would take the slow path)", async () => {

@@ -1,8 +1,9 @@
-import { Bar, type BarCustomLayerProps, type BarDatum } from "@nivo/bar";
+import type { BarCustomLayerProps, BarDatum } from "@nivo/bar";
 import { formatMinutes } from "~/rules/minutes";
 import { useDocumentMarkup } from "~/utils/document-markup";
 import { seriesColour, seriesLook, STRIPES, swatchBackground } from "#core/chart-colours";
 import { ChartTable, type ChartPeriod } from "./ChartTable";
+import { Bar } from "./nivo.server";
 
 export interface CategoryChartData {
   slots: string[];

@@ -3,6 +3,7 @@ import { localMapHref } from "~/rules/location";
 import { formatDateTime as fmtDateTime } from "#core/format";
 import { useIsSubmitting } from "~/utils/hooks";
 import { PinIcon } from "./icons";
+import { MapFrame } from "./MapFrame";
 import { Switch } from "./Switch";
 import type { DashData } from "./types";
 
@@ -29,11 +30,9 @@ export function LocationCard({ data }: { data: DashData }) {
             <span className="muted small">· {fmtDateTime(loc.deviceTime)}</span>
           </p>
           {device.enableLocationMapDisplay ? (
-            <iframe
-              className="map-frame"
+            <MapFrame
               title={`Map of ${profile.name}'s last location`}
               src={localMapHref(loc.latitude, loc.longitude, loc.deviceTime, { profileId: profile.id, embed: true })}
-              loading="lazy"
             />
           ) : null}
           <Link to={localMapHref(loc.latitude, loc.longitude, loc.deviceTime, { profileId: profile.id })}>Open map</Link>
