@@ -37,7 +37,14 @@ function adblock(rule: string): LineResult {
 export function parseListLine(line: string): LineResult {
   const text = line.trim();
   if (!text || text.startsWith("!") || text.startsWith("#") || /^\[adblock/i.test(text)) return NOTHING;
-  if (text.startsWith("||") || text.startsWith("@@") || text.includes("##") || text.includes("#@#") || /[$^|]/.test(text))
+  if (
+    text.startsWith("||") ||
+    text.startsWith("@@") ||
+    text.startsWith("/") ||
+    text.includes("##") ||
+    text.includes("#@#") ||
+    /[$^|]/.test(text)
+  )
     return adblock(text);
   const fields = text.replace(/\s#.*$/, "").split(/\s+/);
   if (fields.length > 1 && ADDRESS.test(fields[0])) return names(fields.slice(1));

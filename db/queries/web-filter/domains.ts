@@ -71,7 +71,12 @@ export async function deleteListedDomains(db: DB, categoryId: string, source: st
 
 /** A source's domains in every category, as `category_id` → domains. */
 export async function domainsOfSource(db: DB, source: string): Promise<Map<string, string[]>> {
-  const rows = await db.selectFrom("web_filter_domains").select(["category_id", "domain"]).where("source", "=", source).execute();
+  const rows = await db
+    .selectFrom("web_filter_domains")
+    .select(["category_id", "domain"])
+    .where("source", "=", source)
+    .orderBy("domain")
+    .execute();
   const out = new Map<string, string[]>();
   for (const r of rows) {
     const list = out.get(r.category_id);
