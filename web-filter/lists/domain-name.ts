@@ -21,8 +21,8 @@ export function normaliseDomain(raw: string): { domain: string } | { rejected: D
   if (name.endsWith(".")) name = name.slice(0, -1);
   if (IPV4.test(name) || name.includes(":")) return { rejected: "IP address" };
   if (LOCAL_NAMES.has(name) || LOCAL_SUFFIXES.some((s) => name.endsWith(s))) return { rejected: "local name" };
-  // domainToASCII answers "" for what WHATWG URL cannot parse as a host; it keeps ASCII names as they are.
   if (!name || /[\s/\\?#@%]/.test(name)) return { rejected: "invalid domain" };
+  // International names to punycode; domainToASCII answers "" for what WHATWG URL cannot parse as a host.
   const ascii = /^[\x21-\x7e]+$/.test(name) ? name : domainToASCII(name);
   if (!ascii || ascii.length > 253) return { rejected: "invalid domain" };
   const labels = ascii.split(".");

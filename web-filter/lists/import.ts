@@ -3,7 +3,9 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
+import { sql } from "kysely";
 import type { DB } from "../../db/index";
+import { dbDialect } from "../../db/dialect";
 import { deleteSourceDomains, insertListedDomains } from "../../db/queries/web-filter/domains";
 import { parseListLine, type SkipReason } from "./list-line";
 
@@ -60,7 +62,27 @@ async function open(input: string): Promise<{ stream: Readable; size: number | n
   return { stream: createReadStream(input), size };
 }
 
-export async function importLists(db: DB, o: ImportOptions): Promise<ImportSummary> {
+/**
+ * SQLite: a page cache big enough for the domains' b-trees while importing (64 MB instead of 2 MB): inserts land at
+ * random places in them, and with the small cache 1,000,000 domains took 108 s instead of 63 s (bench/web-filter-lists.ts).
+ * Restored after.
+ */
+async function withImportCache<T>(db: DB, run: () => Promise<T>): Promise<T> {
+  if (dbDialect(db) !== "sqlite") return run();
+  const before = (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(db)).rows[0].cache_size;
+  await sql.raw("PRAGMA cache_size = -65536").execute(db);
+  try {
+    return await run();
+  } finally {
+    await sql.raw(`PRAGMA cache_size = ${Number(before)}`).execute(db);
+  }
+}
+
+export function importLists(db: DB, o: ImportOptions): Promise<ImportSummary> {
+  return withImportCache(db, () => importInto(db, o));
+}
+
+async function importInto(db: DB, o: ImportOptions): Promise<ImportSummary> {
   const batchSize = o.batch ?? 5_000;
   const every = o.progressEvery ?? 100_000;
   const summary: ImportSummary = {
@@ -77,6 +99,7 @@ export async function importLists(db: DB, o: ImportOptions): Promise<ImportSumma
   const seen = new Set<string>();
   let batch: string[] = [];
   const flush = async () => {
+    batch.sort(); // neighbours in the primary key's b-tree: fewer pages touched per transaction
     const added = await insertListedDomains(
       db,
       batch.map((domain) => ({ domain, category_id: o.categoryId, source: o.source })),
