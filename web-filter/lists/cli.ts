@@ -24,6 +24,9 @@ Reads hosts files (0.0.0.0 domain), AdBlock-style lists (||domain^) and plain do
 
 const n = (x: number) => x.toLocaleString("en-US");
 
+/** A usage error found once the database is open (an unknown category): main's catch answers exit 2. */
+class UsageError extends Error {}
+
 function usageError(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
@@ -86,7 +89,7 @@ async function main() {
     await syncCuratedLists(db);
     const categories = await listWebFilterCategories(db);
     if (!categories.some((c) => c.id === values.category))
-      usageError(`Unknown category "${values.category}". Categories: ${categories.map((c) => c.id).join(", ")}.`);
+      throw new UsageError(`Unknown category "${values.category}". Categories: ${categories.map((c) => c.id).join(", ")}.`);
     console.log(`Importing into ${values.category} (source ${source}${values.replace ? ", replacing its domains" : ""}).`);
     const started = Date.now();
     const summary = await importLists(db, {
@@ -103,6 +106,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof UsageError) usageError(err.message);
   console.error(`The lists were not imported: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
