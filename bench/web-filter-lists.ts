@@ -6,7 +6,7 @@
  *    buffers, after a full GC), beside a plain Map<domain, bit mask> of the same domains built in the same run;
  *  - lookup p50/p99 of `lookupCategories` (the name's suffixes, half listed names with a subdomain, half unlisted
  *    names), beside the Map walked by the same suffixes; and the database lookup (`categoriesOfName`, by suffixes on
- *    the primary key) p99.
+ *    the primary key) p99, and the counts per category from the database (the Web Filter page's domain counts).
  *
  *   npx tsx bench/web-filter-lists.ts                    # 1,000,000 domains
  *   npx tsx bench/web-filter-lists.ts --domains 200000
@@ -22,6 +22,7 @@ import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createDb, migrateToLatest, sqliteHandleOf } from "../db/index";
+import { domainCountsByCategory } from "../db/queries/web-filter/categories";
 import { categoriesOfName } from "../db/queries/web-filter/domains";
 import { prng } from "../db/seed/index";
 import { syncCuratedLists } from "../web-filter/lists/curated-sync";
@@ -186,6 +187,9 @@ async function main(): Promise<number> {
       dbTimes[i] = Number(process.hrtime.bigint() - t) / 1e6;
     }
     dbTimes.sort();
+    const t2 = performance.now();
+    await domainCountsByCategory(db);
+    const countsMs = performance.now() - t2;
     out.say(
       `lookup p99 ${indexed.p99.toFixed(4)} ms (Map ${mapped.p99.toFixed(4)} ms, SQLite ${percentile(dbTimes, 99).toFixed(3)} ms); ${hits.toLocaleString("en-US")} of ${LOOKUPS.toLocaleString("en-US")} names listed`,
     );
@@ -203,6 +207,7 @@ async function main(): Promise<number> {
           lookup_p50_ms: indexed.p50,
           lookup_p99_ms: indexed.p99,
           db_lookup_p99_ms: percentile(dbTimes, 99),
+          db_counts_ms: countsMs,
         },
         baselines: { map_mb: mapBytes / MB, map_lookup_p99_ms: mapped.p99 },
         ratios: { memory_vs_map: indexBytes / mapBytes, lookup_p99_vs_map: indexed.p99 / mapped.p99 },

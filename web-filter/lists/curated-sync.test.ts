@@ -42,10 +42,11 @@ describe.each(DIALECTS)("the curated lists in the database on %s", (dialect) => 
     });
   });
 
-  it("refuses a curated domain that is not normalised", async () => {
+  it("refuses a curated domain that is not normalised, before writing anything", async () => {
     await expect(syncCuratedLists(t.db, [{ id: "news", name: "News", description: "Papers.", domains: ["BBC.co.uk"] }])).rejects.toThrow(
       /news: BBC.co.uk is not a normalised domain/,
     );
+    expect(await listWebFilterCategories(t.db)).toEqual([]);
   });
 
   it("loads into the in-memory lists: a host's subdomains match, look-alikes do not, counts as in the database", async () => {

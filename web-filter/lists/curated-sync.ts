@@ -17,6 +17,7 @@ export async function syncCuratedLists(
   categories: CuratedCategory[] = CURATED_CATEGORIES,
   now = new Date(),
 ): Promise<{ added: number; removed: number }> {
+  const wanted = new Map(categories.map((c) => [c.id, new Set(c.domains.map((d) => checked(c.id, d)))]));
   await upsertWebFilterCategories(
     db,
     categories.map((c, sort) => ({ id: c.id, name: c.name, description: c.description, sort })),
@@ -26,9 +27,9 @@ export async function syncCuratedLists(
   let added = 0;
   let removed = 0;
   for (const c of categories) {
-    const wanted = new Set(c.domains.map((d) => checked(c.id, d)));
+    const want = wanted.get(c.id)!;
     const have = new Set(stored.get(c.id) ?? []);
-    const missing = [...wanted].filter((d) => !have.has(d));
+    const missing = [...want].filter((d) => !have.has(d));
     added += await insertListedDomains(
       db,
       missing.map((domain) => ({ domain, category_id: c.id, source: CURATED_SOURCE })),
@@ -37,12 +38,11 @@ export async function syncCuratedLists(
       db,
       c.id,
       CURATED_SOURCE,
-      [...have].filter((d) => !wanted.has(d)),
+      [...have].filter((d) => !want.has(d)),
     );
   }
   // A category a release dropped keeps its row (policies may name it) but loses its curated domains.
-  for (const [id, domains] of stored)
-    if (!categories.some((c) => c.id === id)) removed += await deleteListedDomains(db, id, CURATED_SOURCE, domains);
+  for (const [id, domains] of stored) if (!wanted.has(id)) removed += await deleteListedDomains(db, id, CURATED_SOURCE, domains);
   return { added, removed };
 }
 
