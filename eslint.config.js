@@ -13,7 +13,7 @@ import tseslint from "typescript-eslint";
  * process does. Static imports and re-exports through no-restricted-imports, dynamic import() through
  * no-restricted-syntax. tests/layering.test.ts checks both the tree and the rule.
  */
-const ROOMS = ["server", "app", "jobs", "device-service", "db", "core"];
+const ROOMS = ["server", "app", "jobs", "device-service", "web-filter", "db", "core"];
 const ABOVE = Object.fromEntries(ROOMS.map((room, i) => [room, ROOMS.slice(0, i)]));
 const DOWN = "imports point down: server → app → jobs → device-service → db → core";
 const TESTS = ["**/*.test.{ts,tsx}", "**/*.testing.{ts,tsx}"];

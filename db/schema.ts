@@ -6,6 +6,7 @@ import type { AccountsDatabase } from "./schema-accounts";
 import type { ReportsDatabase } from "./schema-reports";
 import type { StoreDatabase } from "./schema-store";
 import type { DeviceServiceDatabase } from "./schema-device-service";
+import type { WebFilterDatabase } from "./schema-web-filter";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -262,7 +263,8 @@ export interface Database
     AppsDatabase,
     ReportsDatabase,
     TimeRulesDatabase,
-    StoreDatabase {
+    StoreDatabase,
+    WebFilterDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

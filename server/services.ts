@@ -1,4 +1,5 @@
 import { createDb, migrateToLatest, sqliteHandleOf, type DB } from "../db/index";
+import { syncCuratedLists } from "../web-filter/lists/curated-sync";
 import { startCheckpointer } from "../db/checkpointer";
 import { addToOutbox } from "../db/queries/accounts";
 import { prepareDataDir, publicOrigin, type Env } from "../core/env.server";
@@ -77,6 +78,8 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     namedStatements: env.PG_NAMED_STATEMENTS,
   });
   await migrateToLatest(db);
+  // The shipped category lists of the web filter, in every database (idempotent; web-filter/lists/curated-sync.ts).
+  await syncCuratedLists(db);
   // SQLite: WAL checkpoints on a worker thread, not inside the commits of the one thread serving pages and phones.
   const sqlite = sqliteHandleOf(db);
   const checkpointer = sqlite && env.sqlitePath !== ":memory:" ? startCheckpointer(sqlite, { log: (m) => log("warn", m) }) : null;

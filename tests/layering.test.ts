@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * lint rule really refuses a wrong import.
  */
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const LAYERS = ["server", "app", "jobs", "device-service", "db", "core"] as const;
+const LAYERS = ["server", "app", "jobs", "device-service", "web-filter", "db", "core"] as const;
 type Layer = (typeof LAYERS)[number];
 const ALIASES: Record<string, Layer> = { "~": "app", "#core": "core", "#db": "db", "#device-service": "device-service", "#jobs": "jobs" };
 const SOURCE = /\.(ts|tsx|mjs|js)$/;

@@ -22,6 +22,7 @@ import * as actorNamesViewRev from "./2026-11-27T01-actor-names-view-rev";
 import * as delegationsResponderIndex from "./2026-11-27T02-delegations-responder-index";
 import * as devicesEnrolledBy from "./2026-11-28T00-devices-enrolled-by";
 import * as telemetryLimits from "./2026-11-28T01-telemetry-limits";
+import * as webFilterLists from "./2026-11-29T00-web-filter-lists";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T02-delegations-responder-index": delegationsResponderIndex,
   "2026-11-28T00-devices-enrolled-by": devicesEnrolledBy,
   "2026-11-28T01-telemetry-limits": telemetryLimits,
+  "2026-11-29T00-web-filter-lists": webFilterLists,
 };
