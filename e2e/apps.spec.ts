@@ -10,8 +10,8 @@ const KHAN = "org.khanacademy.android";
 /** The daily-limit form: switch on (15), then + until `minutes`, then Save. Works with and without JavaScript. */
 async function setLimit(page: Page, form: string, minutes: number) {
   const f = () => page.getByRole("form", { name: form });
-  if ((await f().getByRole("switch", { name: "Daily limit" }).getAttribute("aria-checked")) !== "true")
-    await f().getByRole("switch", { name: "Daily limit" }).click();
+  if ((await f().getByRole("button", { name: "Daily limit", exact: true }).getAttribute("aria-pressed")) !== "true")
+    await f().getByRole("button", { name: "Daily limit", exact: true }).click();
   await expect(f().getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
   for (let m = 15; m < minutes; m += 15) {
     await f().getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
@@ -95,9 +95,9 @@ test("app and category limits reach the phone (orange, then green); an over-limi
     await eventually(page, js, async () =>
       expect(page.getByTestId("disabled-reason")).toHaveText("Disabled: the daily limit is used up", { timeout: 1_000 }),
     );
-    await page.getByRole("switch", { name: "Disabled" }).click();
+    await page.getByRole("button", { name: "Disabled", exact: true }).click();
     await expectToast(page, "error", "Please increase daily limit time to enable this category.");
-    await expect(page.getByRole("switch", { name: "Disabled" })).toHaveAttribute("aria-checked", "false");
+    await expect(page.getByRole("button", { name: "Disabled", exact: true })).toHaveAttribute("aria-pressed", "false");
 
     // A store app that is not on the phone: its page does not say "On Ivy's phone".
     appUrl.searchParams.set("package_name", "com.roblox.client");

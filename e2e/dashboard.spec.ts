@@ -185,10 +185,10 @@ test("global daily limit: 20 is refused with the spec's message and reset to 0; 
   await page.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
   await page.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
   await expect(minutes).toHaveValue("0");
-  await expect(page.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
-  await page.getByRole("switch", { name: "Daily limit" }).click();
+  await expect(page.getByRole("button", { name: "Daily limit", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await page.getByRole("button", { name: "Daily limit", exact: true }).click();
   await expect(minutes).toHaveValue("15");
-  await expect(page.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("button", { name: "Daily limit", exact: true })).toHaveAttribute("aria-pressed", "true");
 });
 
 test("global settings: save a limit, report frequency, ring Play Sound / Stop Sound", async ({ page }) => {
@@ -273,12 +273,12 @@ test("location settings: tracking off sets the interval to 0; Fetch Location Now
   const { profileId, serialNumber } = await openKid(page, "Leo");
   await page.goto(`/location-settings?profileId=${profileId}&serialNumber=${serialNumber}`);
   const interval = page.getByLabel("Tracking interval in minutes", { exact: true });
-  const tracking = page.getByRole("switch", { name: "Enable location tracking" });
-  if ((await tracking.getAttribute("aria-checked")) === "false") await tracking.click();
-  await expect(tracking).toHaveAttribute("aria-checked", "true");
+  const tracking = page.getByRole("button", { name: "Enable location tracking", exact: true });
+  if ((await tracking.getAttribute("aria-pressed")) === "false") await tracking.click();
+  await expect(tracking).toHaveAttribute("aria-pressed", "true");
   await expect(interval).not.toHaveValue("0");
   await tracking.click();
-  await expect(tracking).toHaveAttribute("aria-checked", "false");
+  await expect(tracking).toHaveAttribute("aria-pressed", "false");
   await expect(interval).toHaveValue("0");
   await tracking.click();
   await expect(interval).toHaveValue("15");
@@ -334,14 +334,14 @@ test("popups: recommendation by age, notifications paged and marked read, app ra
 test("map toggle and the map page with its OpenStreetMap link", async ({ page }) => {
   await signInDemo(page);
   await openKid(page, "Mia");
-  const toggle = page.getByRole("switch", { name: "Show map" });
-  const before = await toggle.getAttribute("aria-checked");
+  const toggle = page.getByRole("button", { name: "Show map", exact: true });
+  const before = await toggle.getAttribute("aria-pressed");
   await toggle.click();
   await expectToast(page, "success");
-  await expect(toggle).toHaveAttribute("aria-checked", before === "true" ? "false" : "true");
+  await expect(toggle).toHaveAttribute("aria-pressed", before === "true" ? "false" : "true");
   await expect(page.locator("iframe.map-frame")).toHaveCount(before === "true" ? 0 : 1);
   await toggle.click();
-  await expect(toggle).toHaveAttribute("aria-checked", before ?? "true");
+  await expect(toggle).toHaveAttribute("aria-pressed", before ?? "true");
 
   const open = page.getByRole("link", { name: "Open map" });
   await expect(open).toHaveAttribute("href", /\/map\?lat=51\.5014&long=-0\.1419&zoom=12&bbox=-0\.1429%2C51\.5004%2C-0\.1409%2C51\.5024/);
@@ -405,7 +405,7 @@ test("sleep mode: on → waiting for the phone → confirmed (green), then off a
   for (const turn of ["on", "off"] as const) {
     await control.click();
     const dialog = page.getByRole("dialog", { name: "Sleep mode" });
-    await dialog.getByRole("switch", { name: `Turn sleep mode ${turn}` }).click();
+    await dialog.getByRole("button", { name: `Turn sleep mode ${turn}`, exact: true }).click();
     // The popup closes; the control shows the new state at once, warning-coloured until the phone confirms
     // (the e2e server's simulated phones take 3 s to carry out a command).
     await expect(dialog).toHaveCount(0);

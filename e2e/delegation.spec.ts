@@ -92,7 +92,7 @@ test("owner invites → verified invitee accepts, manages Mia (sleep mode, an ap
     serialNumber: new URL(settingsHref, "http://x").searchParams.get("serialNumber")!,
   };
   await delegate.getByTestId("sleep-control").click();
-  await delegate.getByRole("dialog", { name: "Sleep mode" }).getByRole("switch", { name: "Turn sleep mode on" }).click();
+  await delegate.getByRole("dialog", { name: "Sleep mode" }).getByRole("button", { name: "Turn sleep mode on", exact: true }).click();
   await expect(delegate.getByTestId("sleep-control")).toContainText("On ·");
 
   // The owner sees it, and who did it.
@@ -101,22 +101,22 @@ test("owner invites → verified invitee accepts, manages Mia (sleep mode, an ap
   await page.getByTestId("sleep-control").click();
   await expect(page.getByTestId("sleep-changed-by")).toHaveText(`Changed by Bob Helper (${email})`);
   // Put it back for the other journeys (and the owner is now the one who changed it).
-  await page.getByRole("dialog", { name: "Sleep mode" }).getByRole("switch", { name: "Turn sleep mode off" }).click();
+  await page.getByRole("dialog", { name: "Sleep mode" }).getByRole("button", { name: "Turn sleep mode off", exact: true }).click();
   await expect(page.getByTestId("sleep-control")).toContainText("Off ·");
 
   // The delegate sets a daily limit on Mia's homework app (no limit in the demo); the owner sees who, then takes it off.
   const homework = `/application?${new URLSearchParams({ package_name: "org.school.homework1", profile_id: mia.profileId, serialNumber: mia.serialNumber, tab: "usage" })}`;
   const limitForm = (p: Page) => p.getByRole("form", { name: "Daily limit" });
   await delegate.goto(homework);
-  await limitForm(delegate).getByRole("switch", { name: "Daily limit" }).click();
+  await limitForm(delegate).getByRole("button", { name: "Daily limit", exact: true }).click();
   await expect(limitForm(delegate).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
   await limitForm(delegate).getByRole("button", { name: "Save" }).click();
   await expectToast(delegate, "success", "has a daily limit of 15 minutes");
   await expect(delegate.getByTestId("app-changed-by")).toHaveText("Changed by you");
   await page.goto(homework);
   await expect(page.getByTestId("app-changed-by")).toHaveText(`Changed by Bob Helper (${email})`);
-  await limitForm(page).getByRole("switch", { name: "Daily limit" }).click();
-  await expect(limitForm(page).getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
+  await limitForm(page).getByRole("button", { name: "Daily limit", exact: true }).click();
+  await expect(limitForm(page).getByRole("button", { name: "Daily limit", exact: true })).toHaveAttribute("aria-pressed", "false");
   await limitForm(page).getByRole("button", { name: "Save" }).click();
   await expectToast(page, "success", "has no daily limit");
   await expect(page.getByTestId("app-changed-by")).toHaveText("Changed by you");

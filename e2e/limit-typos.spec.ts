@@ -19,8 +19,8 @@ async function tryTypos(page: Page, formName: string) {
       .first()
       .textContent()) ?? "";
   for (const [typed, message] of TYPOS) {
-    if ((await form().getByRole("switch", { name: "Daily limit" }).getAttribute("aria-checked")) !== "true")
-      await form().getByRole("switch", { name: "Daily limit" }).click();
+    if ((await form().getByRole("button", { name: "Daily limit", exact: true }).getAttribute("aria-pressed")) !== "true")
+      await form().getByRole("button", { name: "Daily limit", exact: true }).click();
     const minutes = form().getByRole("spinbutton", { name: "Minutes a day" });
     await minutes.fill(typed);
     await form().getByRole("button", { name: "Save" }).click();

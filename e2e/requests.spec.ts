@@ -29,7 +29,7 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
       `/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`,
     );
     const limit = page.getByRole("form", { name: "Daily limit" });
-    await limit.getByRole("switch", { name: "Daily limit" }).click();
+    await limit.getByRole("button", { name: "Daily limit", exact: true }).click();
     for (let m = 15; m < 30; m += 15) await limit.getByRole("button", { name: "Increase minutes a day by 15 minutes" }).click();
     await expect(limit.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("30");
     await limit.getByRole("button", { name: "Save" }).click();
@@ -79,11 +79,11 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
     await page.goto(
       `/category?${new URLSearchParams({ id: "GAME_CASUAL", profileId: q.get("profileId")!, serialNumber: q.get("serialNumber")! })}`,
     );
-    await page.getByRole("switch", { name: "Enabled" }).click();
+    await page.getByRole("button", { name: "Enabled", exact: true }).click();
     await expectToast(page, "success", "Casual is disabled on Ada's phone: its apps are blocked.");
-    await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Disabled", exact: true })).toBeVisible();
     const categoryLimit = page.getByRole("form", { name: "Category daily limit" });
-    await categoryLimit.getByRole("switch", { name: "Daily limit" }).click();
+    await categoryLimit.getByRole("button", { name: "Daily limit", exact: true }).click();
     await expect(categoryLimit.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("15");
     await categoryLimit.getByRole("button", { name: "Save" }).click();
     await expectToast(
@@ -91,8 +91,8 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
       "success",
       "Casual stays disabled on Ada's phone, so its apps stay blocked; it will have a daily limit of 15 minutes once you enable it.",
     );
-    await categoryLimit.getByRole("switch", { name: "Daily limit" }).click();
-    await expect(categoryLimit.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "false");
+    await categoryLimit.getByRole("button", { name: "Daily limit", exact: true }).click();
+    await expect(categoryLimit.getByRole("button", { name: "Daily limit", exact: true })).toHaveAttribute("aria-pressed", "false");
     await categoryLimit.getByRole("button", { name: "Save" }).click();
     await expectToast(
       page,
@@ -119,7 +119,7 @@ test("extend: 30 more minutes today; the phone's limit rises, the standing limit
     // Enabling the category there brings the parent back to the requests (spec 2 §2 /category).
     await link.click();
     await expect(page).toHaveURL(/\/category\?.*appRequestPage=true/);
-    await page.getByRole("switch", { name: "Disabled" }).click();
+    await page.getByRole("button", { name: "Disabled", exact: true }).click();
     await expectToast(page, "success", "Casual is enabled on Ada's phone with no daily limit.");
     await expect(page).toHaveURL(/\/requests\?/);
     await expect(page.getByTestId("request").filter({ hasText: "Candy Crush" })).toBeVisible();
@@ -138,7 +138,7 @@ test("install with a limit installs the app; uninstall removes it; a rejection r
     await expect(row).toContainText("App Installation Request");
     await row.getByRole("link", { name: "Install ScratchJr" }).click();
     const popup = page.getByRole("dialog", { name: "Install ScratchJr" });
-    await expect(popup.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "true");
+    await expect(popup.getByRole("button", { name: "Daily limit", exact: true })).toHaveAttribute("aria-pressed", "true");
     await expect(popup.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("60");
     await popup.getByRole("button", { name: "Decrease minutes a day by 15 minutes" }).click();
     await expect(page.getByRole("dialog", { name: "Install ScratchJr" }).getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue(
@@ -232,8 +232,8 @@ test("a paid app's request says Coming Soon; extra minutes for an app without a 
     await page.goto(
       `/application?${new URLSearchParams({ package_name: DUOLINGO, profile_id: q.get("profileId")!, serialNumber: q.get("serialNumber")!, tab: "usage" })}`,
     );
-    await page.getByRole("switch", { name: "Enabled" }).click();
-    await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
+    await page.getByRole("button", { name: "Enabled", exact: true }).click();
+    await expect(page.getByRole("button", { name: "Disabled", exact: true })).toBeVisible();
     await page.goto(requests);
     await page
       .getByTestId("request")
@@ -246,7 +246,7 @@ test("a paid app's request says Coming Soon; extra minutes for an app without a 
     );
     await warning.getByRole("link", { name: /^Change Duolingo/ }).click();
     await expect(page).toHaveURL(/\/application\?.*tab=usage/);
-    await expect(page.getByRole("switch", { name: "Disabled" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Disabled", exact: true })).toBeVisible();
   } finally {
     await phone.close();
   }

@@ -34,7 +34,7 @@ const item = (page: Page, title: string) =>
 async function install(page: Page, title: string, limit: number | "skip") {
   await page.getByRole("link", { name: `Install ${title}`, exact: true }).click();
   const popup = page.getByRole("dialog", { name: `Install ${title}` });
-  await expect(popup.getByRole("switch", { name: "Daily limit" })).toHaveAttribute("aria-checked", "true");
+  await expect(popup.getByRole("button", { name: "Daily limit", exact: true })).toHaveAttribute("aria-pressed", "true");
   await expect(popup.getByRole("spinbutton", { name: "Minutes a day" })).toHaveValue("60");
   if (limit === "skip") {
     await popup.getByRole("button", { name: "Skip & Install" }).click();

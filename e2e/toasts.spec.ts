@@ -55,18 +55,18 @@ test("confirmations: one polite live region, the phone's width, clear of the swi
     // From here the page's clock moves only when told (JavaScript on).
     if (js) await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
 
-    await page.getByRole("switch", { name: "Enabled" }).click();
+    await page.getByRole("button", { name: "Enabled", exact: true }).click();
     const first = await expectToast(page, "success", "Casual is disabled on Ada's phone: its apps are blocked.");
     await expect(region.getByTestId("toast")).toHaveCount(1);
     await expect(page.locator("[aria-live]")).toHaveCount(1);
     await expect(page.locator('[data-testid="toast"][role], [data-testid="toast"] [role="alert"]')).toHaveCount(0);
-    const pressed = page.getByRole("switch", { name: "Disabled" });
+    const pressed = page.getByRole("button", { name: "Disabled", exact: true });
     await expectPlaced(first, pressed);
 
     if (js) await page.clock.runFor(4_000);
     await pressed.click();
     const second = await expectToast(page, "success", "Casual is enabled on Ada's phone with no daily limit.");
-    await expectPlaced(second, page.getByRole("switch", { name: "Enabled" }));
+    await expectPlaced(second, page.getByRole("button", { name: "Enabled", exact: true }));
     if (!js) {
       // Without JavaScript the page the redirect loaded shows its own confirmation; it has no timer and stays.
       await expect(region.getByTestId("toast")).toHaveCount(1);
@@ -75,7 +75,7 @@ test("confirmations: one polite live region, the phone's width, clear of the swi
     // Both, stacked in the one region, neither on the other; the first was not cut short by the second.
     await expect(region.getByTestId("toast")).toHaveCount(2);
     expect(overlaps(await box(first), await box(second))).toBe(false);
-    await expectPlaced(first, page.getByRole("switch", { name: "Enabled" }));
+    await expectPlaced(first, page.getByRole("button", { name: "Enabled", exact: true }));
     await page.clock.runFor(1_500); // the first at 5.5 s, the second at 1.5 s
     await expect(first).toBeVisible();
     await expect(second).toBeVisible();

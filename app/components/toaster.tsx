@@ -87,7 +87,7 @@ function NoJsToast({ toast }: { toast: StackedToast }) {
   );
 }
 
-/** The control the parent last pressed (a form's submitter, a button, a switch, a link). */
+/** The control the parent last pressed (a form's submitter, a button or switch, a link). */
 function usePressedControl() {
   const pressed = useRef<Element | null>(null);
   useEffect(() => {
@@ -95,7 +95,7 @@ function usePressedControl() {
       pressed.current = e.submitter ?? (e.target as Element | null);
     };
     const onClick = (e: MouseEvent) => {
-      const el = (e.target as Element | null)?.closest?.("button, a, input, [role=switch], summary");
+      const el = (e.target as Element | null)?.closest?.("button, a, input, summary");
       if (el && !el.closest(".toaster")) pressed.current = el;
     };
     document.addEventListener("submit", onSubmit, true);

@@ -1,11 +1,12 @@
 import { useHydrated } from "~/utils/hooks";
 
 /**
- * An on/off switch that works without JavaScript: an `<input type=submit role=switch>` (valid HTML, unlike a
- * submit `<button role=switch>`), its label the input's value, drawn with a track beside it. A click submits
- * the form; with `onToggle` it posts `<name>:on|off` (the state to go to, read by `readSwitch`) and the server
- * answers with the page in that state. With JavaScript and `onToggle`, it flips local state instead and the
- * form is saved with its Save button. Without `onToggle` the form's hidden fields say what to do.
+ * An on/off switch that works without JavaScript: a submit `<button aria-pressed>` (a toggle button; valid HTML
+ * and allowed by ARIA, unlike `role=switch` on a submit control), its text the label, drawn with a track before
+ * it. A click submits the form; with `onToggle` it posts `<name>:on|off` (the state to go to, read by
+ * `readSwitch`; the value is the label) and the server answers with the page in that state. With JavaScript and
+ * `onToggle`, it flips local state instead and the form is saved with its Save button. Without `onToggle` the
+ * form's hidden fields say what to do.
  */
 export function Switch({
   checked,
@@ -24,24 +25,24 @@ export function Switch({
 }) {
   const hydrated = useHydrated();
   return (
-    <label className={big ? "switch big" : "switch"}>
-      <input
-        type="submit"
-        role="switch"
-        aria-checked={checked}
-        name={onToggle ? `${name}:${checked ? "off" : "on"}` : undefined}
-        value={label}
-        disabled={disabled}
-        onClick={
-          hydrated && onToggle
-            ? (e) => {
-                e.preventDefault();
-                onToggle(!checked);
-              }
-            : undefined
-        }
-      />
+    <button
+      type="submit"
+      className={big ? "switch big" : "switch"}
+      aria-pressed={checked}
+      name={onToggle ? `${name}:${checked ? "off" : "on"}` : undefined}
+      value={label}
+      disabled={disabled}
+      onClick={
+        hydrated && onToggle
+          ? (e) => {
+              e.preventDefault();
+              onToggle(!checked);
+            }
+          : undefined
+      }
+    >
       <span className="switch-track" aria-hidden="true" />
-    </label>
+      <span className="switch-label">{label}</span>
+    </button>
   );
 }
