@@ -1,0 +1,44 @@
+import https from "node:https";
+import tls from "node:tls";
+import { UpstreamTimeout, type ExchangeOptions } from "./exchange";
+
+const DNS_MESSAGE = "application/dns-message";
+
+/** One query over DNS-over-HTTPS (RFC 8484 POST); the reply is read up to the 65,535 bytes a DNS message can have. */
+export function exchangeHttps(url: URL, query: Buffer, opts: ExchangeOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(url, {
+      method: "POST",
+      headers: { "content-type": DNS_MESSAGE, accept: DNS_MESSAGE, "content-length": query.length },
+      ca: opts.ca ? [...tls.rootCertificates, opts.ca.toString()] : undefined,
+    });
+    const done = (err: Error | null, answer?: Buffer) => {
+      clearTimeout(timer);
+      request.destroy();
+      if (err) reject(err);
+      else resolve(answer!);
+    };
+    const timer = setTimeout(() => done(new UpstreamTimeout()), opts.timeoutMs);
+    request.on("error", (err) => done(err));
+    request.on("response", (response) => {
+      if (response.statusCode !== 200 || response.headers["content-type"] !== DNS_MESSAGE) {
+        response.resume();
+        return done(new Error(`The upstream resolver answered HTTP ${response.statusCode}.`));
+      }
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > 65_535) return done(new Error("The upstream resolver's answer is over 65,535 bytes."));
+        chunks.push(chunk);
+      });
+      response.on("end", () => {
+        const answer = Buffer.concat(chunks);
+        if (opts.accept(answer)) done(null, answer);
+        else done(new Error("The upstream resolver's answer does not match the question."));
+      });
+      response.on("error", (err) => done(err));
+    });
+    request.end(query);
+  });
+}
