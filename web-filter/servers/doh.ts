@@ -1,11 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { MAX_QUERY_BYTES } from "../resolver/message";
 import type { Resolver } from "../resolver/resolver";
 
 const DNS_MESSAGE = "application/dns-message";
 
-/** What Express passes a handler mounted at `/dns-query/:filterId` (kept to what is read, so plain node:http works too). */
-type Request = IncomingMessage & { params?: Record<string, string | undefined>; url?: string };
+/**
+ * What Express passes a handler mounted at `/dns-query/:filterId`, or node:http/node:http2 with `params` set (DoH
+ * clients such as kdig speak HTTP/2 only; Express 4 does not, so an HTTP/2 front end calls the handler directly).
+ */
+type Request = (IncomingMessage | Http2ServerRequest) & { params?: Record<string, string | undefined> };
+type Response = Pick<ServerResponse | Http2ServerResponse, "headersSent" | "setHeader" | "destroy"> & {
+  writeHead(status: number, headers: Record<string, string | number>): unknown;
+  end(): unknown;
+  end(body: Buffer | string): unknown;
+};
 
 /**
  * DNS-over-HTTPS (RFC 8484) for `/dns-query/:filterId`: GET with `?dns=<base64url>` and POST with an
@@ -14,7 +23,7 @@ type Request = IncomingMessage & { params?: Record<string, string | undefined>; 
  * 413; what is not a DNS query 400; other methods 405.
  */
 export function createDohHandler(opts: { resolver: Resolver }) {
-  return (req: Request, res: ServerResponse): void => {
+  return (req: Request, res: Response): void => {
     void handle(opts.resolver, req, res).catch(() => {
       if (!res.headersSent) send(res, 500);
       else res.destroy();
@@ -22,7 +31,7 @@ export function createDohHandler(opts: { resolver: Resolver }) {
   };
 }
 
-async function handle(resolver: Resolver, req: Request, res: ServerResponse): Promise<void> {
+async function handle(resolver: Resolver, req: Request, res: Response): Promise<void> {
   const filterId = req.params?.filterId ?? "";
   let query: Buffer | number;
   if (req.method === "GET" || req.method === "HEAD") query = fromGet(req);
@@ -43,7 +52,8 @@ async function handle(resolver: Resolver, req: Request, res: ServerResponse): Pr
     "content-length": answered.message.length,
     "cache-control": `max-age=${answered.ttl}`,
   });
-  res.end(req.method === "HEAD" ? undefined : answered.message);
+  if (req.method === "HEAD") res.end();
+  else res.end(answered.message);
 }
 
 /** The query of a GET (`dns`, base64url without padding), or the status to answer. */
@@ -68,7 +78,7 @@ async function fromPost(req: Request): Promise<Buffer | number> {
   return Buffer.concat(chunks);
 }
 
-function send(res: ServerResponse, status: number): void {
+function send(res: Response, status: number): void {
   res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
   res.end(status === 404 ? "Not found\n" : `${status}\n`);
 }
