@@ -14,7 +14,7 @@ export function resolverCertificate(s: { DNS_TLS_CERT?: string; DNS_TLS_KEY?: st
 }
 
 /**
- * A self-signed certificate for `*.<domain>` and `<domain>` (EC P-256, 825 days) in `dir`, made by the `openssl`
+ * A self-signed certificate for `*.<domain>`, `<domain>` and the loopback addresses (EC P-256, 825 days) in `dir`, made by the `openssl`
  * command the first time and read after: no npm package in the tree makes certificates, and node:crypto makes keys
  * but not X.509 certificates. Phones do not trust it (Android's Private DNS needs a real certificate: production
  * sets DNS_TLS_CERT/DNS_TLS_KEY); kdig and the tests do not check it.
@@ -30,7 +30,7 @@ export function devCertificate(dir: string, domain: string): TlsPair {
         [
           ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "825"],
           ...["-keyout", keyFile, "-out", certFile, "-subj", `/CN=*.${domain}`],
-          ...["-addext", `subjectAltName=DNS:*.${domain},DNS:${domain}`],
+          ...["-addext", `subjectAltName=DNS:*.${domain},DNS:${domain},IP:127.0.0.1,IP:::1`],
         ],
         { stdio: ["ignore", "ignore", "pipe"] },
       );
