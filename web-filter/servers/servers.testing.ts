@@ -25,6 +25,7 @@ export async function startFilterServers(env: Record<string, string> = {}) {
     "A example.com": { answers: [a("example.com", "93.184.216.34", 300)] },
     "A forcesafesearch.google.com": { answers: [a("forcesafesearch.google.com", "216.239.38.120", 3600)] },
     "A nodata.example": { authorities: [FAKE_SOA] },
+    "TXT big.example": { answers: [{ type: "TXT", name: "big.example", ttl: 60, data: Array.from({ length: 4 }, () => "x".repeat(200)) }] },
   });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "web-filter-"));
   const settings = webFilterSettings({ DATA_DIR: dataDir, DNS_UPSTREAM: upstream.address, DNS_UPSTREAM_TIMEOUT_MS: "500", ...env });
