@@ -157,7 +157,7 @@ describe("the resolver", () => {
     expect((await ask(resolver, "example.com", "A", "kid2")).rcode).toBe("NOERROR");
   });
 
-  it("answers FORMERR to a query with two questions, NOTIMP to a zone transfer, and drops what is not DNS", async () => {
+  it("answers FORMERR to a query with two questions, NOTIMP to a zone transfer, and drops what is not DNS or too large", async () => {
     const resolver = resolverFor(["udp://127.0.0.1:9"]);
     const two = dnsPacket.encode({ type: "query", id: 7, questions: [{ name: "a.example", type: "A" }, { name: "b.example", type: "A" }] });
     const formerr = await resolver.answer("kid1", two);
@@ -165,6 +165,9 @@ describe("the resolver", () => {
     const axfr = await resolver.answer("kid1", query("example.com", "AXFR"));
     expect(axfr.kind === "answer" && (dnsPacket.decode(axfr.message) as { rcode?: string }).rcode).toBe("NOTIMP");
     expect(await resolver.answer("kid1", Buffer.from("hello"))).toEqual({ kind: "not-dns" });
+    // A good query with bytes after it, over the 4 KB a query may have: not read at all.
+    const oversize = Buffer.concat([query("example.com"), Buffer.alloc(4096)]);
+    expect(await resolver.answer("kid1", oversize)).toEqual({ kind: "not-dns" });
   });
 
   it("tells the listener every lookup, with the decision (the visited-sites list)", async () => {
