@@ -8,7 +8,12 @@ export interface TlsPair {
 }
 
 /** The resolver's certificate: DNS_TLS_CERT/DNS_TLS_KEY when set, else the development one (generated once). */
-export function resolverCertificate(s: { DNS_TLS_CERT?: string; DNS_TLS_KEY?: string; DNS_FILTER_DOMAIN: string; devCertDir: string }): TlsPair {
+export function resolverCertificate(s: {
+  DNS_TLS_CERT?: string;
+  DNS_TLS_KEY?: string;
+  DNS_FILTER_DOMAIN: string;
+  devCertDir: string;
+}): TlsPair {
   if (s.DNS_TLS_CERT && s.DNS_TLS_KEY) return { cert: readFileSync(s.DNS_TLS_CERT), key: readFileSync(s.DNS_TLS_KEY) };
   return devCertificate(s.devCertDir, s.DNS_FILTER_DOMAIN);
 }

@@ -27,7 +27,10 @@ export interface ParsedQuery {
   edns: { udpPayloadSize: number } | null;
 }
 
-export type QueryParse = { ok: true; query: ParsedQuery } | { ok: false; id: number; flags: number; rcode: Rcode } | { ok: false; id: null };
+export type QueryParse =
+  | { ok: true; query: ParsedQuery }
+  | { ok: false; id: number; flags: number; rcode: Rcode }
+  | { ok: false; id: null };
 
 /**
  * Reads a query off the wire. Not even a header (fewer than 12 bytes, or more than MAX_QUERY_BYTES): `id: null`, the

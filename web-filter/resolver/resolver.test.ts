@@ -102,13 +102,16 @@ describe("the resolver", () => {
     expect(u.count("A", "example.com")).toBe(1);
   });
 
-  it.each(["silent", "servfail", "wrong-id", "wrong-question"] as const)("fails over to the next upstream when the first is %s", async (mode) => {
-    const bad = await upstream({ mode });
-    const good = await upstream();
-    const r = await ask(resolverFor([bad.address, good.address]), "example.com");
-    expect(r.answers).toMatchObject([{ data: "93.184.216.34" }]);
-    expect([bad.count("A", "example.com"), good.count("A", "example.com")]).toEqual([1, 1]);
-  });
+  it.each(["silent", "servfail", "wrong-id", "wrong-question"] as const)(
+    "fails over to the next upstream when the first is %s",
+    async (mode) => {
+      const bad = await upstream({ mode });
+      const good = await upstream();
+      const r = await ask(resolverFor([bad.address, good.address]), "example.com");
+      expect(r.answers).toMatchObject([{ data: "93.184.216.34" }]);
+      expect([bad.count("A", "example.com"), good.count("A", "example.com")]).toEqual([1, 1]);
+    },
+  );
 
   it("answers SERVFAIL, uncached, when no upstream answers", async () => {
     const bad = await upstream({ mode: "silent" });
@@ -121,7 +124,9 @@ describe("the resolver", () => {
   it("answers a blocked name and its subdomains 0.0.0.0 / :: with the short TTL, other types with no data, without asking upstream", async () => {
     const u = await upstream();
     const resolver = resolverFor([u.address], {}, { DNS_BLOCKED_TTL: "42" });
-    expect((await ask(resolver, "casino.example")).answers).toEqual([{ type: "A", name: "casino.example", ttl: 42, class: "IN", flush: false, data: "0.0.0.0" }]);
+    expect((await ask(resolver, "casino.example")).answers).toEqual([
+      { type: "A", name: "casino.example", ttl: 42, class: "IN", flush: false, data: "0.0.0.0" },
+    ]);
     expect((await ask(resolver, "www.Casino.example", "AAAA")).answers).toMatchObject([{ type: "AAAA", ttl: 42, data: "::" }]);
     const txt = await ask(resolver, "casino.example", "TXT");
     expect([txt.rcode, txt.answers]).toEqual(["NOERROR", []]);
@@ -159,7 +164,14 @@ describe("the resolver", () => {
 
   it("answers FORMERR to a query with two questions, NOTIMP to a zone transfer, and drops what is not DNS or too large", async () => {
     const resolver = resolverFor(["udp://127.0.0.1:9"]);
-    const two = dnsPacket.encode({ type: "query", id: 7, questions: [{ name: "a.example", type: "A" }, { name: "b.example", type: "A" }] });
+    const two = dnsPacket.encode({
+      type: "query",
+      id: 7,
+      questions: [
+        { name: "a.example", type: "A" },
+        { name: "b.example", type: "A" },
+      ],
+    });
     const formerr = await resolver.answer("kid1", two);
     expect(formerr.kind === "answer" && (dnsPacket.decode(formerr.message) as { rcode?: string }).rcode).toBe("FORMERR");
     const axfr = await resolver.answer("kid1", query("example.com", "AXFR"));

@@ -95,7 +95,14 @@ describe("DNS-over-HTTPS with kdig", () => {
 async function fetchInsecure(path: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) {
   const https = await import("node:https");
   return new Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = https.request({ host: "127.0.0.1", port: s.dohPort, path, method: init.method ?? "GET", headers: init.headers, rejectUnauthorized: false });
+    const req = https.request({
+      host: "127.0.0.1",
+      port: s.dohPort,
+      path,
+      method: init.method ?? "GET",
+      headers: init.headers,
+      rejectUnauthorized: false,
+    });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));

@@ -22,7 +22,13 @@ export function kdig(args: string[]): Promise<KdigResult> {
       const answers = stdout
         .split("\n")
         .filter((l) => l && !l.startsWith(";"))
-        .map((l) => l.trim().split(/\s+/).filter((w) => w !== "IN").join(" "));
+        .map((l) =>
+          l
+            .trim()
+            .split(/\s+/)
+            .filter((w) => w !== "IN")
+            .join(" "),
+        );
       resolve({ status, answers, output });
     });
   });

@@ -10,7 +10,12 @@ const LOOPBACK = new Set(["127.0.0.1", "::1"]);
  * to a loopback address only: UDP has no server name to say whose lookup it is, and a resolver on a public address
  * would be an open one (and a reflector for amplification). Datagrams that are not DNS queries are dropped.
  */
-export function startLoopbackUdpServer(opts: { resolver: Resolver; filterId: string; port: number; host?: string }): Promise<RunningServer> {
+export function startLoopbackUdpServer(opts: {
+  resolver: Resolver;
+  filterId: string;
+  port: number;
+  host?: string;
+}): Promise<RunningServer> {
   const host = opts.host ?? "127.0.0.1";
   if (!LOOPBACK.has(host)) throw new Error(`The web filter's plain UDP server listens on loopback only (127.0.0.1 or ::1), not ${host}.`);
   const socket = dgram.createSocket(net.isIPv6(host) ? "udp6" : "udp4");

@@ -70,6 +70,8 @@ export function query(name: string, type = "A", opts: { id?: number; edns?: bool
     id: opts.id ?? 4242,
     flags: dnsPacket.RECURSION_DESIRED,
     questions: [{ name, type: type as "A", class: "IN" }],
-    additionals: opts.edns ? [{ type: "OPT", name: ".", udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }] : [],
+    additionals: opts.edns
+      ? [{ type: "OPT", name: ".", udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }]
+      : [],
   });
 }

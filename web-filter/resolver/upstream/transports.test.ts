@@ -48,7 +48,11 @@ describe("upstream transports", () => {
 
 describe("DNS_UPSTREAM", () => {
   it("reads udp://, tls:// (with #servername) and https:// addresses in order", () => {
-    expect(parseUpstreams("udp://192.0.2.1, tls://1.1.1.1#cloudflare-dns.com,tls://dns.quad9.net:8853,https://dns.example/dns-query,udp://[::1]:5353")).toEqual([
+    expect(
+      parseUpstreams(
+        "udp://192.0.2.1, tls://1.1.1.1#cloudflare-dns.com,tls://dns.quad9.net:8853,https://dns.example/dns-query,udp://[::1]:5353",
+      ),
+    ).toEqual([
       { kind: "udp", host: "192.0.2.1", port: 53, text: "udp://192.0.2.1" },
       { kind: "tls", host: "1.1.1.1", port: 853, servername: "cloudflare-dns.com", text: "tls://1.1.1.1#cloudflare-dns.com" },
       { kind: "tls", host: "dns.quad9.net", port: 8853, servername: "dns.quad9.net", text: "tls://dns.quad9.net:8853" },
@@ -57,7 +61,10 @@ describe("DNS_UPSTREAM", () => {
     ]);
   });
 
-  it.each(["", "1.1.1.1", "tcp://1.1.1.1", "udp://1.1.1.1/x", "tls://u:p@1.1.1.1", "http://dns.example/dns-query"])("refuses %j", (text) => {
-    expect(() => parseUpstreams(text)).toThrow(/DNS_UPSTREAM/);
-  });
+  it.each(["", "1.1.1.1", "tcp://1.1.1.1", "udp://1.1.1.1/x", "tls://u:p@1.1.1.1", "http://dns.example/dns-query"])(
+    "refuses %j",
+    (text) => {
+      expect(() => parseUpstreams(text)).toThrow(/DNS_UPSTREAM/);
+    },
+  );
 });
