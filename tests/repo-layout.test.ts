@@ -19,7 +19,21 @@ const ROOT_FILES = [
   /^remix\.(config\.js|env\.d\.ts)$/,
   /^(eslint|vitest|playwright|prettier)\.config\.(js|ts|mjs)$/,
 ];
-const FOLDERS = ["app", "bench", "core", "db", "device-service", "docs", "e2e", "jobs", "public", "scripts", "server", "tests"];
+const FOLDERS = [
+  "app",
+  "bench",
+  "core",
+  "db",
+  "device-service",
+  "docs",
+  "e2e",
+  "jobs",
+  "public",
+  "scripts",
+  "server",
+  "tests",
+  "web-filter",
+];
 
 /** Names that say "test helper" in the styles this tree used before: a helper is named *.testing.ts instead. */
 const HELPER_NAMES = /(^|\/)(testing|helpers?|fixtures?|harness)(\/|\.|$)|(-fixture|-harness|-double)\.tsx?$/;
