@@ -4,7 +4,8 @@ import { createResolver } from "../create-resolver";
 import { webFilterSettings } from "../settings";
 import { a, aaaa, FAKE_SOA, query, startFakeUpstream, type FakeUpstream } from "./upstream/fake-upstream.testing";
 import { memoryPolicy } from "./policy";
-import type { LookupEvent, Resolver } from "./resolver";
+import { RateLimiter } from "./rate-limit";
+import { Resolver, type LookupEvent } from "./resolver";
 
 const RECORDS = {
   "A example.com": { answers: [a("example.com", "93.184.216.34", 300)] },
@@ -180,6 +181,20 @@ describe("the resolver", () => {
     // A good query with bytes after it, over the 4 KB a query may have: not read at all.
     const oversize = Buffer.concat([query("example.com"), Buffer.alloc(4096)]);
     expect(await resolver.answer("kid1", oversize)).toEqual({ kind: "not-dns" });
+  });
+
+  it("answers SERVFAIL when an upstream record cannot be written back, instead of throwing", async () => {
+    const forwarder = {
+      lookup: async () => ({ rcode: "NOERROR", answers: [{ type: "MX", name: "example.com", ttl: 60 } as never], authorities: [] }),
+    };
+    const resolver = new Resolver({
+      policy: POLICY,
+      forwarder: forwarder as never,
+      rateLimit: new RateLimiter(10, 10),
+      blockedTtl: 60,
+      rewriteTtl: 300,
+    });
+    expect((await ask(resolver, "example.com", "MX")).rcode).toBe("SERVFAIL");
   });
 
   it("tells the listener every lookup, with the decision (the visited-sites list)", async () => {

@@ -102,7 +102,13 @@ export class Resolver {
     const records = [...(reply.answers ?? []), ...(reply.authorities ?? [])];
     const ttl = records.length ? minTtl(records) : 0;
     const maxBytes = udp ? (query.edns?.udpPayloadSize ?? 512) : undefined;
-    return { kind: "answer", message: encodeReply(query, reply, maxBytes), ttl };
+    try {
+      return { kind: "answer", message: encodeReply(query, reply, maxBytes), ttl };
+    } catch (err) {
+      // An upstream record dns-packet read but cannot write back: this query fails, nothing else.
+      this.warn?.("error", "web filter: an answer could not be encoded", { error: (err as Error).message });
+      return { kind: "answer", message: encodeReply(query, { rcode: "SERVFAIL" }, maxBytes), ttl: 0 };
+    }
   }
 
   private error(id: number, flags: number, rcode: Rcode): Answered {

@@ -60,14 +60,17 @@ export function startDotServer(opts: DotServerOptions): Promise<RunningServer> {
       for (const message of messages) {
         inFlight++;
         if (inFlight >= maxInFlight) socket.pause();
-        void opts.resolver.answer(filterId, message).then((answered) => {
-          inFlight--;
-          if (socket.destroyed) return;
-          if (socket.isPaused() && inFlight < maxInFlight) socket.resume();
-          if (answered.kind === "answer") socket.write(frame(answered.message));
-          else if (answered.kind === "unknown-filter" && message.length >= 12) socket.write(frame(refusedFor(message)));
-          else socket.destroy();
-        });
+        void opts.resolver
+          .answer(filterId, message)
+          .then((answered) => {
+            inFlight--;
+            if (socket.destroyed) return;
+            if (socket.isPaused() && inFlight < maxInFlight) socket.resume();
+            if (answered.kind === "answer") socket.write(frame(answered.message));
+            else if (answered.kind === "unknown-filter" && message.length >= 12) socket.write(frame(refusedFor(message)));
+            else socket.destroy();
+          })
+          .catch(() => socket.destroy());
       }
     });
   });
