@@ -114,6 +114,13 @@ describe("the resolver", () => {
     },
   );
 
+  it("asks again over TCP when the UDP answer is truncated", async () => {
+    const u = await upstream({ mode: "truncate" });
+    const r = await ask(resolverFor([u.address]), "example.com");
+    expect(r.answers).toMatchObject([{ data: "93.184.216.34" }]);
+    expect([u.count("A", "example.com"), u.tcpCount()]).toEqual([2, 1]);
+  });
+
   it("answers SERVFAIL, uncached, when no upstream answers", async () => {
     const bad = await upstream({ mode: "silent" });
     const resolver = resolverFor([bad.address]);
