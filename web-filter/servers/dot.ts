@@ -50,6 +50,11 @@ export function startDotServer(opts: DotServerOptions): Promise<RunningServer> {
     socket.setTimeout(idleTimeoutMs, () => socket.end());
     const reader = new MessageReader();
     let inFlight = 0;
+    // Read on while few queries wait and the client takes its answers: one that sends without reading is not read further.
+    const reading = () => inFlight < maxInFlight && !socket.writableNeedDrain;
+    socket.on("drain", () => {
+      if (reading()) socket.resume();
+    });
     socket.on("data", (chunk: Buffer) => {
       let messages: Buffer[];
       try {
@@ -59,16 +64,17 @@ export function startDotServer(opts: DotServerOptions): Promise<RunningServer> {
       }
       for (const message of messages) {
         inFlight++;
-        if (inFlight >= maxInFlight) socket.pause();
+        if (!reading()) socket.pause();
         void opts.resolver
           .answer(filterId, message)
           .then((answered) => {
             inFlight--;
             if (socket.destroyed) return;
-            if (socket.isPaused() && inFlight < maxInFlight) socket.resume();
             if (answered.kind === "answer") socket.write(frame(answered.message));
             else if (answered.kind === "unknown-filter" && message.length >= 12) socket.write(frame(refusedFor(message)));
-            else socket.destroy();
+            else return socket.destroy();
+            if (reading()) socket.resume();
+            else socket.pause();
           })
           .catch(() => socket.destroy());
       }
