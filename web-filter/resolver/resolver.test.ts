@@ -1,5 +1,6 @@
 import dnsPacket from "dns-packet";
 import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../core/log";
 import { createResolver } from "../create-resolver";
 import { webFilterSettings } from "../settings";
 import { a, aaaa, FAKE_SOA, query, startFakeUpstream, type FakeUpstream } from "./upstream/fake-upstream.testing";
@@ -202,6 +203,17 @@ describe("the resolver", () => {
       rewriteTtl: 300,
     });
     expect((await ask(resolver, "example.com", "MX")).rcode).toBe("SERVFAIL");
+  });
+
+  it("never writes a looked-up name to the log", async () => {
+    const bad = await upstream({ mode: "silent" });
+    const lines: string[] = [];
+    const log = createLogger("debug", { stdout: (line) => lines.push(line) });
+    const failing = { knownFilter: () => true, decide: () => Promise.reject(new Error("policy down")) };
+    await ask(resolverFor([bad.address], { log }), "secret-one.example");
+    await ask(createResolver(webFilterSettings({ DNS_UPSTREAM: bad.address }), failing, { log }), "secret-two.example");
+    expect(lines.length).toBe(2);
+    expect(lines.join("\n")).not.toMatch(/secret/);
   });
 
   it("tells the listener every lookup, with the decision (the visited-sites list)", async () => {
