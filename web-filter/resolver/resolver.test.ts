@@ -115,6 +115,16 @@ describe("the resolver", () => {
     },
   );
 
+  it("fails over at once when nothing listens on the first upstream", async () => {
+    const dead = await startFakeUpstream(RECORDS); // not in `upstreams`: closed here, now
+    await dead.close();
+    const good = await upstream();
+    const t0 = Date.now();
+    const r = await ask(resolverFor([dead.address, good.address], {}, { DNS_UPSTREAM_TIMEOUT_MS: "5000" }), "example.com");
+    expect(r.answers).toMatchObject([{ data: "93.184.216.34" }]);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
   it("asks again over TCP when the UDP answer is truncated", async () => {
     const u = await upstream({ mode: "truncate" });
     const r = await ask(resolverFor([u.address]), "example.com");
