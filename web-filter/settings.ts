@@ -15,7 +15,8 @@ const schema = z.object({
     .string()
     .regex(/^(?=.{1,200}$)([a-z0-9-]+\.)*[a-z0-9-]+$/i, "DNS_FILTER_DOMAIN must be a domain name")
     .default("dns.localhost"),
-  DNS_UPSTREAM: z.string().default("udp://1.1.1.1:53,udp://9.9.9.9:53"),
+  /** Encrypted by default (the lookups are the family's), on kept-alive connections (docs/web-filter.md). */
+  DNS_UPSTREAM: z.string().default("https://cloudflare-dns.com/dns-query,https://dns.quad9.net/dns-query"),
   DNS_UPSTREAM_TIMEOUT_MS: whole(2000),
   DNS_TLS_CERT: z.string().optional(),
   DNS_TLS_KEY: z.string().optional(),

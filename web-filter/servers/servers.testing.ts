@@ -47,6 +47,8 @@ export async function startFilterServers(env: Record<string, string> = {}) {
     doh(Object.assign(req, { params: { filterId: id } }), res);
   });
   await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+  let dohConnections = 0;
+  web.on("secureConnection", () => dohConnections++);
   const udp = await startLoopbackUdpServer({ resolver, filterId: "kid1", port: 0 });
   return {
     upstream,
@@ -55,6 +57,8 @@ export async function startFilterServers(env: Record<string, string> = {}) {
     dotPort: dot.port,
     dohPort: (web.address() as AddressInfo).port,
     udpPort: udp.port,
+    /** TLS connections the DoH server accepted so far. */
+    dohConnections: () => dohConnections,
     async close() {
       await Promise.all([dot.close(), udp.close(), new Promise((r) => web.close(r)), upstream.close()]);
     },

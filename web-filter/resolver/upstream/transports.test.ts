@@ -38,6 +38,15 @@ describe("upstream transports", () => {
     expect(await lookup(r, "example.com")).toEqual({ rcode: "NOERROR", answers: ["93.184.216.34"] });
   });
 
+  it("keeps the https:// upstream's connection for the next miss", async () => {
+    const r = frontFor(`https://127.0.0.1:${s.dohPort}/dns-query/kid2`, s.cert.cert);
+    const before = s.dohConnections();
+    await lookup(r, "missing-1.example");
+    await lookup(r, "missing-2.example");
+    await lookup(r, "missing-3.example");
+    expect(s.dohConnections() - before).toBeLessThanOrEqual(1); // 0 when an earlier test's connection is still open
+  });
+
   it("does not trust an upstream whose certificate it cannot check, and fails over to the next", async () => {
     const untrusted = frontFor(`tls://127.0.0.1:${s.dotPort}#kid2.${DOMAIN}`);
     expect((await lookup(untrusted, "example.com")).rcode).toBe("SERVFAIL");
