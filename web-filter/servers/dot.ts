@@ -87,6 +87,8 @@ export function startDotServer(opts: DotServerOptions): Promise<RunningServer> {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => {
       server.off("error", reject);
+      // After start-up (out of file descriptors, say) the server logs and goes on: it never ends the process.
+      server.on("error", (err) => warn?.("error", "web filter: the DNS-over-TLS server failed", { error: err.message }));
       resolve({
         port: (server.address() as AddressInfo).port,
         close: () =>
