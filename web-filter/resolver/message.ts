@@ -4,7 +4,7 @@ import dnsPacket, { type Answer, type DecodedPacket, type Packet, type Question 
 export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 export type Rcode = keyof typeof RCODE;
 
-/** The largest query the filter reads (docs/web-filter.md "Limits"): a query is one question (≤ 255 bytes of name) plus EDNS. */
+/** The largest query the filter reads (docs/web-filter.md "Bad input and safety"): one question (a name ≤ 255 bytes) plus EDNS. */
 export const MAX_QUERY_BYTES = 4096;
 /** The EDNS buffer size the filter advertises and asks upstream for (the DNS flag day 2020 value: no IP fragmentation). */
 export const EDNS_UDP_SIZE = 1232;
@@ -33,7 +33,7 @@ export type QueryParse =
   | { ok: false; id: null };
 
 /**
- * Reads a query off the wire. Not even a header (fewer than 12 bytes, or more than MAX_QUERY_BYTES): `id: null`, the
+ * Reads a query off the wire. Not a query at all (under 12 bytes, over MAX_QUERY_BYTES, or a response): `id: null`, the
  * transport drops it or closes. A header but no servable question: the response code to answer with (FORMERR for what
  * does not parse, NOTIMP for other opcodes and meta types).
  */

@@ -215,15 +215,30 @@ describe("the resolver", () => {
     expect((await ask(resolver, "example.com", "MX")).rcode).toBe("SERVFAIL");
   });
 
-  it("never writes a looked-up name to the log", async () => {
+  it("never writes a looked-up name to the log, even when the policy's or the listener's error quotes it", async () => {
     const bad = await upstream({ mode: "silent" });
     const lines: string[] = [];
-    const log = createLogger("debug", { stdout: (line) => lines.push(line) });
-    const failing = { knownFilter: () => true, decide: () => Promise.reject(new Error("policy down")) };
-    await ask(resolverFor([bad.address], { log }), "secret-one.example");
-    await ask(createResolver(webFilterSettings({ DNS_UPSTREAM: bad.address }), failing, { log }), "secret-two.example");
-    expect(lines.length).toBe(2);
-    expect(lines.join("\n")).not.toMatch(/secret/);
+    // One logger per resolver: each has its own budget of repeated lines (throttledLog).
+    const log = () => createLogger("debug", { stdout: (line) => lines.push(line) });
+    await ask(resolverFor([bad.address], { log: log() }), "secret-one.example");
+    const failing = {
+      knownFilter: () => true,
+      decide: (_id: string, qname: string) => Promise.reject(new Error(`policy down for ${qname}`)),
+    };
+    await ask(createResolver(webFilterSettings({ DNS_UPSTREAM: bad.address }), failing, { log: log() }), "secret-two.example");
+    const onLookup = (e: LookupEvent) => {
+      throw new Error(`listener down for ${e.qname}`);
+    };
+    const listened = await ask(resolverFor([bad.address], { log: log(), onLookup }), "casino.example");
+    expect(listened.answers).toMatchObject([{ data: "0.0.0.0" }]); // the listener's failure is not the lookup's
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual([
+      "web filter: an upstream resolver failed",
+      "web filter: a lookup failed",
+      "web filter: a lookup failed",
+      "web filter: the lookup listener failed",
+    ]);
+    expect(lines.join("\n")).not.toMatch(/secret|casino/);
+    expect(lines.join("\n")).toContain("policy down for <name>");
   });
 
   it("tells the listener every lookup, with the decision (the visited-sites list)", async () => {

@@ -75,10 +75,16 @@ export class Resolver {
       decision = await this.opts.policy.decide(filterId, query.qname, query.qtype);
       reply = await this.resolve(query, decision);
     } catch (err) {
-      this.warn?.("error", "web filter: a lookup failed", { error: (err as Error).message });
+      // The policy's error may quote the name: it is cut out, so the log never holds a lookup.
+      const error = String((err as Error).message).replaceAll(query.qname, "<name>");
+      this.warn?.("error", "web filter: a lookup failed", { error });
       reply = { rcode: "SERVFAIL" };
     }
-    this.opts.onLookup?.({ filterId, qname: query.qname, qtype: query.qtype, decision, rcode: reply.rcode });
+    try {
+      this.opts.onLookup?.({ filterId, qname: query.qname, qtype: query.qtype, decision, rcode: reply.rcode });
+    } catch (err) {
+      this.warn?.("error", "web filter: the lookup listener failed", { error: (err as Error).message.replaceAll(query.qname, "<name>") });
+    }
     return this.reply(query, reply, transport.udp);
   }
 
