@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { X509Certificate } from "node:crypto";
@@ -18,5 +18,6 @@ describe("the development certificate", () => {
     expect(devCertificate(dir, "dns.localhost").cert.equals(first.cert)).toBe(true);
     const settings = webFilterSettings({ DATA_DIR: path.dirname(dir), DNS_FILTER_DOMAIN: "dns.localhost" });
     expect(resolverCertificate({ ...settings, devCertDir: dir }).cert.equals(readFileSync(path.join(dir, "dns.localhost.crt")))).toBe(true);
+    rmSync(path.dirname(dir), { recursive: true, force: true });
   });
 });

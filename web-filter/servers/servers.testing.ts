@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -61,6 +61,7 @@ export async function startFilterServers(env: Record<string, string> = {}) {
     dohConnections: () => dohConnections,
     async close() {
       await Promise.all([dot.close(), udp.close(), new Promise((r) => web.close(r)), upstream.close()]);
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
