@@ -3,19 +3,22 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 /**
- * The layering (docs/architecture.md): imports point down, server/ → app/ → jobs/ → device-service/ → db/ → core/.
+ * The layering (docs/architecture.md): imports point down, server/ → app/ → jobs/ → device-service/ | web-filter/ → db/ → core/.
  * server/ composes the processes; app/ is the web layer; jobs/ runs the queues' work and calls the device service;
+ * web-filter/ (the per-kid DNS filter) sits beside device-service/: neither imports the other, and jobs/ does not import it;
  * the job contract (queue names, payloads, queue interfaces) lives in core/job-queues.ts, below both. A room's files
  * may not import a room above it, by a relative path, by ~/ (app/) or by a #room/ alias; app/ reaches the rooms below
- * only by alias (#core/…, #db/…, #device-service/…, #jobs/…), and the other rooms use relative paths. Two more rules:
+ * only by alias (#core/…, #db/…, #device-service/…, #web-filter/…, #jobs/…), and the other rooms use relative paths. Two more rules:
  * runtime code does not import the demo seed (db/seed/: data for `npm start`, tests and benches, composed by
  * server/), and tests may use the composition root's own test helpers (server/*.testing.ts) to start a service as a
  * process does. Static imports and re-exports through no-restricted-imports, dynamic import() through
  * no-restricted-syntax. tests/layering.test.ts checks both the tree and the rule.
  */
 const ROOMS = ["server", "app", "jobs", "device-service", "web-filter", "db", "core"];
-const ABOVE = Object.fromEntries(ROOMS.map((room, i) => [room, ROOMS.slice(0, i)]));
-const DOWN = "imports point down: server → app → jobs → device-service → db → core";
+/** The rooms each room may not import: every room listed before it, and the sibling beside it (device-service/ and web-filter/). */
+const SIBLINGS = { jobs: ["web-filter"], "device-service": ["web-filter"] };
+const ABOVE = Object.fromEntries(ROOMS.map((room, i) => [room, [...ROOMS.slice(0, i), ...(SIBLINGS[room] ?? [])]]));
+const DOWN = "imports point down: server → app → jobs → device-service | web-filter → db → core";
 const TESTS = ["**/*.test.{ts,tsx}", "**/*.testing.{ts,tsx}"];
 /** Where the demo seed may be imported: the seed itself, its command line, the composition root and tests. */
 const SEED_USERS = ["db/seed/**", "db/cli.ts", "server/**", ...TESTS];
@@ -37,7 +40,7 @@ function refused(room, { tests, seedUser }) {
   for (const r of above.filter((r) => r !== "app" && r !== "server"))
     patterns.push({ regex: `^#${r}/`, message: `${room}/ may not import ${r}/ (${DOWN}).` });
   if (room === "app") {
-    for (const r of ["core", "db", "device-service", "jobs"])
+    for (const r of ["core", "db", "device-service", "web-filter", "jobs"])
       patterns.push({ regex: up(r), message: `From app/, reach ${r}/ by its alias: "#${r}/…" (one style everywhere; tsconfig paths).` });
   } else patterns.push({ regex: "^#", message: `Inside ${room}/ imports are relative paths; the #room/ aliases are for app/.` });
   if (!seedUser) patterns.push(seed);

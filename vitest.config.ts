@@ -10,6 +10,7 @@ export default defineConfig({
       "#core": path.resolve("core"),
       "#db": path.resolve("db"),
       "#device-service": path.resolve("device-service"),
+      "#web-filter": path.resolve("web-filter"),
       "#jobs": path.resolve("jobs"),
     },
   },

@@ -1,4 +1,4 @@
-// `npm test`: install what is missing (dependencies, Debian's chromium-headless-shell and default-jre-headless), then type check, lint, the
+// `npm test`: install what is missing (dependencies, Debian's chromium-headless-shell, default-jre-headless and knot-dnsutils), then type check, lint, the
 // formatter's check, unit and
 // integration tests (SQLite and PostgreSQL, Redis), and the Playwright journeys in Debian's Chromium.
 import { execSync, spawnSync } from "node:child_process";
@@ -55,6 +55,18 @@ function ensureJava() {
   process.exit(1);
 }
 
+/** The web filter's tests speak DNS-over-TLS and DNS-over-HTTPS with a real client: kdig, from Debian's knot-dnsutils. */
+function ensureKdig() {
+  if (existsSync("/usr/bin/kdig")) return;
+  if (isRootWithApt()) {
+    console.log("Installing Debian's knot-dnsutils (kdig) for the web filter's tests…");
+    run("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq knot-dnsutils"]);
+    return;
+  }
+  console.error("\n✖ The web filter's tests need kdig (/usr/bin/kdig). Install it with:\n    sudo apt-get install knot-dnsutils");
+  process.exit(1);
+}
+
 function service(name, cmd) {
   try {
     execSync(cmd, { stdio: "ignore", timeout: 5000 });
@@ -67,6 +79,7 @@ function service(name, cmd) {
 ensureDependencies();
 const CHROMIUM = ensureChromium();
 ensureJava();
+ensureKdig();
 const env = { ...process.env, NODE_ENV: "test" };
 env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
 env.TEST_REDIS_URL ??= "redis://127.0.0.1:6379";

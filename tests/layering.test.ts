@@ -4,8 +4,9 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 /**
- * Imports point down: server/ → app/ → jobs/ → device-service/ → db/ → core/ (docs/architecture.md). app/ reaches
- * the rooms below through one alias each (#core/…, #db/…, #device-service/…, #jobs/…); the other rooms use
+ * Imports point down: server/ → app/ → jobs/ → device-service/ | web-filter/ → db/ → core/ (docs/architecture.md);
+ * device-service/ and web-filter/ are siblings (neither imports the other, nor does jobs/ import web-filter/). app/ reaches
+ * the rooms below through one alias each (#core/…, #db/…, #device-service/…, #web-filter/…, #jobs/…); the other rooms use
  * relative paths. Tests may use the composition root's test helpers (server/*.testing.ts); runtime code never
  * imports the demo seed (db/seed/). ESLint says so too (eslint.config.js): this file checks the tree, and that the
  * lint rule really refuses a wrong import.
@@ -13,7 +14,14 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const LAYERS = ["server", "app", "jobs", "device-service", "web-filter", "db", "core"] as const;
 type Layer = (typeof LAYERS)[number];
-const ALIASES: Record<string, Layer> = { "~": "app", "#core": "core", "#db": "db", "#device-service": "device-service", "#jobs": "jobs" };
+const ALIASES: Record<string, Layer> = {
+  "~": "app",
+  "#core": "core",
+  "#db": "db",
+  "#device-service": "device-service",
+  "#web-filter": "web-filter",
+  "#jobs": "jobs",
+};
 const SOURCE = /\.(ts|tsx|mjs|js)$/;
 
 function files(dir: string): string[] {
@@ -45,8 +53,9 @@ function target(file: string, spec: string): { layer: Layer | null; via: "alias"
 }
 
 const layerOf = (file: string) => LAYERS.find((l) => file.startsWith(`${l}/`))!;
-/** The rooms each room may not import: every room listed before it. */
-const ABOVE = Object.fromEntries(LAYERS.map((l, i) => [l, LAYERS.slice(0, i)])) as Record<Layer, Layer[]>;
+/** The rooms each room may not import: every room listed before it, and web-filter/ beside device-service/ (and above jobs/' reach). */
+const SIBLINGS: Partial<Record<Layer, Layer[]>> = { jobs: ["web-filter"], "device-service": ["web-filter"] };
+const ABOVE = Object.fromEntries(LAYERS.map((l, i) => [l, [...LAYERS.slice(0, i), ...(SIBLINGS[l] ?? [])]])) as Record<Layer, Layer[]>;
 const isTest = (file: string) => /\.(test|testing)\.tsx?$/.test(file);
 /** Tests may start a service as a process does, through the composition root's test helpers. */
 const allowed = (i: { file: string; spec: string }) => isTest(i.file) && /(^|\/)server\/[\w.-]+\.testing$/.test(i.spec);
@@ -90,7 +99,7 @@ describe("layering", () => {
       expect(existsSync(path.join(ROOT, `${m}.ts`)), `${m} moved to core/`).toBe(false);
   });
 
-  it("no import runs the wrong way (server → app → jobs → device-service → db → core)", () => {
+  it("no import runs the wrong way (server → app → jobs → device-service | web-filter → db → core)", () => {
     const wrong = imports()
       .filter((i) => i.to?.layer && !below(layerOf(i.file), i.to.layer) && !allowed(i))
       .map((i) => `${i.file} imports ${i.spec}`);
@@ -168,6 +177,16 @@ describe("the lint rule (eslint.config.js)", () => {
     ["app/routes/probe.tsx", "../../db/index"],
     ["app/utils/probe.ts", "../../core/values"],
     ["device-service/probe.ts", "#db/index"],
+    ["web-filter/probe.ts", "../device-service/bus"],
+    ["web-filter/resolver/probe.ts", "../../app/utils/toast.server"],
+    ["web-filter/probe.ts", "../jobs/runner"],
+    ["web-filter/probe.ts", "../server/services"],
+    ["web-filter/probe.ts", "#db/index"],
+    ["device-service/probe.ts", "../web-filter/resolver/resolver"],
+    ["jobs/probe.ts", "../web-filter/resolver/resolver"],
+    ["db/probe.ts", "../web-filter/resolver/resolver"],
+    ["core/probe.ts", "../web-filter/resolver/resolver"],
+    ["app/routes/probe.tsx", "../../web-filter/doh"],
   ])("refuses %s importing %s", async (file, spec) => {
     expect(await importErrors(file, spec)).not.toEqual([]);
   });
@@ -179,6 +198,8 @@ describe("the lint rule (eslint.config.js)", () => {
     ["device-service/probe.ts", "../jobs/processors/index"],
     ["core/probe.ts", "../db/index"],
     ["app/utils/probe.ts", "#db/seed/index"],
+    ["device-service/probe.ts", "../web-filter/resolver/resolver"],
+    ["web-filter/probe.ts", "../device-service/bus"],
   ])("refuses a dynamic import from %s of %s", async (file, spec) => {
     expect(await dynamicErrors(file, spec)).not.toEqual([]);
   });
@@ -202,6 +223,11 @@ describe("the lint rule (eslint.config.js)", () => {
     ["jobs/processors/probe.ts", "../../device-service/context"],
     ["db/probe.ts", "../core/values"],
     ["core/probe.ts", "./values"],
+    ["web-filter/probe.ts", "../db/index"],
+    ["web-filter/resolver/probe.ts", "../../core/log"],
+    ["app/routes/probe.tsx", "#web-filter/doh"],
+    ["server/probe.ts", "../web-filter/doh"],
+    ["web-filter/probe.test.ts", "../server/harness.testing"],
   ])("allows %s importing %s", async (file, spec) => {
     expect(await importErrors(file, spec)).toEqual([]);
   });
