@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 // ---- the web filter's category lists (migration 2026-11-29T00-web-filter-lists); part of `Database` in schema.ts ----
 
 /** A category parents can block (adult, gambling, social networks…): the curated list shipped with the product. */
@@ -23,7 +25,36 @@ export interface WebFilterDomainsTable {
   source: string;
 }
 
+// ---- the per-kid policy (migration 2026-11-29T01-web-filter-settings) ----
+
+export type YoutubeMode = "off" | "moderate" | "strict";
+
+/** A kid's web filter: the phone's filter id (Private DNS `<filter_id>.<DNS_FILTER_DOMAIN>`) and switches. */
+export interface WebFilterSettingsTable {
+  profile_id: string;
+  /** Random lower-case `[a-z0-9]{16,24}`, unique. */
+  filter_id: string;
+  /** Set when the phone was replaced or removed: the id is refused. */
+  revoked_at: string | null;
+  safe_search: Generated<number>;
+  youtube_mode: Generated<YoutubeMode>;
+  /** JSON array of hosts always allowed (with their subdomains). */
+  allow_list: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A category blocked for a kid: always (`schedule_id` null) or only inside a time rules' window (kid_schedules). */
+export interface WebFilterBlockedCategoriesTable {
+  profile_id: string;
+  category_id: string;
+  schedule_id: string | null;
+  updated_at: string;
+}
+
 export interface WebFilterDatabase {
   web_filter_categories: WebFilterCategoriesTable;
   web_filter_domains: WebFilterDomainsTable;
+  web_filter_settings: WebFilterSettingsTable;
+  web_filter_blocked_categories: WebFilterBlockedCategoriesTable;
 }

@@ -1,52 +1,14 @@
-import { localDay, MINUTE_MS, shiftDay, weekdayOf, zonedInstant } from "../../core/zoned-time";
+import { MINUTE_MS } from "../../core/zoned-time";
+import type { ZonedWindow } from "../../core/schedule-windows";
 import type { PolicySchedule, SessionRule } from "./time-rules";
 
 /**
- * Schedules and sessions over real instants (issue 21). A schedule's window starts on each chosen weekday at
- * `start` and ends at `end` the same day, or the next day when it crosses midnight; both ends are read on the
- * family's wall clock, so a window over a daylight-saving change is an hour shorter or longer. Pure.
+ * Schedules and sessions over real instants (issue 21). The windows are core/schedule-windows.ts (shared with the
+ * web filter's category schedules); sessions are here. Pure.
  */
 
-export interface Window {
-  schedule: PolicySchedule;
-  start: Date;
-  end: Date;
-}
-
-/** The window of `s` that starts on `day` (a local calendar day), or null when `s` does not run that weekday. */
-export function windowOn(s: PolicySchedule, day: string, timeZone: string): Window | null {
-  if (!s.days.includes(weekdayOf(day)) || s.start === s.end) return null;
-  const start = zonedInstant(day, s.start, timeZone);
-  const end = s.end > s.start ? zonedInstant(day, s.end, timeZone) : zonedInstant(shiftDay(day, 1), s.end, timeZone);
-  return end > start ? { schedule: s, start, end } : null;
-}
-
-/** The windows of `schedules` that contain `now`. */
-export function activeWindows(schedules: readonly PolicySchedule[], now: Date, timeZone: string): Window[] {
-  const today = localDay(now, timeZone);
-  const out: Window[] = [];
-  for (const s of schedules)
-    for (const day of [shiftDay(today, -1), today]) {
-      const w = windowOn(s, day, timeZone);
-      if (w && w.start <= now && now < w.end) out.push(w);
-    }
-  return out;
-}
-
-/** The first window of `schedules` starting after `now` (within a week), or null. */
-export function nextWindow(schedules: readonly PolicySchedule[], now: Date, timeZone: string): Window | null {
-  const today = localDay(now, timeZone);
-  let best: Window | null = null;
-  for (const s of schedules)
-    for (let i = 0; i <= 7; i++) {
-      const w = windowOn(s, shiftDay(today, i), timeZone);
-      if (w && w.start > now) {
-        if (!best || w.start < best.start) best = w;
-        break;
-      }
-    }
-  return best;
-}
+export type Window = ZonedWindow<PolicySchedule>;
+export { activeWindows, nextWindow, windowOn } from "../../core/schedule-windows";
 
 export interface UseInterval {
   packageName: string;

@@ -1,0 +1,149 @@
+import { randomBytes } from "node:crypto";
+import type { DB } from "../../index";
+import type { YoutubeMode } from "../../schema-web-filter";
+
+/**
+ * A kid's web filter settings (issue 54 item 2): the phone's filter id and the parent's switches. The resolver never
+ * reads these per lookup: web-filter/policy/db-policy.ts loads them into memory (policy-rows.ts) and is refreshed.
+ */
+
+export const YOUTUBE_MODES: readonly YoutubeMode[] = ["off", "moderate", "strict"];
+const FILTER_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+const FILTER_ID_LENGTH = 20;
+
+/** A random filter id: 20 of [a-z0-9] (~103 bits), a valid DNS label, so `<id>.<DNS_FILTER_DOMAIN>` is a hostname. */
+export function newFilterId(): string {
+  let out = "";
+  // 252 = 7 × 36: bytes at or above it are dropped, so every character is equally likely.
+  while (out.length < FILTER_ID_LENGTH)
+    for (const b of randomBytes(32)) if (b < 252 && out.length < FILTER_ID_LENGTH) out += FILTER_ID_ALPHABET[b % 36];
+  return out;
+}
+
+export const FILTER_ID_PATTERN = /^[a-z0-9]{16,24}$/;
+
+export interface BlockedCategory {
+  categoryId: string;
+  /** A kid_schedules id: blocked only inside that window; null = always. */
+  scheduleId: string | null;
+}
+
+export interface WebFilterSettings {
+  /** null until a filter id was ensured, or while it is revoked. */
+  filterId: string | null;
+  safeSearch: boolean;
+  youtube: YoutubeMode;
+  allowList: string[];
+  blockedCategories: BlockedCategory[];
+}
+
+export function parseHostList(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export const youtubeMode = (v: string): YoutubeMode => ((YOUTUBE_MODES as readonly string[]).includes(v) ? (v as YoutubeMode) : "off");
+
+/** Hosts as the filter matches them: trimmed, lower case, without a trailing dot, each once, sorted. */
+export function normaliseHosts(hosts: readonly string[]): string[] {
+  return [...new Set(hosts.map((h) => h.trim().toLowerCase().replace(/\.+$/, "")).filter(Boolean))].sort();
+}
+
+/** The kid's settings; the defaults (nothing on) when none were saved. */
+export async function readWebFilterSettings(db: DB, profileId: string): Promise<WebFilterSettings> {
+  const [row, blocked] = await Promise.all([
+    db.selectFrom("web_filter_settings").selectAll().where("profile_id", "=", profileId).executeTakeFirst(),
+    db
+      .selectFrom("web_filter_blocked_categories")
+      .select(["category_id", "schedule_id"])
+      .where("profile_id", "=", profileId)
+      .orderBy("category_id")
+      .execute(),
+  ]);
+  return {
+    filterId: row && !row.revoked_at ? row.filter_id : null,
+    safeSearch: Number(row?.safe_search ?? 0) === 1,
+    youtube: youtubeMode(row?.youtube_mode ?? "off"),
+    allowList: parseHostList(row?.allow_list ?? "[]"),
+    blockedCategories: blocked.map((b) => ({ categoryId: b.category_id, scheduleId: b.schedule_id })),
+  };
+}
+
+/** The kid's filter id, made when there is none or the last one was revoked (a revoked id is never given again). */
+export async function ensureFilterId(db: DB, profileId: string, now: Date = new Date()): Promise<string> {
+  const ts = now.toISOString();
+  await db
+    .insertInto("web_filter_settings")
+    .values({ profile_id: profileId, filter_id: newFilterId(), created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.column("profile_id").doNothing())
+    .execute();
+  await db
+    .updateTable("web_filter_settings")
+    .set({ filter_id: newFilterId(), revoked_at: null, updated_at: ts })
+    .where("profile_id", "=", profileId)
+    .where("revoked_at", "is not", null)
+    .execute();
+  const row = await db.selectFrom("web_filter_settings").select("filter_id").where("profile_id", "=", profileId).executeTakeFirstOrThrow();
+  return row.filter_id;
+}
+
+/** Revokes the kid's filter id (a phone replaced or removed): the resolver refuses it from its next refresh. */
+export async function revokeFilterId(db: DB, profileId: string, now: Date = new Date()): Promise<void> {
+  const ts = now.toISOString();
+  await db
+    .updateTable("web_filter_settings")
+    .set({ revoked_at: ts, updated_at: ts })
+    .where("profile_id", "=", profileId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/** The kid a live (not revoked) filter id belongs to. */
+export async function findKidByFilterId(db: DB, filterId: string): Promise<string | undefined> {
+  if (!FILTER_ID_PATTERN.test(filterId)) return undefined;
+  const row = await db
+    .selectFrom("web_filter_settings")
+    .select("profile_id")
+    .where("filter_id", "=", filterId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return row?.profile_id;
+}
+
+export type WebFilterChanges = Partial<Omit<WebFilterSettings, "filterId">>;
+
+/** Saves the given switches (others kept); a kid without a row gets one with a filter id. A category's schedule must
+ * be one of this kid's (else it throws and nothing is saved). */
+export async function updateWebFilterSettings(db: DB, profileId: string, changes: WebFilterChanges, now: Date = new Date()): Promise<void> {
+  const ts = now.toISOString();
+  await ensureFilterId(db, profileId, now);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("web_filter_settings")
+      .set({
+        ...(changes.safeSearch !== undefined && { safe_search: changes.safeSearch ? 1 : 0 }),
+        ...(changes.youtube !== undefined && { youtube_mode: youtubeMode(changes.youtube) }),
+        ...(changes.allowList !== undefined && { allow_list: JSON.stringify(normaliseHosts(changes.allowList)) }),
+        updated_at: ts,
+      })
+      .where("profile_id", "=", profileId)
+      .execute();
+    if (changes.blockedCategories === undefined) return;
+    const own = new Set(
+      (await trx.selectFrom("kid_schedules").select("id").where("profile_id", "=", profileId).execute()).map((r) => r.id),
+    );
+    const foreign = changes.blockedCategories.find((b) => b.scheduleId !== null && !own.has(b.scheduleId));
+    if (foreign) throw new Error("a category's schedule must be one of the kid's schedules");
+    await trx.deleteFrom("web_filter_blocked_categories").where("profile_id", "=", profileId).execute();
+    const rows = [...new Map(changes.blockedCategories.map((b) => [b.categoryId, b])).values()];
+    if (rows.length)
+      await trx
+        .insertInto("web_filter_blocked_categories")
+        .values(rows.map((b) => ({ profile_id: profileId, category_id: b.categoryId, schedule_id: b.scheduleId, updated_at: ts })))
+        .execute();
+  });
+}
