@@ -19,51 +19,52 @@ import { createDbFilterPolicy, type DbFilterPolicy } from "./db-policy";
  * memory, and a real DoT client (kdig) asking a DoT server in front of a local upstream, on SQLite.
  */
 const DOMAIN = "dns.localhost";
-const f = useDemoFamily("sqlite");
-let upstream: FakeUpstream;
-let dot: RunningServer;
-let policy: DbFilterPolicy;
-let dataDir: string;
-let mia: string;
-let leo: string;
-
-beforeAll(async () => {
-  await syncCuratedLists(f.t.db);
-  mia = await ensureFilterId(f.t.db, f.mia.profileId, NOW);
-  await updateWebFilterSettings(
-    f.t.db,
-    f.mia.profileId,
-    { safeSearch: true, blockedCategories: [{ categoryId: "social-networks", scheduleId: null }] },
-    NOW,
-  );
-  leo = await ensureFilterId(f.t.db, f.leo.profileId, NOW);
-  await revokeFilterId(f.t.db, f.leo.profileId, NOW);
-  policy = await createDbFilterPolicy(f.t.db, await loadDomainIndex(f.t.db), { now: () => NOW });
-
-  upstream = await startFakeUpstream({
-    "A wikipedia.org": { answers: [a("wikipedia.org", "198.35.26.96", 300)] },
-    "A facebook.com": { answers: [a("facebook.com", "157.240.1.35", 300)] },
-    "A forcesafesearch.google.com": { answers: [a("forcesafesearch.google.com", "216.239.38.120", 3600)] },
-  });
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "web-filter-policy-"));
-  const settings = webFilterSettings({ DATA_DIR: dataDir, DNS_UPSTREAM: upstream.address, DNS_UPSTREAM_TIMEOUT_MS: "500" });
-  dot = await startDotServer({
-    resolver: createResolver(settings, policy),
-    tls: devCertificate(settings.devCertDir, DOMAIN),
-    filterDomain: DOMAIN,
-    port: 0,
-    host: "127.0.0.1",
-    idleTimeoutMs: 1_000,
-  });
-});
-afterAll(async () => {
-  await Promise.all([dot?.close(), upstream?.close()]);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const ask = (id: string, ...args: string[]) => kdig(["@127.0.0.1", "-p", String(dot.port), "+tls", `+tls-sni=${id}.${DOMAIN}`, ...args]);
 
 describe("the database policy behind the resolver (DoT, SQLite)", () => {
+  const f = useDemoFamily("sqlite");
+  let upstream: FakeUpstream;
+  let dot: RunningServer;
+  let policy: DbFilterPolicy;
+  let dataDir: string;
+  let mia: string;
+  let leo: string;
+
+  beforeAll(async () => {
+    await syncCuratedLists(f.t.db);
+    mia = await ensureFilterId(f.t.db, f.mia.profileId, NOW);
+    await updateWebFilterSettings(
+      f.t.db,
+      f.mia.profileId,
+      { safeSearch: true, blockedCategories: [{ categoryId: "social-networks", scheduleId: null }] },
+      NOW,
+    );
+    leo = await ensureFilterId(f.t.db, f.leo.profileId, NOW);
+    await revokeFilterId(f.t.db, f.leo.profileId, NOW);
+    policy = await createDbFilterPolicy(f.t.db, await loadDomainIndex(f.t.db), { now: () => NOW });
+
+    upstream = await startFakeUpstream({
+      "A wikipedia.org": { answers: [a("wikipedia.org", "198.35.26.96", 300)] },
+      "A facebook.com": { answers: [a("facebook.com", "157.240.1.35", 300)] },
+      "A forcesafesearch.google.com": { answers: [a("forcesafesearch.google.com", "216.239.38.120", 3600)] },
+    });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "web-filter-policy-"));
+    const settings = webFilterSettings({ DATA_DIR: dataDir, DNS_UPSTREAM: upstream.address, DNS_UPSTREAM_TIMEOUT_MS: "500" });
+    dot = await startDotServer({
+      resolver: createResolver(settings, policy),
+      tls: devCertificate(settings.devCertDir, DOMAIN),
+      filterDomain: DOMAIN,
+      port: 0,
+      host: "127.0.0.1",
+      idleTimeoutMs: 1_000,
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([dot?.close(), upstream?.close()]);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const ask = (id: string, ...args: string[]) => kdig(["@127.0.0.1", "-p", String(dot.port), "+tls", `+tls-sni=${id}.${DOMAIN}`, ...args]);
+
   it("blocks a blocked category's domain with 0.0.0.0 and forwards the rest", async () => {
     const blocked = await ask(mia, "facebook.com");
     expect(blocked.status, blocked.output).toBe("NOERROR");
