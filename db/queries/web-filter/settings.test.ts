@@ -71,6 +71,9 @@ describe.each(DIALECTS)("a kid's web filter settings on %s", (dialect) => {
     expect((await readWebFilterSettings(f.t.db, f.mia.profileId)).filterId).toBeNull();
     expect(await loadFilterPolicyRows(f.t.db, f.mia.profileId)).toEqual([]);
 
+    await updateWebFilterSettings(f.t.db, f.mia.profileId, { safeSearch: true }, NOW);
+    expect((await readWebFilterSettings(f.t.db, f.mia.profileId)).filterId, "saving does not give a new id").toBeNull();
+
     const next = await ensureFilterId(f.t.db, f.mia.profileId, NOW);
     expect(next).not.toBe(id);
     expect(await findKidByFilterId(f.t.db, next)).toBe(f.mia.profileId);

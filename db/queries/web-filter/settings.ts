@@ -116,11 +116,18 @@ export async function findKidByFilterId(db: DB, filterId: string): Promise<strin
 
 export type WebFilterChanges = Partial<Omit<WebFilterSettings, "filterId">>;
 
-/** Saves the given switches (others kept); a kid without a row gets one with a filter id. A category's schedule must
- * be one of this kid's (else it throws and nothing is saved). */
+/**
+ * Saves the given switches (others kept); a kid without a row gets one with a filter id, a revoked id stays revoked
+ * (only ensureFilterId gives a new one). A category's schedule must be one of this kid's (else it throws and nothing
+ * is saved).
+ */
 export async function updateWebFilterSettings(db: DB, profileId: string, changes: WebFilterChanges, now: Date = new Date()): Promise<void> {
   const ts = now.toISOString();
-  await ensureFilterId(db, profileId, now);
+  await db
+    .insertInto("web_filter_settings")
+    .values({ profile_id: profileId, filter_id: newFilterId(), created_at: ts, updated_at: ts })
+    .onConflict((oc) => oc.column("profile_id").doNothing())
+    .execute();
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("web_filter_settings")
