@@ -152,6 +152,7 @@ const CASES: Case[] = [
   },
   { name: "SafeSearch: Google .de", filter: { safeSearch: true }, qname: "www.google.de", want: rewrite("forcesafesearch.google.com") },
   { name: "SafeSearch leaves Google's other hosts", filter: { safeSearch: true }, qname: "mail.google.com", want: allow },
+  { name: "SafeSearch leaves google.org (not search)", filter: { safeSearch: true }, qname: "www.google.org", want: allow },
   { name: "SafeSearch: Bing", filter: { safeSearch: true }, qname: "www.bing.com", want: rewrite("strict.bing.com") },
   { name: "SafeSearch: DuckDuckGo", filter: { safeSearch: true }, qname: "duckduckgo.com", want: rewrite("safe.duckduckgo.com") },
   { name: "SafeSearch off: no rewrite", filter: {}, qname: "www.google.com", want: allow },

@@ -19,9 +19,10 @@ export const GOOGLE_SAFE = "forcesafesearch.google.com";
 
 /**
  * Google's search hosts: www.google.<tld> in the three shapes its supported domains take (google.de, google.co.uk,
- * google.com.au; google.com itself). A pattern rather than the ~190 names, so a new country domain is covered.
+ * google.com.au; google.com and google.cat). A pattern rather than the ~190 names, so a new country domain is covered;
+ * other generic domains (www.google.org, the charity) are not search.
  */
-export const GOOGLE_SEARCH_HOST = /^www\.google\.(?:com|[a-z]{2,3}|co\.[a-z]{2}|com\.[a-z]{2})$/;
+export const GOOGLE_SEARCH_HOST = /^www\.google\.(?:com|cat|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})$/;
 
 export const SAFE_SEARCH_REWRITES: ReadonlyMap<string, string> = new Map([
   ["www.bing.com", "strict.bing.com"],
