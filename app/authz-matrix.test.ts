@@ -386,6 +386,13 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     module: () => import("./routes/_app.apps"),
     probes: [{ name: "loader", method: "GET", url: (i) => `/apps?${kidQs(i)}` }],
   },
+  "map.tsx": {
+    module: () => import("./routes/map"),
+    probes: [
+      { name: "loader, named after the kid", method: "GET", url: (i) => `/map?lat=51.5&long=-0.14&profileId=${i.profileId}` },
+      { name: "loader, framed", method: "GET", url: (i) => `/map?lat=51.5&long=-0.14&profileId=${i.profileId}&embed=1` },
+    ],
+  },
   "_app.reports.tsx": {
     module: () => import("./routes/_app.reports"),
     probes: [{ name: "loader", method: "GET", url: (i) => `/reports?${kidQs(i)}` }],

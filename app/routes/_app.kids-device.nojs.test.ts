@@ -71,18 +71,24 @@ describe("honest without JavaScript", () => {
     }
   });
 
-  it("the map without JavaScript shows the coordinates, the time and the OpenStreetMap link, and says why no map is drawn", async () => {
+  it("the map without JavaScript: the framed map draws the base map around the pin; the map page shows the coordinates, the time and the OpenStreetMap link", async () => {
     const dash = await get(`/kids-device?profileId=${mia.profileId}`);
     const src = /<iframe[^>]*src="([^"]*)"/.exec(dash.html)?.[1]?.replace(/&amp;/g, "&");
     expect(src).toMatch(/^\/map\?lat=51\.5014&long=-0\.1419&zoom=12&bbox=[^&]+&at=\d{4}-\d\d-\d\dT/);
-    const { res, html } = await get(src!);
-    expect(res.status).toBe(200);
-    expect(html).toContain("51.50140, -0.14190");
-    expect(html).toMatch(/Reported [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M UTC/);
-    expect(html).toContain('href="https://www.openstreetmap.org/?mlat=51.5014&amp;mlon=-0.1419#map=13/51.5014/-0.1419"');
-    expect(html).toContain("<noscript>No map is drawn because JavaScript is off in this browser.</noscript>");
-    // The map's region never wraps the fallback's link in role=img (axe: focusable content in an image).
-    expect(html).not.toContain('role="img"');
+    expect(src).toContain(`profileId=${mia.profileId}`);
+    expect(src).toContain("embed=1");
+    const framed = await get(src!);
+    expect(framed.res.status).toBe(200);
+    expect(framed.html).toContain("country borders and coasts around United Kingdom, the pin at 51.50140, -0.14190");
+    expect(framed.html).toContain("JavaScript is off in this browser: the map shows country borders and coasts.");
+    // The base map is an image with nothing focusable inside (axe: focusable content in an image).
+    expect(/<svg[^>]*role="img"[^>]*>[\s\S]*?<\/svg>/.exec(framed.html)?.[0]).not.toMatch(/<a\s/);
+
+    const page = await get(src!.replace("&embed=1", ""));
+    expect(page.res.status).toBe(200);
+    expect(page.html).toContain("51.50140, -0.14190");
+    expect(page.html).toMatch(/Reported [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M UTC/);
+    expect(page.html).toContain('href="https://www.openstreetmap.org/?mlat=51.5014&amp;mlon=-0.1419#map=13/51.5014/-0.1419"');
   });
 
   it('"Need a help?" opens /contact signed out too: support email, phone, London, UK, how it works, the subscription expander', async () => {
