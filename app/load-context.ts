@@ -4,6 +4,7 @@ import type { DB } from "#db/index";
 import type { Bus } from "#device-service/bus";
 import type { DeviceCaller } from "#device-service/caller";
 import type { ParentIdentity } from "#device-service/context";
+import type { WebFilterService } from "#web-filter/service";
 import type { PageCacheStore } from "~/utils/page-cache.server";
 
 /**
@@ -17,6 +18,8 @@ export interface AppServices {
   log: Logger;
   /** The device service as the given parent: authorisation lives in its procedures. */
   device: (parent: ParentIdentity | null) => DeviceCaller;
+  /** The per-kid DNS filter (docs/web-filter.md); absent when it is switched off. */
+  webFilter?: WebFilterService;
 }
 
 /**
