@@ -108,6 +108,25 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
       },
     ],
   },
+  "_app.web-filter.tsx": {
+    module: () => import("./routes/_app.web-filter"),
+    probes: [
+      { name: "loader", method: "GET", url: (i) => `/web-filter?${kidQs(i)}` },
+      { name: "action switch", method: "POST", url: (i) => `/web-filter?${kidQs(i)}`, form: () => ({ "safeSearch:on": "SafeSearch" }) },
+      {
+        name: "action add",
+        method: "POST",
+        url: (i) => `/web-filter?${kidQs(i)}`,
+        form: () => ({ intent: "add", newHost: "example.com" }),
+      },
+      {
+        name: "action save",
+        method: "POST",
+        url: (i) => `/web-filter?${kidQs(i)}`,
+        form: () => ({ intent: "save", block: "gambling", safeSearchOn: "on", youtube: "strict" }),
+      },
+    ],
+  },
   "_app.location-settings.tsx": {
     module: () => import("./routes/_app.location-settings"),
     probes: [
