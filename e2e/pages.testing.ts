@@ -56,6 +56,12 @@ export const BUILT_PAGES: BuiltPage[] = [
   // Kid settings.
   { name: "global settings", who: "parent", url: (ids) => `/global-settings?${kid(ids)}` },
   { name: "location settings", who: "parent", url: (ids) => `/location-settings?${kid(ids)}` },
+  { name: "web filter", who: "parent", url: (ids) => `/web-filter?${kid(ids)}` },
+  {
+    name: "web filter draft",
+    who: "parent",
+    url: (ids) => `/web-filter?${kid(ids)}&draft=1&block=social-networks&safeSearch=on&youtube=strict&allow=khanacademy.org`,
+  },
   {
     name: "device info",
     who: "parent",

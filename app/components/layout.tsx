@@ -38,6 +38,7 @@ export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?
     { label: "Play Store", to: withKid("/play-store", kid) },
     { label: "Request", to: withKid("/requests", kid) },
     { label: "Browser Logs", to: withKid("/browser-logs", kid) },
+    { label: "Web Filter", to: withKid("/web-filter", kid) },
     { label: "Device Logs", to: withKid("/device-logs", kid) },
     { label: "Settings", to: withKid("/global-settings", kid) },
     { label: "Schedules", to: withKid("/schedules", kid) },

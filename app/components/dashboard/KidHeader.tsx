@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { phoneStateLabel } from "~/rules/kids";
 import { batteryIcon } from "~/rules/status";
-import { BatteryIcon, BellIcon, EditIcon, GearIcon, PhoneIcon, PinIcon, WarningIcon, WifiIcon } from "./icons";
+import { BatteryIcon, BellIcon, EditIcon, GearIcon, PhoneIcon, PinIcon, GlobeIcon, WarningIcon, WifiIcon } from "./icons";
 import { KidSwitcherList } from "./KidSwitcher";
 import type { DashData } from "./types";
 import { useHrefWith } from "./url";
@@ -88,6 +88,9 @@ export function KidHeader({ data, kidQs }: { data: DashData; kidQs: string }) {
         </Link>
         <Link className="btn btn-outline btn-small" to={`/location-settings?${kidQs}`}>
           <PinIcon /> Location Settings
+        </Link>
+        <Link className="btn btn-outline btn-small" to={`/web-filter?${kidQs}`}>
+          <GlobeIcon /> Web Filter
         </Link>
       </nav>
     </section>

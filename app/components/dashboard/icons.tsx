@@ -10,6 +10,7 @@ import {
   CircleDot,
   Clock,
   Compass,
+  Globe,
   Info,
   Lock,
   LockOpen,
@@ -53,6 +54,7 @@ export const CompassIcon = (p: P) => icon(Compass, p);
 export const WarningIcon = (p: P) => icon(TriangleAlert, p);
 export const BellIcon = (p: P) => icon(Bell, p);
 export const PinIcon = (p: P) => icon(MapPin, p);
+export const GlobeIcon = (p: P) => icon(Globe, p);
 export const WifiIcon = ({ on, ...p }: P & { on: boolean }) => icon(on ? Wifi : WifiOff, p);
 export const BatteryIcon = ({ level, ...p }: P & { level: "full" | "half" | "low" | "unknown" }) =>
   icon(level === "full" ? BatteryFull : level === "half" ? BatteryMedium : level === "low" ? BatteryLow : Battery, p);
