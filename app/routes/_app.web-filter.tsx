@@ -46,7 +46,8 @@ export default function WebFilter() {
   const [draft, setDraft] = useState<WebFilterDraft>(shown);
   const [newHost, setNewHost] = useState(refused?.newHost ?? "");
   const [seen, setSeen] = useState(shown);
-  if (seen !== shown) {
+  // By value: a revalidation that answers the same draft keeps what the switches changed since.
+  if (!sameDraft(seen, shown) || (refused && seen !== shown)) {
     setSeen(shown);
     setDraft(shown);
     setNewHost(refused?.newHost ?? "");
