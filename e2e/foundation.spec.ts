@@ -117,6 +117,7 @@ test("the side menu lists every item and opens without JavaScript", async ({ pag
     "Apps",
     "Request",
     "Browser Logs",
+    "Web Filter",
     "Settings",
     "Reports",
     "Payment History",
