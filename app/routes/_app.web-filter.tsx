@@ -77,7 +77,7 @@ export default function WebFilter() {
         />
         <AllowList hosts={draft.allowList} newHost={newHost} onNewHost={setNewHost} error={refused?.error ?? null} />
         <div className="card wf-save">
-          <p className="small" data-testid="web-filter-unsaved">
+          <p className="small" role="status" data-testid="web-filter-unsaved">
             {unsaved ? "Changes not saved yet." : "All changes saved."}
           </p>
           <SubmitButton busy={busy} name="intent" value="save" className="btn">
