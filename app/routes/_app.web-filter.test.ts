@@ -166,6 +166,11 @@ describe("the web filter page", () => {
     expect((await page()).saved.safeSearch).toBe(true);
   });
 
+  it("Save keeps only valid hosts of the list (a hand-made URL or form cannot store anything else)", async () => {
+    await post({ intent: "save", youtube: "off", allow: ["not a host", "192.168.1.1", "OK.example"] });
+    expect((await readWebFilterSettings(h.tdb.db, mia.profileId)).allowList).toEqual(["ok.example"]);
+  });
+
   it("Save without the filter on this server still stores the settings", async () => {
     withService(false);
     const res = await post({ intent: "save", youtube: "off" });

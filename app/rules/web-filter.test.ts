@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cleanDraft, describeChanges, draftFromForm, draftFromUrl, draftParams, withCategory, type WebFilterDraft } from "./web-filter";
+import {
+  cleanDraft,
+  describeChanges,
+  draftFromForm,
+  draftFromUrl,
+  draftParams,
+  withCategory,
+  type WebFilterDraft,
+} from "~/rules/web-filter";
 
 const saved: WebFilterDraft = { blocked: [{ categoryId: "adult", scheduleId: null }], safeSearch: false, youtube: "off", allowList: [] };
 const names = { categories: { adult: "Adult", "social-networks": "Social networks", games: "Games" }, schedules: { s1: "School time" } };

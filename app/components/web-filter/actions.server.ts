@@ -21,9 +21,15 @@ import { savedDraft, webFilterChoices } from "./page.server";
  */
 export async function webFilterAction(services: AppServices, kid: { id: string; serialNumber: string }, form: FormData) {
   const choices = await webFilterChoices(services, kid.id);
+  // Hosts come back from the form (and, without JavaScript, the URL): only valid ones are kept.
+  const validHosts = (hosts: string[]) =>
+    hosts.flatMap((h) => {
+      const p = parseAllowedHost(h);
+      return "host" in p ? [p.host] : [];
+    });
   const clean = (d: WebFilterDraft) =>
     cleanDraft(
-      d,
+      { ...d, allowList: validHosts(d.allowList) },
       choices.categories.map((c) => c.id),
       choices.schedules.map((s) => s.id),
     );
