@@ -11,7 +11,7 @@ describe("PrivateDns", () => {
     expect(input).toContain('readonly=""');
     expect(input).toContain('value="abcdefghij0123456789.dns.example.org"');
     const text = html.replace(/<[^>]*>/g, "");
-    expect(text).toContain("On the phone open Settings → Network &amp; internet → Private DNS.");
+    expect(text).toContain("On the phone, open Settings, then Network &amp; internet, then Private DNS.");
     expect(text).toContain("Choose Private DNS provider hostname.");
     expect(text).toContain("Enter abcdefghij0123456789.dns.example.org.");
     expect(text).toContain("Tap Save.");

@@ -51,14 +51,14 @@ export function PrivateDns({ hostname, kidName }: { hostname: string | null; kid
         </p>
       </div>
       <ol className="wf-steps">
-        <li>On the phone open Settings → Network &amp; internet → Private DNS.</li>
+        <li>On the phone, open Settings, then Network &amp; internet, then Private DNS.</li>
         <li>Choose Private DNS provider hostname.</li>
         <li>
           Enter <strong className="wf-host">{hostname}</strong>.
         </li>
         <li>Tap Save.</li>
       </ol>
-      <p className="muted small">On some phones it is under Settings → Connections → More connection settings → Private DNS.</p>
+      <p className="muted small">On some phones it is under Settings, then Connections, then More connection settings, then Private DNS.</p>
     </section>
   );
 }
