@@ -82,6 +82,26 @@ describe("the web filter in the web process", () => {
     expect(await addresses(await get(kid.filterId, "www.facebook.com"))).toEqual(["A 0.0.0.0"]);
   });
 
+  it("a kid added by the parent has a filter id at once; a removed kid's id is refused", async () => {
+    const kids = async () => new Set((await t.db.selectFrom("kid_profiles").select("id").execute()).map((k) => k.id));
+    const before = await kids();
+    const { cookie } = await t.signIn("demo@kids-portal.test");
+    const added = await t.post("/kids-device", { intent: "add-kid", kidName: "Ada", birthMonth: "4", birthYear: "2016" }, cookie);
+    expect(added.status).toBe(302);
+    const newKid = [...(await kids())].find((id) => !before.has(id))!;
+    const { filter_id: filterId } = await t.db
+      .selectFrom("web_filter_settings")
+      .select("filter_id")
+      .where("profile_id", "=", newKid)
+      .executeTakeFirstOrThrow();
+    expect(await addresses(await post(filterId, "example.com"))).toEqual(["A 93.184.216.34"]);
+
+    const removed = await t.post("/kids-device", { intent: "remove-kid", profileId: newKid }, cookie);
+    expect(removed.status).toBe(302);
+    expect(await kids()).not.toContain(newKid);
+    await expect.poll(async () => (await post(filterId, "example.com")).status).toBe(404);
+  });
+
   it("serves DNS-over-TLS on its port, the kid named by the server name", async () => {
     const port = t.started.dotPort!;
     expect(port).toBeGreaterThan(0);
