@@ -9,6 +9,7 @@ import { createLogger, throttledLog } from "../core/log";
 import { createLogFileSink, serverLogDir } from "../core/log-files.server";
 import { createDb, migrateToLatest } from "../db/index";
 import { createRedisBus } from "../device-service/bus";
+import { syncCuratedLists } from "../web-filter/lists/curated-sync";
 import { createWebFilter } from "./web-filter";
 
 async function main() {
@@ -26,6 +27,8 @@ async function main() {
     namedStatements: e.PG_NAMED_STATEMENTS,
   });
   await migrateToLatest(db);
+  // The shipped category lists, as every process's start-up writes them (idempotent), before they are loaded.
+  await syncCuratedLists(db);
   const redisLog = throttledLog(log, "redis");
   // The parents' messages are not for this process; `web-filter.kid` travels on the channel it hears.
   const bus = createRedisBus(e.REDIS_URL, (m) => redisLog("error", m), { hears: "device" });
