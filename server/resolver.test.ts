@@ -4,12 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, migrateToLatest, type DB } from "../db/index";
-import { updateWebFilterSettings } from "../db/queries/web-filter/settings";
+import { ensureFilterIdsForAllKids, updateWebFilterSettings } from "../db/queries/web-filter/settings";
 import { seedIfEmpty } from "../db/seed/index";
 import { createRedisBus, type Bus } from "../device-service/bus";
 import { a, startFakeUpstream } from "../web-filter/resolver/upstream/fake-upstream.testing";
 import { kdig } from "../web-filter/servers/kdig.testing";
-import { ensureFilterIdsForAllKids } from "../db/queries/web-filter/settings";
 import { TEST_REDIS_URL } from "./harness.testing";
 
 /**
