@@ -82,6 +82,25 @@ describe("the web filter in the web process", () => {
     expect(await addresses(await get(kid.filterId, "www.facebook.com"))).toEqual(["A 0.0.0.0"]);
   });
 
+  it("a /browser-logs block of the kid's phone blocks the host and its subdomains (the phone's policy changed)", async () => {
+    expect(await addresses(await post(kid.filterId, "example.com"))).toEqual(["A 93.184.216.34"]);
+    const device = await t.db
+      .selectFrom("devices")
+      .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
+      .select(["devices.serial_number", "kid_profiles.parent_id"])
+      .where("devices.profile_id", "=", kid.id)
+      .executeTakeFirstOrThrow();
+    const parent = await t.db
+      .selectFrom("parents")
+      .select(["id", "email", "role"])
+      .where("id", "=", device.parent_id)
+      .executeTakeFirstOrThrow();
+    await t.started.services.device(parent).browser.create({ serialNumber: device.serial_number, url: "example.com", isBlocked: true });
+    await expect.poll(async () => addresses(await get(kid.filterId, "www.example.com"))).toEqual(["A 0.0.0.0"]);
+    await t.started.services.device(parent).browser.create({ serialNumber: device.serial_number, url: "example.com", isBlocked: false });
+    await expect.poll(async () => addresses(await post(kid.filterId, "example.com"))).toEqual(["A 93.184.216.34"]);
+  });
+
   it("a kid added by the parent has a filter id at once; a removed kid's id is refused", async () => {
     const kids = async () => new Set((await t.db.selectFrom("kid_profiles").select("id").execute()).map((k) => k.id));
     const before = await kids();

@@ -145,5 +145,20 @@ export async function applyPolicy(
     .where("device_id", "=", deviceId)
     .where("version", "=", version)
     .execute();
+  await announceToWebFilter(deps, deviceId);
   return { version, commandId: cmd.id, changed: true };
+}
+
+/**
+ * The phone's policy changed (its /browser-logs blocks, its kid's schedules…): the web filter's processes reload the
+ * kid's filter, which reads the same rules (server/web-filter.ts). A lost message leaves the filter behind until the
+ * next change or restart, never the phone: logged, not thrown.
+ */
+async function announceToWebFilter(deps: DeviceServiceDeps, deviceId: string): Promise<void> {
+  try {
+    const row = await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst();
+    if (row) await deps.bus.publish({ type: "web-filter.kid", profileId: row.profile_id });
+  } catch (err) {
+    deps.log("warn", "web-filter.kid not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
+  }
 }
