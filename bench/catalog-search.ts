@@ -109,6 +109,9 @@ async function child(dialect: "sqlite" | "postgres"): Promise<Result> {
     process.env.DATABASE_URL = "";
   }
   process.env.NODE_ENV = "production";
+  // The web filter as in a deployment but with the development certificate, its DoT not started (no port to share).
+  process.env.DNS_DEV_CERT = "true";
+  process.env.DNS_DOT_IN_WEB = "false";
   process.env.PUBLIC_URL ??= "http://localhost";
   process.env.SEED_DEMO = "true";
   process.env.SIMULATE_DEMO_DEVICES = "false";

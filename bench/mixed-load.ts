@@ -218,6 +218,9 @@ async function main() {
     SESSION_SECRET: SECRET,
     NODE_ENV: "production",
     KIDS_APP_API_KEY: "mixed-bench-kids-app-key",
+    // The web filter with the development certificate; several web processes: none starts DoT (no port to share).
+    DNS_DEV_CERT: "true",
+    DNS_DOT_IN_WEB: "false",
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "mixed-")),
   });
   process.env.PUBLIC_URL ??= "http://localhost";

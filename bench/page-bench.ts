@@ -91,6 +91,9 @@ async function pointAtBenchDatabase(dialect: Dialect, smoke: boolean, smokePrefi
     process.env.DATABASE_URL = "";
   }
   process.env.NODE_ENV = "production";
+  // The web filter as in a deployment but with the development certificate, its DoT not started (no port to share).
+  process.env.DNS_DEV_CERT = "true";
+  process.env.DNS_DOT_IN_WEB = "false";
   process.env.PUBLIC_URL ??= "http://localhost";
   process.env.SEED_DEMO = "false";
   process.env.SIMULATE_DEMO_DEVICES = "false";

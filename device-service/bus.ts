@@ -24,6 +24,12 @@ export type BusMessage =
    * out) and those of every session of these parents (sign-out everywhere, a password change, access revoked).
    */
   | { type: "parent.streams.end"; parentIds?: string[]; sessionIds?: string[]; reason: string }
+  /**
+   * A kid's web filter changed (settings, block rules, schedules, a new or revoked filter id, the kid removed): every
+   * process serving the filter reloads that kid (server/web-filter.ts). `from`: the publishing process, which
+   * reloaded already.
+   */
+  | { type: "web-filter.kid"; profileId: string; from?: string }
   /** Local only: the Redis subscription came back after a loss; what was published meanwhile never arrived. */
   | { type: "bus.resubscribed" };
 

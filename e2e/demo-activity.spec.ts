@@ -42,6 +42,8 @@ async function startLivingDemo(): Promise<{ url: string; child: ChildProcess; da
       SEED_DEMO: "true",
       SIMULATE_DEMO_DEVICES: "true",
       SIMULATOR_DEMO_ACTIVITY: "true",
+      DNS_DOT_PORT: "0", // the web filter's DoT on a free port, with the development certificate
+      DNS_DEV_CERT: "true",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -71,8 +71,9 @@ if (checks && buildIsStale()) {
   await step("npx", ["remix", "build"], { env: { ...process.env, NODE_ENV: "production" } });
 }
 // Links in mail and sign-in callbacks are built from PUBLIC_URL only: default it to the address the server prints.
+// The web filter's DNS-over-TLS: the development port and certificate (a deployment sets DNS_DOT_PORT, DNS_TLS_*).
 const PUBLIC_URL = `http://localhost:${process.env.PORT || 3000}`;
 const code = await run(process.execPath, [...WEB_PROCESS_FLAGS, "--import", "tsx", "server/web.ts"], {
-  env: { NODE_ENV: "production", PUBLIC_URL, ...process.env },
+  env: { NODE_ENV: "production", PUBLIC_URL, DNS_DOT_PORT: "8853", DNS_DEV_CERT: "true", ...process.env },
 });
 process.exit(code);

@@ -14,6 +14,8 @@ import { createRemoteDevice } from "../device-service/remote";
 import { createDeviceDeps, createDeviceRuntime, type DeviceRuntime } from "../device-service/runtime";
 import { startJobSide, type JobSide } from "../jobs/lifecycle";
 import { createRunner } from "../jobs/runner";
+import type { WebFilterService } from "../web-filter/service";
+import { createWebFilter, type WebFilterRuntime } from "./web-filter";
 
 /** The three kinds of process (server/web.ts, server/device.ts, server/worker.ts). */
 export type ProcessKind = "web" | "device" | "worker";
@@ -49,6 +51,9 @@ export interface Services extends CoreServices {
   device: (parent: ParentIdentity | null) => DeviceCaller;
   /** The device service's runtime (socket gateway, presence, push): the process mounts it. */
   deviceRuntime: DeviceRuntime;
+  /** The web filter (web processes, unless WEB_FILTER=false): what the pages use of it, and its resolver and policy. */
+  webFilter?: WebFilterService;
+  webFilterRuntime?: WebFilterRuntime;
 }
 
 /** The worker: the jobs and what they call, no sockets. */
@@ -139,6 +144,17 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers }),
   });
   const deps = deviceRuntime.deps;
+  // The per-kid DNS filter: DoH on this process's port (server/web.ts), DoT started there or by `npm run resolver`.
+  const webFilterRuntime =
+    o.kind === "web"
+      ? await createWebFilter({
+          db,
+          bus,
+          log,
+          publicUrl: settings.publicUrl,
+          env: { ...process.env, NODE_ENV: env.NODE_ENV, DATA_DIR: env.DATA_DIR },
+        })
+      : undefined;
   return {
     env,
     db,
@@ -151,7 +167,10 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     device: env.DEVICE_SERVICE_URL
       ? createRemoteDevice(env.DEVICE_SERVICE_URL, env.DEVICE_SERVICE_KEY)
       : (parent) => createDeviceCaller({ ...deps, parent }),
+    webFilter: webFilterRuntime?.service,
+    webFilterRuntime,
     async close() {
+      await webFilterRuntime?.close();
       await deviceRuntime.close();
       await closeBase();
     },

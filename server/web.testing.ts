@@ -16,6 +16,10 @@ export async function startTestServer(name: string, env: Record<string, string> 
     PUBLIC_URL: "http://portal.test", // required in production; tests connect to `base`
     LOG_LEVEL: "error",
     SIMULATE_DEMO_DEVICES: "false",
+    // The web filter on, its DoT on a free port with the development certificate, and no upstream reached by accident.
+    DNS_DOT_PORT: "0",
+    DNS_DEV_CERT: "true",
+    DNS_UPSTREAM: "udp://127.0.0.1:9",
     ...env,
   });
   const { startServer } = await import("./web");

@@ -22,6 +22,8 @@ import { mountDeviceService } from "../device-service/http";
 import { mountQueueBoard } from "../jobs/queue-board";
 import { startDemoPhones, type DemoPhones } from "../device-service/simulator/demo";
 import { applyPolicy } from "../device-service/policy/store";
+import { createDohHandler } from "../web-filter/servers/doh";
+import type { RunningServer } from "../web-filter/servers/dot";
 
 export interface StartedServer {
   /** Where this process answers (http://localhost:<port>); PUBLIC_URL, printed at start, may be a proxy in front. */
@@ -31,6 +33,8 @@ export interface StartedServer {
   pageCache: PageCache;
   /** The simulated demo phones, when this process runs them (the journeys drive them, e2e/server.ts). */
   demo?: DemoPhones;
+  /** The web filter's DNS-over-TLS port, when the filter is on. */
+  dotPort?: number;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,10 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   });
   // 503 while the database does not answer (load balancers stop sending traffic), 200 again once it does.
   app.get("/healthz", healthz(services.db));
+  // The web filter's DNS-over-HTTPS (RFC 8484): before the same-origin check (DoH clients send no Origin) and the
+  // form-body limits (the handler reads its own body, 4096 bytes at most); an unknown filter id is 404.
+  if (services.webFilterRuntime)
+    app.all("/dns-query/:filterId", createDohHandler({ resolver: services.webFilterRuntime.resolver }) as express.RequestHandler);
   // Headers on everything, static files included (nosniff, CSP, HSTS in production).
   app.use(securityHeaders(e));
   // Rendered dashboards and Global Settings pages reused while nothing on them changed (PAGE_CACHE_MB=0 turns it
@@ -155,6 +163,19 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   const actualPort = typeof address === "object" && address ? address.port : port;
   const url = `http://localhost:${actualPort}`;
 
+  // The web filter's DNS-over-TLS on DNS_DOT_PORT, in this process (`npm run resolver` serves it apart).
+  let dot: RunningServer | undefined;
+  try {
+    if (services.webFilterRuntime?.settings.DNS_DOT_IN_WEB) dot = await services.webFilterRuntime.startDot();
+  } catch (err) {
+    // The DoT port taken (another `npm start`?): nothing is left listening, and the message says which port.
+    server.close();
+    await services.close();
+    throw new Error(
+      `The web filter's DNS-over-TLS could not listen on ${services.webFilterRuntime?.settings.DNS_DOT_PORT}: ${(err as Error).message}`,
+    );
+  }
+
   // The demo family's phones, simulated in-process over the real protocol (SIMULATE_DEMO_DEVICES=false turns it off).
   let demo: DemoPhones | undefined;
   if (e.SIMULATE_DEMO_DEVICES && (options.simulateDemoDevices ?? true)) {
@@ -172,6 +193,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
       url: e.PUBLIC_URL ?? url,
       database: e.databaseKind,
       queue: e.REDIS_URL ? "bullmq" : "in-process",
+      dnsOverTlsPort: dot?.port,
     });
     console.log(`\n  Kids Portal is running at ${e.PUBLIC_URL ?? url}\n`);
     if (seed.login) console.log(`  Demo family seeded. Sign in with ${seed.login.email} / ${seed.login.password}\n`);
@@ -193,7 +215,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
       await services.close();
     })());
 
-  return { url, services, pageCache, close, demo };
+  return { url, services, pageCache, close, demo, dotPort: dot?.port };
 }
 
 const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;

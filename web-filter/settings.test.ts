@@ -11,6 +11,10 @@ describe("the web filter's settings", () => {
   it("requires a certificate in production, and both files or neither", () => {
     expect(() => webFilterSettings({ NODE_ENV: "production" })).toThrow(/DNS_TLS_CERT and DNS_TLS_KEY/);
     expect(() => webFilterSettings({ DNS_TLS_CERT: "/c.pem" })).toThrow(/together/);
+    // `npm start` and the test servers: the production build with the development certificate; or the filter off.
+    expect(webFilterSettings({ NODE_ENV: "production", DNS_DEV_CERT: "true" }).DNS_DEV_CERT).toBe(true);
+    expect(webFilterSettings({ NODE_ENV: "production", WEB_FILTER: "false" }).WEB_FILTER).toBe(false);
+    expect(webFilterSettings({}).WEB_FILTER).toBe(true);
   });
 
   it("refuses a filter domain that is not a domain name", () => {

@@ -3,11 +3,25 @@ import { z } from "zod";
 
 const seconds = (d: number) => z.coerce.number().int().min(0).default(d);
 const whole = (d: number) => z.coerce.number().int().min(1).default(d);
+const bool = (d: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? d : v === "true" || v === "1"));
 
 /** The resolver's settings from the environment (docs/web-filter.md lists them). */
 const schema = z.object({
   NODE_ENV: z.string().default("development"),
   DATA_DIR: z.string().default("data"),
+  /** The web filter on (the default) or off (`false`: no resolver, no /dns-query, no Web Filter page). */
+  WEB_FILTER: bool(true),
+  /**
+   * The development certificate even when NODE_ENV=production: `npm start` (a local run of the production build)
+   * sets it, as do the test servers. A deployment leaves it unset and names its certificate.
+   */
+  DNS_DEV_CERT: bool(false),
+  /** The web process serves DoT too (`npm start`); `false` where `npm run resolver` serves it apart. */
+  DNS_DOT_IN_WEB: bool(true),
   /** DNS-over-TLS port: 853 in production (Android's Private DNS asks there), 8853 in development. */
   DNS_DOT_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   /** Phones are `<filter id>.<DNS_FILTER_DOMAIN>` (their Private DNS hostname). */
@@ -36,8 +50,8 @@ export type WebFilterSettings = ReturnType<typeof webFilterSettings>;
 export function webFilterSettings(env: Record<string, string | undefined> = process.env) {
   const e = schema.parse(env);
   const production = e.NODE_ENV === "production";
-  if (production && (!e.DNS_TLS_CERT || !e.DNS_TLS_KEY))
-    throw new Error("DNS_TLS_CERT and DNS_TLS_KEY must name the resolver's certificate and key in production.");
+  if (production && e.WEB_FILTER && !e.DNS_DEV_CERT && (!e.DNS_TLS_CERT || !e.DNS_TLS_KEY))
+    throw new Error("DNS_TLS_CERT and DNS_TLS_KEY must name the resolver's certificate and key in production (or WEB_FILTER=false).");
   if ((e.DNS_TLS_CERT === undefined) !== (e.DNS_TLS_KEY === undefined))
     throw new Error("DNS_TLS_CERT and DNS_TLS_KEY are set together or not at all.");
   return {

@@ -197,7 +197,7 @@ export async function action(args: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = intentSchema.safeParse(formData.get("intent"));
   // A new kid belongs to the signed-in parent; no existing id is involved.
-  if (intent.success && intent.data === "add-kid") return addKid(db, parent, formData);
+  if (intent.success && intent.data === "add-kid") return addKid(db, parent, formData, context.services.webFilter);
   const profileId = String(formData.get("profileId") ?? "");
   await requireKidAccess(args, profileId);
   if (!intent.success) throw new Response("Unknown action.", { status: 400 });

@@ -105,7 +105,7 @@ export async function action(args: ActionFunctionArgs) {
     }
     case "add-kid":
       // The kid switcher's "Add a kid", here too: the new kid's dashboard opens on the phone's step.
-      return addKid(services.db, parent, formData);
+      return addKid(services.db, parent, formData, services.webFilter);
     case "revoke":
     case "accept":
     case "reject": {

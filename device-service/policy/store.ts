@@ -93,6 +93,8 @@ export async function applyKidPolicies(
     .execute();
   const out = new Map<string, AppliedPolicy>();
   for (const d of devices) out.set(d.id, await applyPolicy(deps, d.id, issuedBy, now));
+  // No phone to apply to: the web filter still reads the kid's rules (a phone may use its hostname unenrolled).
+  if (!devices.length) await announceToWebFilter(deps, { profileId });
   return out;
 }
 
@@ -145,5 +147,23 @@ export async function applyPolicy(
     .where("device_id", "=", deviceId)
     .where("version", "=", version)
     .execute();
+  await announceToWebFilter(deps, { deviceId });
   return { version, commandId: cmd.id, changed: true };
+}
+
+/**
+ * The phone's policy changed (its /browser-logs blocks, its kid's schedules…): the web filter's processes reload the
+ * kid's filter, which reads the same rules (server/web-filter.ts). A lost message leaves the filter behind until the
+ * next change or restart, never the phone: logged, not thrown.
+ */
+async function announceToWebFilter(deps: DeviceServiceDeps, of: { deviceId: string } | { profileId: string }): Promise<void> {
+  try {
+    const profileId =
+      "profileId" in of
+        ? of.profileId
+        : (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", of.deviceId).executeTakeFirst())?.profile_id;
+    if (profileId) await deps.bus.publish({ type: "web-filter.kid", profileId });
+  } catch (err) {
+    deps.log("warn", "web-filter.kid not published", { ...of, error: err instanceof Error ? err.message : String(err) });
+  }
 }

@@ -152,6 +152,10 @@ export const kidsRouter = router({
     for (const d of devices) await unenrollDevice(ctx, d.id);
     // The cascade meets a phone's last telemetry in the other lock order (view_rev triggers): run it again then.
     await retryOnConflict(() => ctx.db.deleteFrom("kid_profiles").where("id", "=", ctx.kid.id).execute());
+    // The kid's filter id went with the profile: every process serving the web filter refuses it from now on.
+    await ctx.bus.publish({ type: "web-filter.kid", profileId: ctx.kid.id }).catch((err: unknown) => {
+      ctx.log("warn", "web-filter.kid not published", { profileId: ctx.kid.id, error: err instanceof Error ? err.message : String(err) });
+    });
     ctx.log("info", "kid removed", { profileId: ctx.kid.id, by: ctx.parent.id, phones: devices.length });
     return { respones_msg: `${ctx.kid.name} was removed from your account.` };
   }),

@@ -6,6 +6,7 @@ import { upsertWebFilterCategories } from "./categories";
 import { loadFilterPolicyRows } from "./policy-rows";
 import {
   ensureFilterId,
+  ensureFilterIdsForAllKids,
   FILTER_ID_PATTERN,
   findKidByFilterId,
   newFilterId,
@@ -167,5 +168,26 @@ describe.each(DIALECTS)("a kid's web filter settings on %s", (dialect) => {
     const [row] = await loadFilterPolicyRows(f.t.db, f.leo.profileId);
     expect(row.blockedUrls).toContain("tiktok.test");
     expect(row.blockedUrls).not.toContain("visited.test");
+  });
+
+  it("gives every kid a live filter id at start-up: in batches, a revoked one anew, and the same ids on a second run", async () => {
+    const live = async () =>
+      new Map(
+        (await f.t.db.selectFrom("web_filter_settings").select(["profile_id", "filter_id"]).where("revoked_at", "is", null).execute()).map(
+          (r) => [r.profile_id, r.filter_id],
+        ),
+      );
+    const revoked = await ensureFilterId(f.t.db, f.mia.profileId, NOW);
+    await revokeFilterId(f.t.db, f.mia.profileId, NOW);
+    const kids = (await f.t.db.selectFrom("kid_profiles").select("id").execute()).map((k) => k.id);
+    const before = await live();
+    expect(before.has(f.mia.profileId)).toBe(false);
+    expect(await ensureFilterIdsForAllKids(f.t.db, NOW, 1)).toBe(kids.filter((k) => !before.has(k)).length);
+    const first = await live();
+    expect([...first.keys()].sort()).toEqual([...kids].sort());
+    for (const id of first.values()) expect(id).toMatch(FILTER_ID_PATTERN);
+    expect(first.get(f.mia.profileId)).not.toBe(revoked);
+    expect(await ensureFilterIdsForAllKids(f.t.db, NOW)).toBe(0);
+    expect(await live()).toEqual(first);
   });
 });

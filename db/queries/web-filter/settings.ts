@@ -91,6 +91,29 @@ export async function ensureFilterId(db: DB, profileId: string, now: Date = new 
   return row.filter_id;
 }
 
+/**
+ * Every kid gets a live filter id (start-up of a process serving the filter; idempotent): kids without a row get one
+ * in batches, a kid whose last id was revoked a new one (ensureFilterId). Returns how many ids were made.
+ */
+export async function ensureFilterIdsForAllKids(db: DB, now: Date = new Date(), batch = 500): Promise<number> {
+  const ts = now.toISOString();
+  const missing = await db
+    .selectFrom("kid_profiles")
+    .leftJoin("web_filter_settings", "web_filter_settings.profile_id", "kid_profiles.id")
+    .select(["kid_profiles.id", "web_filter_settings.revoked_at"])
+    .where((eb) => eb.or([eb("web_filter_settings.profile_id", "is", null), eb("web_filter_settings.revoked_at", "is not", null)]))
+    .execute();
+  const fresh = missing.filter((k) => k.revoked_at === null).map((k) => k.id);
+  for (let i = 0; i < fresh.length; i += batch)
+    await db
+      .insertInto("web_filter_settings")
+      .values(fresh.slice(i, i + batch).map((id) => ({ profile_id: id, filter_id: newFilterId(), created_at: ts, updated_at: ts })))
+      .onConflict((oc) => oc.column("profile_id").doNothing())
+      .execute();
+  for (const k of missing) if (k.revoked_at !== null) await ensureFilterId(db, k.id, now);
+  return missing.length;
+}
+
 /** Revokes the kid's filter id (a phone replaced or removed): the resolver refuses it from its next refresh. */
 export async function revokeFilterId(db: DB, profileId: string, now: Date = new Date()): Promise<void> {
   const ts = now.toISOString();

@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "../core/log";
+import type { DB } from "../db/index";
+import { ensureFilterIdsForAllKids } from "../db/queries/web-filter/settings";
+import type { Bus } from "../device-service/bus";
+import { createResolver } from "../web-filter/create-resolver";
+import { resolverCertificate } from "../web-filter/dev-cert";
+import { loadDomainIndex } from "../web-filter/lists/load";
+import { createDbFilterPolicy, type DbFilterPolicy } from "../web-filter/policy/db-policy";
+import type { Resolver } from "../web-filter/resolver/resolver";
+import { startDotServer, type RunningServer } from "../web-filter/servers/dot";
+import type { WebFilterService } from "../web-filter/service";
+import { webFilterSettings, type WebFilterSettings } from "../web-filter/settings";
+
+/** The web filter of one process: the resolver over the database policy, kept fresh through the bus. */
+export interface WebFilterRuntime {
+  settings: WebFilterSettings;
+  policy: DbFilterPolicy;
+  resolver: Resolver;
+  /** What the pages use (AppServices.webFilter). */
+  service: WebFilterService;
+  /** Starts DNS-over-TLS on DNS_DOT_PORT (or `port`); closed by `close`. */
+  startDot(port?: number): Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
+/**
+ * The web filter of a process that serves it (the web process, under `npm start` and in deployments, and
+ * `npm run resolver`), or undefined when WEB_FILTER=false. Every kid gets a filter id first (idempotent); the lists
+ * and every kid's policy are then held in memory, and a `web-filter.kid` message on the bus reloads one kid in every
+ * process (a lost Redis subscription reloads them all, as what was published meanwhile never arrives).
+ */
+export async function createWebFilter(o: {
+  db: DB;
+  bus: Bus;
+  log: Logger;
+  publicUrl: string;
+  env?: Record<string, string | undefined>;
+}): Promise<WebFilterRuntime | undefined> {
+  const settings = webFilterSettings(o.env ?? process.env);
+  if (!settings.WEB_FILTER) return undefined;
+  const made = await ensureFilterIdsForAllKids(o.db);
+  if (made) o.log("info", "web filter: filter ids made", { kids: made });
+  const index = await loadDomainIndex(o.db);
+  const policy = await createDbFilterPolicy(o.db, index);
+  const resolver = createResolver(settings, policy, { log: o.log });
+  const self = randomUUID();
+  const reload = (work: Promise<void>, what: Record<string, unknown>) =>
+    work.catch((err: unknown) => o.log("warn", "web filter: policy not reloaded", { ...what, error: String(err) }));
+  const unsubscribe = o.bus.subscribe((msg) => {
+    if (msg.type === "web-filter.kid" && msg.from !== self) void reload(policy.refreshKid(msg.profileId), { profileId: msg.profileId });
+    else if (msg.type === "bus.resubscribed") void reload(policy.refresh(), {});
+  });
+  const counts = new Map(Object.entries(index.countsByCategory()));
+  const dots: RunningServer[] = [];
+
+  const service: WebFilterService = {
+    hostname: (filterId) => `${filterId}.${settings.DNS_FILTER_DOMAIN}`,
+    dohUrl: (filterId) => `${o.publicUrl}/dns-query/${filterId}`,
+    async kidChanged(profileId) {
+      // This process at once (the parent's next lookup sees it), the others through the bus.
+      await policy.refreshKid(profileId);
+      await o.bus.publish({ type: "web-filter.kid", profileId, from: self });
+    },
+    countsByCategory: () => counts,
+  };
+
+  return {
+    settings,
+    policy,
+    resolver,
+    service,
+    async startDot(port = settings.DNS_DOT_PORT) {
+      const dot = await startDotServer({
+        resolver,
+        tls: resolverCertificate(settings),
+        filterDomain: settings.DNS_FILTER_DOMAIN,
+        port,
+        log: o.log,
+      });
+      dots.push(dot);
+      return dot;
+    },
+    async close() {
+      unsubscribe();
+      await Promise.all(dots.map((d) => d.close()));
+    },
+  };
+}
