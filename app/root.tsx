@@ -13,7 +13,7 @@ import {
 } from "@remix-run/react";
 import { Toaster } from "./components/toaster";
 import styles from "./styles/app.css?url";
-import { readToast } from "./utils/toast.server";
+import { readPageToast } from "./utils/toast.server";
 import { useNonce } from "./utils/nonce";
 import { useFocusHeadingOnNavigation } from "./utils/dialog";
 import { noJsRefreshUrl } from "./rules/status";
@@ -26,7 +26,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Kids Portal" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { toast, setCookie } = await readToast(request);
+  const { toast, setCookie } = await readPageToast(request);
   return json({ toast }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 

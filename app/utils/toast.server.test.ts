@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readToast, toastHeader } from "./toast.server";
+import { readPageToast, readToast, toastHeader } from "./toast.server";
 
 const asRequest = (setCookie: string) => new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } });
 
@@ -30,5 +30,21 @@ describe("toast cookies", () => {
     for (let i = 1; i < 1_200; i++) await toastHeader({ type: "info", message: `n${i}` });
     expect(await toastHeader({ type: "info", message: "n0" })).toBe(first);
     expect((await readToast(asRequest(await toastHeader({ type: "info", message: "n7" })))).toast).toEqual({ type: "info", message: "n7" });
+  });
+
+  it("are left in place by a framed document (the dashboard's map frame), which shows none, for the page to read", async () => {
+    const header = await toastHeader({ type: "success", message: "Map display saved." });
+    const cookie = header.split(";")[0];
+    for (const framed of [
+      new Request("http://localhost/map?lat=1&long=2", { headers: { Cookie: cookie, "Sec-Fetch-Dest": "iframe" } }),
+      new Request("http://localhost/map?lat=1&long=2&embed=1", { headers: { Cookie: cookie } }),
+    ]) {
+      expect(await readPageToast(framed)).toEqual({ toast: null, setCookie: null });
+    }
+    const page = await readPageToast(
+      new Request("http://localhost/kids-device", { headers: { Cookie: cookie, "Sec-Fetch-Dest": "document" } }),
+    );
+    expect(page.toast).toEqual({ type: "success", message: "Map display saved." });
+    expect(page.setCookie).toBeTruthy();
   });
 });

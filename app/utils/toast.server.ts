@@ -60,3 +60,17 @@ export async function readToast(request: Request): Promise<{ toast: Toast | null
   if (!parsed.success) return { toast: null, setCookie: null };
   return { toast: parsed.data, setCookie: await s.commitSession(session) };
 }
+
+/**
+ * A framed document (the dashboard's map frame: `Sec-Fetch-Dest: iframe`, or `embed=1` for browsers without fetch
+ * metadata) shows no toast, so it must not take one: the frame loads beside the page's own reload after an action,
+ * and reading the toast there would clear it before the page could show it.
+ */
+export function isFramedDocument(request: Request): boolean {
+  return request.headers.get("Sec-Fetch-Dest") === "iframe" || new URL(request.url).searchParams.get("embed") === "1";
+}
+
+/** The root loader's read: the toast for the page, none (left in place) for a framed document. */
+export async function readPageToast(request: Request): Promise<{ toast: Toast | null; setCookie: string | null }> {
+  return isFramedDocument(request) ? { toast: null, setCookie: null } : readToast(request);
+}
