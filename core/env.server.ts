@@ -107,6 +107,20 @@ const schema = z.object({
     .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), {
       message: "CATALOG_ICON_BASE_URL must be empty or an http:// or https:// address",
     }),
+  /** Webhook deliveries to private, loopback and link-local addresses (development and tests only; docs/webhooks.md). */
+  WEBHOOKS_ALLOW_PRIVATE: bool(false),
+  /** The MQTT broker of the Home Assistant bridge (mqtt://host:1883 or mqtts://…); empty: the bridge is off (docs/home-assistant.md). */
+  MQTT_URL: z
+    .string()
+    .default("")
+    .refine((v) => v === "" || /^(mqtts?|wss?):\/\/[^\s]+$/i.test(v), { message: "MQTT_URL must be empty or an mqtt://, mqtts://, ws:// or wss:// address" }),
+  MQTT_USERNAME: z.string().default(""),
+  MQTT_PASSWORD: z.string().default(""),
+  /** Home Assistant's discovery prefix (its MQTT integration's setting; "homeassistant" unless changed there). */
+  HOME_ASSISTANT_DISCOVERY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("homeassistant"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -29,6 +29,13 @@ export const QUEUES = {
       .regex(/^\d{4}-\d{2}-\d{2}$/)
       .optional(),
   }),
+  /**
+   * One attempt of one webhook delivery (jobs/processors/webhook-delivery.ts): a failed attempt queues the next one
+   * itself, on the webhook schedule (core/webhooks.ts), with the job id `webhook-<delivery>-<attempt>`.
+   */
+  "webhook-delivery": z.object({ deliveryId: z.string().min(1).max(64) }),
+  /** Each minute: deliveries whose attempt is overdue (a lost job, a crash mid-send) are queued again. */
+  "webhook-sweep": z.object({}),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

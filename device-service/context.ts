@@ -3,6 +3,8 @@ import type { Bus, CarriedCommand } from "./bus";
 import type { PushTransport } from "./commands/push";
 import type { JobQueue } from "../core/job-queues";
 import type { ReportMailer } from "../core/report-mail";
+import type { Mail } from "../core/mail.server";
+import type { Resolver } from "../core/net-guard.server";
 
 export interface ParentIdentity {
   id: string;
@@ -40,6 +42,13 @@ export interface DeviceServiceDeps {
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL from the composition root: real store icons for master applications; empty → drawn locally. */
   catalogIconBase?: string;
+  /**
+   * Webhook deliveries (jobs/processors/webhook-delivery.ts): WEBHOOKS_ALLOW_PRIVATE, and for tests a shorter retry
+   * schedule, failure limit, timeout and a resolver; defaults in core/webhooks.ts.
+   */
+  webhooks?: { allowPrivate: boolean; retryDelaysMs?: number[]; disableAfter?: number; timeoutMs?: number; resolve?: Resolver };
+  /** The one mail adapter (core/mail.server.ts deliverMail) for plain mails the jobs send (an endpoint switched off). */
+  mail?: (mail: Mail) => Promise<boolean>;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

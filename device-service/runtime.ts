@@ -29,6 +29,9 @@ export interface DeviceRuntimeOptions {
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL (server/services.ts passes it); empty or absent → icons drawn locally. */
   catalogIconBase?: string;
+  /** Webhook deliveries (WEBHOOKS_ALLOW_PRIVATE; tests shorten the schedule) and the plain mail adapter. */
+  webhooks?: DeviceServiceDeps["webhooks"];
+  mail?: DeviceServiceDeps["mail"];
   /** Presence timings (tests shorten them); defaults in device-service/socket/presence.ts. */
   presence?: { heartbeatMs?: number; ttlMs?: number; sweepMs?: number };
 }
@@ -62,6 +65,8 @@ export function createDeviceDeps(
     reports: o.reports,
     installRetry: o.installRetry,
     catalogIconBase: o.catalogIconBase,
+    webhooks: o.webhooks,
+    mail: o.mail,
   };
 }
 

@@ -5,6 +5,8 @@ import { DAILY_RESET_SCHEDULE, resetDailyBlocks, scheduleDailyReset } from "./pr
 
 /** The report tick: every hour, builds the reports of periods that closed since (jobs/reports/build.ts). */
 export const REPORTS_SCHEDULE = { id: "reports-hourly", everyMs: 3_600_000 } as const;
+/** The webhook sweep: each minute, overdue deliveries are queued again (jobs/webhooks/deliver.ts sweepWebhooks). */
+export const WEBHOOK_SWEEP_SCHEDULE = { id: "webhook-sweep", everyMs: 60_000 } as const;
 
 /**
  * Jobs are derived from database state, so a lost job (a crash of the in-process runner, a flushed Redis)
@@ -40,6 +42,7 @@ export async function recoverJobs(
     await deps.jobs.enqueue("reports", {}, { jobId: `reports-start-${now.toISOString().slice(0, 13).replace(/\D/g, "")}` });
     await deps.jobs.repeat("reports", {}, REPORTS_SCHEDULE);
     await deps.jobs.repeat("daily-reset", {}, DAILY_RESET_SCHEDULE);
+    await deps.jobs.repeat("webhook-sweep", {}, WEBHOOK_SWEEP_SCHEDULE);
   }
   return { expired, expiries, installs, reenabled };
 }

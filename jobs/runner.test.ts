@@ -37,6 +37,12 @@ describe.each(Object.keys(runners))("%s runner", (kind) => {
       reports: async (p: Payload<"reports">) => {
         seen.push({ name: "reports", payload: p, at: Date.now() });
       },
+      "webhook-delivery": async (p: Payload<"webhook-delivery">) => {
+        seen.push({ name: "webhook-delivery", payload: p, at: Date.now() });
+      },
+      "webhook-sweep": async (p: Payload<"webhook-sweep">) => {
+        seen.push({ name: "webhook-sweep", payload: p, at: Date.now() });
+      },
     };
   }
 

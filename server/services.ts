@@ -110,6 +110,8 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
       mailer: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
       secret: env.SESSION_SECRET,
     },
+    webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE },
+    mail: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
   };
   const closeBase = async () => {
     await bus.close();

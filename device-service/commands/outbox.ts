@@ -8,6 +8,7 @@ import type { CarriedCommand } from "../bus";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
 import { parentIdsForKid } from "../parents";
+import { enqueueWebhookEvent } from "../webhooks";
 import { coalesce, groupBy, type Coalesced } from "../coalesce";
 import { ONE_SHOT_TTL_MS, type CommandType } from "./types";
 
@@ -380,6 +381,15 @@ export async function acknowledgeCommand(
   const kid =
     profileId ?? (await deps.db.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst())?.profile_id;
   if (kid) await notifyParents(deps, kid, `command.${ack.status}`, { parents, commandId: closed.id });
+  // The parents' webhooks (not awaited: a phone's acknowledgement never waits on them; it never throws).
+  if (kid && ack.status === "acknowledged")
+    void enqueueWebhookEvent(deps, {
+      type: "command.acknowledged",
+      profileId: kid,
+      eventId: `msg_cmd_${closed.id}`,
+      at: now,
+      data: { commandId: closed.id, command: closed.type, deviceId },
+    });
   return closed;
 }
 

@@ -1,6 +1,7 @@
 import { nowIso } from "../../core/ids.server";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
+import { enqueueWebhookEvent } from "../webhooks";
 import type { APP_BLOCK_REASONS } from "./messages";
 
 /**
@@ -12,11 +13,23 @@ import type { APP_BLOCK_REASONS } from "./messages";
  * the category is on again (the policy carries the app's own disable).
  */
 export async function recordAppState(
-  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">,
+  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log" | "jobs">,
   device: { id: string; profile_id: string },
   data: { packageName: string; disabled: boolean; reason: (typeof APP_BLOCK_REASONS)[number] | null },
+  messageId?: string,
 ): Promise<void> {
   if (data.disabled && (data.reason ?? "Manually") === "Manually") return;
+  // A time limit reached (the app's, its category's or the phone's): the parents' webhooks hear it once, when the app
+  // was not already stopped for that reason.
+  const limit = data.disabled && data.reason && LIMIT_REASONS.includes(data.reason) ? data.reason : null;
+  const before = limit
+    ? await deps.db
+        .selectFrom("profile_apps")
+        .select(["is_app_disabled", "disabled_type"])
+        .where("device_id", "=", device.id)
+        .where("package_name", "=", data.packageName)
+        .executeTakeFirst()
+    : undefined;
   let q = deps.db
     .updateTable("profile_apps")
     .set({
@@ -29,4 +42,14 @@ export async function recordAppState(
   if (!data.disabled) q = q.where((eb) => eb.or([eb("disabled_type", "is", null), eb("disabled_type", "!=", "Manually")]));
   const res = await q.executeTakeFirst();
   if (Number(res.numUpdatedRows) > 0) await notifyParents(deps, device.profile_id, "device.apps");
+  if (limit && before && !(before.is_app_disabled && before.disabled_type === limit))
+    void enqueueWebhookEvent(deps, {
+      type: "limit.reached",
+      profileId: device.profile_id,
+      eventId: `msg_limit_${messageId ?? `${device.id}_${data.packageName}_${Date.now()}`}`,
+      data: { deviceId: device.id, packageName: data.packageName, reason: limit },
+    });
 }
+
+/** The phone's reasons that are a time limit reached. */
+const LIMIT_REASONS: readonly string[] = ["Overuse", "Category Overuse", "Global Daily Limit Reach"];

@@ -14,6 +14,7 @@ import { recordVisit } from "../browser";
 import { recordAppState } from "./app-state";
 import { firstTime } from "./receipts";
 import { recordKidRating } from "../ratings";
+import { enqueueWebhookEvent } from "../webhooks";
 import type { DeviceMessage } from "./messages";
 import type { IngestBatcher } from "./ingest-batch";
 import { upsertStatus } from "./status-rows";
@@ -367,12 +368,14 @@ export async function handleDeviceMessage(
     }
     case "app_request": {
       const d = msg.data;
+      let requestId: string | null = null;
       await db.transaction().execute(async (trx) => {
         if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
+        requestId = newId();
         await trx
           .insertInto("app_requests")
           .values({
-            id: newId(),
+            id: requestId,
             profile_id: device.profile_id,
             device_id: device.id,
             package_name: d.packageName,
@@ -408,6 +411,20 @@ export async function handleDeviceMessage(
           .execute();
       });
       await notifyParents(deps, device.profile_id, "device.request");
+      if (requestId)
+        void enqueueWebhookEvent(deps, {
+          type: "request.created",
+          profileId: device.profile_id,
+          eventId: `msg_req_${requestId}`,
+          at: ts,
+          data: {
+            requestId,
+            deviceId: device.id,
+            requestType: d.requestType,
+            packageName: d.packageName,
+            ...(d.requestType === "Extend Time" ? { extendedMinutes: d.extendedTime } : {}),
+          },
+        });
       return;
     }
     case "browser_visit": {
@@ -454,7 +471,7 @@ export async function handleDeviceMessage(
       return;
     }
     case "app_state":
-      await recordAppState(deps, device, msg.data);
+      await recordAppState(deps, device, msg.data, msg.id);
       return;
     case "kid_rating":
       await recordKidRating(deps, device, msg.id, msg.data);
