@@ -23,6 +23,7 @@ import {
   WEEK,
   schedulesQs,
   bedtimeForm,
+  ownersEndpoint,
 } from "./authz-probes.testing";
 import { readToast } from "./utils/toast.server";
 
@@ -444,6 +445,20 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
         prepare: ownersCard,
       },
     ],
+  },
+  // Webhook endpoints are each parent's own: another's (a delegate's, a stranger's) is not found and stays as it was.
+  "_app.webhooks.tsx": {
+    module: () => import("./routes/_app.webhooks"),
+    probes: (["test", "enable", "delete"] as const).map(
+      (intent): Probe => ({
+        name: `action ${intent}`,
+        method: "POST",
+        url: () => "/webhooks",
+        form: (i) => ({ intent, id: i.endpointId! }),
+        allow: ["owner"],
+        prepare: ownersEndpoint,
+      }),
+    ),
   },
   "_app.parent-profile.tsx": {
     module: () => import("./routes/_app.parent-profile"),

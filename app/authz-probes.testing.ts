@@ -1,5 +1,6 @@
 import { newId, nowIso } from "#core/ids.server";
 import { addPaymentMethod } from "#db/queries/payments";
+import { createEndpoint } from "#db/queries/webhooks";
 import type { Actor, Fixture } from "./authz.testing";
 
 // The states the authorisation matrix (authz-matrix.test.ts) probes: each makes what one row needs, fresh per actor.
@@ -13,6 +14,7 @@ export type Ids = Fixture["ids"] & {
   reportId?: string;
   requestId?: string;
   scheduleId?: string;
+  endpointId?: string;
 };
 export const kidQs = (i: Ids) => `profileId=${i.profileId}&serialNumber=${i.serialNumber}`;
 
@@ -49,6 +51,16 @@ export async function ownersCard(fx: Fixture): Promise<Partial<Ids>> {
   await addPaymentMethod(fx.t.db, fx.parents.owner.id, card);
   const second = await addPaymentMethod(fx.t.db, fx.parents.owner.id, { ...card, last4: "4444" });
   return { cardId: second.id };
+}
+
+/** A webhook endpoint of the owner's: endpoints are each parent's own, never a delegate's. */
+export async function ownersEndpoint(fx: Fixture): Promise<Partial<Ids>> {
+  const endpointId = await createEndpoint(fx.t.db, fx.parents.owner.id, {
+    url: "https://hooks.example.com/in",
+    secret: "whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQtdGVzdA==",
+    eventTypes: ["request.created"],
+  });
+  return { endpointId };
 }
 
 /** A visited address on the owner's kid's phone, for the lock/unlock toggle. */

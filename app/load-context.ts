@@ -4,6 +4,7 @@ import type { DB } from "#db/index";
 import type { Bus } from "#device-service/bus";
 import type { DeviceCaller } from "#device-service/caller";
 import type { ParentIdentity } from "#device-service/context";
+import type { JobQueue } from "#core/job-queues";
 import type { WebFilterService } from "#web-filter/service";
 import type { PageCacheStore } from "~/utils/page-cache.server";
 
@@ -18,6 +19,8 @@ export interface AppServices {
   log: Logger;
   /** The device service as the given parent: authorisation lives in its procedures. */
   device: (parent: ParentIdentity | null) => DeviceCaller;
+  /** The job queues (webhook test events); absent in bare test contexts (the minute's sweep sends what they store). */
+  jobs?: JobQueue;
   /** The per-kid DNS filter (docs/web-filter.md); absent when it is switched off. */
   webFilter?: WebFilterService;
 }

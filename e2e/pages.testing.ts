@@ -77,6 +77,7 @@ export const BUILT_PAGES: BuiltPage[] = [
   // Account pages.
   { name: "change password", who: "parent", url: () => "/change-password" },
   { name: "account security", who: "parent", url: () => "/account" },
+  { name: "webhooks", who: "parent", url: () => "/webhooks" },
   { name: "contact", who: "parent", url: () => "/contact" },
   { name: "payment history", who: "parent", url: () => "/payment-history" },
   { name: "payment methods", who: "parent", url: () => "/payment-methods" },

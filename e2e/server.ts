@@ -13,6 +13,7 @@ process.env.SIMULATOR_DEMO_ACTIVITY = "false"; // the journeys count on the demo
 process.env.SIMULATOR_ACK_DELAY_MS = "3000"; // phones take a moment (longer than a page load on a slow CI machine), so "waiting for the phone" is observable
 process.env.DNS_DOT_PORT = "0"; // the web filter's DoT on a free port (parallel servers), the development certificate
 process.env.DNS_DEV_CERT = "true";
+process.env.WEBHOOKS_ALLOW_PRIVATE = "true"; // the journeys' webhook receiver listens on 127.0.0.1
 process.env.INSTALL_RETRY_BASE_MS = "2000"; // a store install that failed for an unknown reason is retried within the journey
 // Account journeys: mail goes to a real local SMTP server, Google/Apple to a local OIDC provider (both started by the tests).
 Object.assign(process.env, (await import("./mail-env.testing")).accountPeerEnv(Number(process.env.PORT)), { ...process.env });
