@@ -21,6 +21,8 @@ export interface AppServices {
   device: (parent: ParentIdentity | null) => DeviceCaller;
   /** The job queues (webhook test events); absent in bare test contexts (the minute's sweep sends what they store). */
   jobs?: JobQueue;
+  /** The Home Assistant bridge (MQTT_URL set, connected): told when a family changes its settings. */
+  homeAssistant?: { resync(): Promise<void> };
   /** The per-kid DNS filter (docs/web-filter.md); absent when it is switched off. */
   webFilter?: WebFilterService;
 }

@@ -113,7 +113,9 @@ const schema = z.object({
   MQTT_URL: z
     .string()
     .default("")
-    .refine((v) => v === "" || /^(mqtts?|wss?):\/\/[^\s]+$/i.test(v), { message: "MQTT_URL must be empty or an mqtt://, mqtts://, ws:// or wss:// address" }),
+    .refine((v) => v === "" || /^(mqtts?|wss?):\/\/[^\s]+$/i.test(v), {
+      message: "MQTT_URL must be empty or an mqtt://, mqtts://, ws:// or wss:// address",
+    }),
   MQTT_USERNAME: z.string().default(""),
   MQTT_PASSWORD: z.string().default(""),
   /** Home Assistant's discovery prefix (its MQTT integration's setting; "homeassistant" unless changed there). */

@@ -91,9 +91,7 @@ export function blockedAddressReason(ip: string): string | null {
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-export type GuardResult =
-  | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; reason: string };
+export type GuardResult = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 /**
  * Checks an address before a request: the scheme, then every address the host resolves to. The answer names the one

@@ -35,3 +35,6 @@ export const WEBHOOK_DISABLE_AFTER = 5;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** At most this many endpoints per parent. */
 export const WEBHOOK_MAX_ENDPOINTS = 10;
+
+/** A family's default MQTT topic prefix for the Home Assistant bridge (server/home-assistant.ts). */
+export const defaultTopicPrefix = (parentId: string) => `kidsportal/${parentId}`;

@@ -58,7 +58,11 @@ export async function enqueueWebhookEvent(deps: Pick<DeviceServiceDeps, "db" | "
     for (const ep of subscribed) if (await queueDelivery(deps, ep.id, e.eventId, payload)) queued++;
     return queued;
   } catch (err) {
-    deps.log("warn", "webhook event not queued", { type: e.type, eventId: e.eventId, error: err instanceof Error ? err.message : String(err) });
+    deps.log("warn", "webhook event not queued", {
+      type: e.type,
+      eventId: e.eventId,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return 0;
   }
 }
@@ -131,7 +135,10 @@ async function queueDelivery(
   if (!inserted) return false;
   // Without a queue (bare test contexts) the delivery waits for the sweep (jobs/processors/webhook-delivery.ts).
   await deps.jobs?.enqueue("webhook-delivery", { deliveryId: id }, { jobId: deliveryJobId(id, 1) }).catch((err: unknown) => {
-    deps.log("warn", "webhook delivery not queued (the sweep sends it)", { deliveryId: id, error: err instanceof Error ? err.message : String(err) });
+    deps.log("warn", "webhook delivery not queued (the sweep sends it)", {
+      deliveryId: id,
+      error: err instanceof Error ? err.message : String(err),
+    });
   });
   return true;
 }

@@ -49,9 +49,6 @@ export interface HomeAssistantBridge {
 /** The bridge's availability topic (its last will): "online" while connected, "offline" otherwise. */
 export const AVAILABILITY_TOPIC = "kidsportal/bridge/availability";
 
-/** A family's default topic prefix. */
-export const defaultTopicPrefix = (parentId: string) => `kidsportal/${parentId}`;
-
 const SWITCHES = ["sleep_mode", "protection"] as const;
 const BUTTONS = ["lock", "ring", "locate"] as const;
 

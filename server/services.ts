@@ -54,6 +54,8 @@ export interface Services extends CoreServices {
   /** The web filter (web processes, unless WEB_FILTER=false): what the pages use of it, and its resolver and policy. */
   webFilter?: WebFilterService;
   webFilterRuntime?: WebFilterRuntime;
+  /** The Home Assistant bridge (web processes with MQTT_URL; server/home-assistant.ts), once connected. */
+  homeAssistant?: { resync(): Promise<void> };
 }
 
 /** The worker: the jobs and what they call, no sockets. */

@@ -10,6 +10,7 @@ import express from "express";
 import { env } from "../core/env.server";
 import { throttledLog } from "../core/log";
 import { createServices, type Services } from "./services";
+import { startHomeAssistantBridge, type HomeAssistantBridge } from "./home-assistant";
 import { mountSse } from "../app/utils/sse.server";
 import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "../app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "../app/utils/security.server";
@@ -176,6 +177,31 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
     );
   }
 
+  // Home Assistant over MQTT (docs/home-assistant.md): only with MQTT_URL. Started beside the server, not before it: a
+  // broker that is away delays the bridge (it keeps trying), never the portal.
+  let homeAssistant: Promise<HomeAssistantBridge | undefined> | undefined;
+  if (e.MQTT_URL) {
+    homeAssistant = startHomeAssistantBridge({
+      url: e.MQTT_URL,
+      username: e.MQTT_USERNAME,
+      password: e.MQTT_PASSWORD,
+      discoveryPrefix: e.HOME_ASSISTANT_DISCOVERY_PREFIX,
+      db: services.db,
+      bus: services.bus,
+      log: services.log,
+      device: (parent) => services.device(parent),
+    }).then(
+      (bridge) => {
+        services.homeAssistant = bridge;
+        return bridge;
+      },
+      (err: Error) => {
+        services.log("error", "home assistant bridge not started", { error: err.message });
+        return undefined;
+      },
+    );
+  }
+
   // The demo family's phones, simulated in-process over the real protocol (SIMULATE_DEMO_DEVICES=false turns it off).
   let demo: DemoPhones | undefined;
   if (e.SIMULATE_DEMO_DEVICES && (options.simulateDemoDevices ?? true)) {
@@ -204,6 +230,7 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   const close = () =>
     (closing ??= (async () => {
       await demo?.stop();
+      await (await homeAssistant)?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections?.();

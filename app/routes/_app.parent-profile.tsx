@@ -17,6 +17,8 @@ import { TIME_ZONES } from "#core/report-periods";
 import { timeZone as timeZoneSchema } from "#core/time-values";
 import { familyTimeZone } from "#db/queries/time-zone";
 import { callDevice } from "~/components/dashboard/device.server";
+import { getHomeAssistantSettings, setHomeAssistantSettings, topicPrefixTaken } from "#db/queries/webhooks";
+import { defaultTopicPrefix } from "#core/webhooks";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardStyles },
@@ -35,12 +37,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const { parent } = await requireParent(args);
   const db = args.context.services.db;
   const url = new URL(args.request.url);
-  const [ownKids, given, received, notifications, timeZone] = await Promise.all([
+  const [ownKids, given, received, notifications, timeZone, homeAssistant] = await Promise.all([
     listOwnKids(db, parent.id),
     listDelegatedAccess(db, parent.id),
     listAccessReceived(db, parent.email),
     listParentNotifications(db, parent.email, 10),
     familyTimeZone(db, parent.id),
+    getHomeAssistantSettings(db, parent.id),
   ]);
   if (notifications.some((n) => !n.readAt)) await markParentNotificationsRead(db, parent.email);
   const confirmKind = (CONFIRMS as readonly string[]).includes(url.searchParams.get("confirm") ?? "")
@@ -61,6 +64,12 @@ export async function loader(args: LoaderFunctionArgs) {
     received,
     notifications,
     timeZone: { saved: timeZone, zones: TIME_ZONES },
+    homeAssistant: {
+      available: Boolean(args.context.services.env.MQTT_URL),
+      enabled: homeAssistant?.enabled ?? false,
+      topicPrefix: homeAssistant?.topicPrefix ?? defaultTopicPrefix(parent.id),
+      discoveryPrefix: args.context.services.env.HOME_ASSISTANT_DISCOVERY_PREFIX,
+    },
     modal:
       url.searchParams.get("modal") === "add"
         ? ("add" as const)
@@ -72,7 +81,15 @@ export async function loader(args: LoaderFunctionArgs) {
   });
 }
 
-const Intent = z.enum(["name", "add", "add-kid", "revoke", "accept", "reject", "resend-verification", "time-zone"]);
+const Intent = z.enum(["name", "add", "add-kid", "revoke", "accept", "reject", "resend-verification", "time-zone", "home-assistant"]);
+
+/** An MQTT topic prefix a family may publish under: no wildcards, no empty levels, not a system ($) topic. */
+const topicPrefixSchema = z
+  .string()
+  .trim()
+  .min(1, "Please enter a topic prefix.")
+  .max(100, "The topic prefix is too long (100 characters at most).")
+  .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, "Use letters, digits, - and _, with / between levels (no spaces, + or #).");
 
 export async function action(args: ActionFunctionArgs) {
   const { parent } = await requireParent(args);
@@ -129,6 +146,26 @@ export async function action(args: ActionFunctionArgs) {
         undefined,
         `${HERE}#time-zone`,
       );
+    }
+    case "home-assistant": {
+      // The family's Home Assistant bridge (issue 56 item 5): a prefix of its own, never another family's.
+      const prefix = topicPrefixSchema.safeParse(formData.get("topicPrefix") ?? "");
+      if (!prefix.success)
+        return json<ProfileActionData>({ intent: "home-assistant", error: prefix.error.issues[0]!.message }, { status: 400 });
+      if (await topicPrefixTaken(services.db, parent.id, prefix.data))
+        return json<ProfileActionData>(
+          { intent: "home-assistant", error: "Another family uses this topic prefix. Please choose another." },
+          { status: 400 },
+        );
+      const enabled = formData.get("enabled") === "on";
+      await setHomeAssistantSettings(services.db, parent.id, { enabled, topicPrefix: prefix.data });
+      await services.homeAssistant
+        ?.resync()
+        .catch((err: Error) => services.log("warn", "home assistant resync failed", { error: err.message }));
+      return redirectWithToast(`${HERE}#home-assistant`, {
+        type: "success",
+        message: enabled ? "Home Assistant is on for your kids." : "Home Assistant is off for your kids.",
+      });
     }
     case "resend-verification": {
       const outcome = await resendVerification(services, parent);

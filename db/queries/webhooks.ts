@@ -176,3 +176,14 @@ export function listHomeAssistantFamilies(db: DB) {
     .where("home_assistant_settings.enabled", "=", 1)
     .execute();
 }
+
+/** Whether another family already publishes under this prefix. */
+export async function topicPrefixTaken(db: DB, parentId: string, prefix: string): Promise<boolean> {
+  const r = await db
+    .selectFrom("home_assistant_settings")
+    .select("parent_id")
+    .where("topic_prefix", "=", prefix)
+    .where("parent_id", "!=", parentId)
+    .executeTakeFirst();
+  return r !== undefined;
+}

@@ -79,7 +79,11 @@ describe("webhook deliveries (Standard Webhooks, against a local receiver)", () 
   beforeAll(async () => {
     t = await createTestDb("sqlite");
     await seedDemo(t.db);
-    const p = await t.db.selectFrom("parents").select(["id", "email"]).where("email", "=", "demo@kids-portal.test").executeTakeFirstOrThrow();
+    const p = await t.db
+      .selectFrom("parents")
+      .select(["id", "email"])
+      .where("email", "=", "demo@kids-portal.test")
+      .executeTakeFirstOrThrow();
     demo = p;
     kidId = (await t.db.selectFrom("kid_profiles").select("id").where("parent_id", "=", demo.id).executeTakeFirstOrThrow()).id;
     otherId = (await createParent(t.db, { email: "other-hooks@example.com", name: "Other", passwordHash: null })).id;
@@ -124,7 +128,12 @@ describe("webhook deliveries (Standard Webhooks, against a local receiver)", () 
     const id = await endpoint(demo.id, ["request.created", "limit.reached"]);
     const notSubscribed = await createEndpoint(t.db, demo.id, { url, secret: newWebhookSecret(), eventTypes: ["alert.created"] });
     const otherFamily = await createEndpoint(t.db, otherId, { url, secret: newWebhookSecret(), eventTypes: ["request.created"] });
-    const event = { type: "request.created" as const, profileId: kidId, eventId: "msg_req_test1", data: { requestId: "test1", packageName: "com.example.game" } };
+    const event = {
+      type: "request.created" as const,
+      profileId: kidId,
+      eventId: "msg_req_test1",
+      data: { requestId: "test1", packageName: "com.example.game" },
+    };
     expect(await enqueueWebhookEvent(deps, event)).toBe(1);
     expect(await enqueueWebhookEvent(deps, event)).toBe(0);
     await waitFor(async () => receiver.received.length >= 1);
@@ -147,7 +156,9 @@ describe("webhook deliveries (Standard Webhooks, against a local receiver)", () 
     expect(await deliveriesOf(notSubscribed)).toHaveLength(0);
     expect(await deliveriesOf(otherFamily)).toHaveLength(0);
     // The delivery log the page shows.
-    expect((await recentDeliveries(t.db, demo.id)).get(id)).toEqual([expect.objectContaining({ state: "delivered", statusCode: 200, attempts: 1 })]);
+    expect((await recentDeliveries(t.db, demo.id)).get(id)).toEqual([
+      expect.objectContaining({ state: "delivered", statusCode: 200, attempts: 1 }),
+    ]);
     // The secret never reaches the log.
     expect(JSON.stringify(logs)).not.toContain(secret.slice(6));
   });
@@ -155,7 +166,12 @@ describe("webhook deliveries (Standard Webhooks, against a local receiver)", () 
   it("retries a failed attempt with growing delays and the same webhook-id, until delivered", async () => {
     const id = await endpoint(demo.id, ["command.acknowledged"]);
     receiver.answer(500, 503, 302);
-    await enqueueWebhookEvent(deps, { type: "command.acknowledged", profileId: kidId, eventId: "msg_cmd_retry", data: { commandId: "c1" } });
+    await enqueueWebhookEvent(deps, {
+      type: "command.acknowledged",
+      profileId: kidId,
+      eventId: "msg_cmd_retry",
+      data: { commandId: "c1" },
+    });
     const row = await waitFor(async () => {
       const r = (await deliveriesOf(id))[0];
       return r?.state === "delivered" && r;
@@ -192,7 +208,9 @@ describe("webhook deliveries (Standard Webhooks, against a local receiver)", () 
     expect(ep).toMatchObject({ enabled: 1, failure_count: 1 });
     expect(receiver.received).toHaveLength(5);
     await enqueueWebhookEvent(deps, { type: "request.created", profileId: kidId, eventId: "msg_fail_2", data: {} });
-    await waitFor(async () => (await t.db.selectFrom("webhook_endpoints").select("enabled").where("id", "=", id).executeTakeFirst())?.enabled === 0);
+    await waitFor(
+      async () => (await t.db.selectFrom("webhook_endpoints").select("enabled").where("id", "=", id).executeTakeFirst())?.enabled === 0,
+    );
     ep = await t.db.selectFrom("webhook_endpoints").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(ep.disabled_reason).toBe("Switched off after 2 deliveries in a row failed.");
     expect(ep.disabled_at).not.toBeNull();

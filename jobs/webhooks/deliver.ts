@@ -42,7 +42,12 @@ function post(
       target.url,
       {
         method: "POST",
-        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "KidsPortal-Webhooks/1" },
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "KidsPortal-Webhooks/1",
+        },
         lookup: pinnedLookup(target),
         timeout: timeoutMs,
       },

@@ -11,12 +11,13 @@ import { ConfirmModal } from "./ConfirmModal";
 import { DelegatedAccessTable, ReceivedAccessTable } from "./DelegationTables";
 import { KidsCard } from "./KidsCard";
 import { TimeZoneCard } from "./TimeZoneCard";
+import { HomeAssistantCard } from "./HomeAssistantCard";
 import { ChevronIcon } from "~/components/dashboard/icons";
 
 export type ProfileData = SerializeFrom<typeof loader>;
 export type ProfileActionData =
   | { intent: "name" | "add" | "add-kid"; result: SubmissionResult<string[]> }
-  | { intent: "time-zone"; error: string }
+  | { intent: "time-zone" | "home-assistant"; error: string }
   | null;
 
 /** /parent-profile (spec 1 §2): name and email, a note about delegation, both tables, notifications, modals from the URL. */
@@ -35,6 +36,7 @@ export function ProfileView({ data, actionData }: { data: ProfileData; actionDat
         error={actionData?.intent === "time-zone" ? actionData.error : null}
       />
       <KidsCard kids={data.ownKids} />
+      <HomeAssistantCard data={data.homeAssistant} error={actionData?.intent === "home-assistant" ? actionData.error : null} />
       {!data.parent.verified && data.received.some((d) => d.status === "Pending") ? <VerifyFirst email={data.parent.email} /> : null}
       <DelegatedAccessTable rows={data.given} />
       <ReceivedAccessTable rows={data.received} verified={data.parent.verified} />
