@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { blockedAddressReason, guardUrl } from "./net-guard.server";
+import { ALERT_KINDS } from "./alert-events";
+import { webhookTypeOfAlert } from "./webhooks";
 
 describe("the address guard (webhook endpoints)", () => {
   it.each([
@@ -82,5 +84,20 @@ describe("the address guard (webhook endpoints)", () => {
     expect(r).toMatchObject({ ok: true, address: "93.184.215.14", family: 4 });
     expect(asked).toBe(1);
     expect((await guardUrl("http://127.0.0.1:8080/hook", { allowPrivate: true })).ok).toBe(true);
+  });
+});
+
+describe("alerts as webhook types", () => {
+  it("sends places as place.changed, other alerts as alert.created, and leaves requests and limits to their own sources", () => {
+    const map = Object.fromEntries(ALERT_KINDS.map((k) => [k, webhookTypeOfAlert(k)]));
+    expect(map).toMatchObject({
+      "place.arrive": "place.changed",
+      "place.leave": "place.changed",
+      "battery.low": "alert.created",
+      "phone.offline": "alert.created",
+      "tamper.protection-off": "alert.created",
+      "request.install": null,
+      "limit.reached": null,
+    });
   });
 });

@@ -38,3 +38,14 @@ export const WEBHOOK_MAX_ENDPOINTS = 10;
 
 /** A family's default MQTT topic prefix for the Home Assistant bridge (server/home-assistant.ts). */
 export const defaultTopicPrefix = (parentId: string) => `kidsportal/${parentId}`;
+
+/**
+ * The webhook type an alert of the alert pipeline (core/alert-events.ts) is sent as: places as `place.changed`, the
+ * other alerts as `alert.created`; null for requests and limits, which their own sources send already
+ * (`request.created`, `limit.reached`).
+ */
+export function webhookTypeOfAlert(kind: string): WebhookEventType | null {
+  if (kind.startsWith("place.")) return "place.changed";
+  if (kind.startsWith("request.") || kind === "limit.reached") return null;
+  return "alert.created";
+}

@@ -113,6 +113,27 @@ describe("the Home Assistant bridge over MQTT (real Mosquitto)", () => {
     await waitFor(async () => JSON.parse(retained.get(`${prefix}/${mia.profileId}/state`) ?? "{}").sleep_mode === "ON");
   });
 
+  it("the buttons and the protection switch go through the same procedures: ring, locate and lock reach the phone; protection turns off", async () => {
+    const mia = await h.kid(MIA);
+    const phone = await h.phone(MIA);
+    const ring = phone.waitForCommand("RING", 10_000);
+    await ha.publishAsync(`${prefix}/${mia.profileId}/ring/press`, "PRESS", { qos: 1 });
+    await ring;
+    const locate = phone.waitForCommand("SEND_LOCATION", 10_000);
+    await ha.publishAsync(`${prefix}/${mia.profileId}/locate/press`, "PRESS", { qos: 1 });
+    await locate;
+    const lock = phone.waitForCommand("LOCK", 10_000);
+    await ha.publishAsync(`${prefix}/${mia.profileId}/lock/press`, "PRESS", { qos: 1 });
+    await lock;
+    await ha.publishAsync(`${prefix}/${mia.profileId}/protection/set`, "OFF", { qos: 1 });
+    await waitFor(
+      async () =>
+        (await h.tdb.db.selectFrom("devices").select("protection_enabled").where("id", "=", mia.deviceId).executeTakeFirst())
+          ?.protection_enabled === 0,
+    );
+    await waitFor(async () => JSON.parse(retained.get(`${prefix}/${mia.profileId}/state`) ?? "{}").protection === "OFF");
+  });
+
   it("a command naming a kid of another family is ignored and logged, and changes nothing", async () => {
     const before = await h.tdb.db
       .selectFrom("kid_profiles")

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import type { Mail } from "../../core/mail.server";
-import { createTestDb, type TestDb } from "../../db/index.testing";
+import { createTestDb, DIALECTS, type TestDb } from "../../db/index.testing";
 import { createParent } from "../../db/queries/parents";
 import { createEndpoint, enableEndpoint, recentDeliveries } from "../../db/queries/webhooks";
 import { seedDemo } from "../../db/seed/index";
@@ -63,7 +63,7 @@ const waitFor = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 
   }
 };
 
-describe("webhook deliveries (Standard Webhooks, against a local receiver)", () => {
+describe.each(DIALECTS)("webhook deliveries (Standard Webhooks, against a local receiver) on %s", (dialect) => {
   let t: TestDb;
   let deps: DeviceServiceDeps;
   let runner: ReturnType<typeof createInProcessRunner>;
@@ -77,7 +77,7 @@ describe("webhook deliveries (Standard Webhooks, against a local receiver)", () 
   let otherId = "";
 
   beforeAll(async () => {
-    t = await createTestDb("sqlite");
+    t = await createTestDb(dialect);
     await seedDemo(t.db);
     const p = await t.db
       .selectFrom("parents")
