@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerDelegation, createDelegation } from "../db/queries/delegations";
+import { createParent } from "../db/queries/parents";
 import { createEndpoint } from "../db/queries/webhooks";
 import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 import { webhookEndpointsChanged } from "./webhooks";
@@ -14,6 +16,7 @@ describe("webhook events from the phones", () => {
   let h: Harness;
   let mine = "";
   let theirs = "";
+  let delegates = "";
   beforeAll(async () => {
     h = await startHarness();
     mine = await createEndpoint(h.tdb.db, h.demo.id, {
@@ -26,6 +29,30 @@ describe("webhook events from the phones", () => {
       secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0",
       eventTypes: ALL,
     });
+    // An accepted delegate of Mia's gets her events on their own endpoint too.
+    const delegate = await createParent(h.tdb.db, {
+      email: "delegate-hooks@kids-portal.test",
+      name: "Delegate",
+      passwordHash: null,
+      emailVerified: true,
+    });
+    const d = await createDelegation(
+      h.tdb.db,
+      { id: h.demo.id, email: h.demo.email },
+      {
+        email: delegate.email,
+        name: delegate.name,
+        allowedKids: [(await h.kid(MIA)).profileId],
+        accessLevel: "full",
+      },
+    );
+    if (!d.ok) throw new Error(d.message);
+    await answerDelegation(h.tdb.db, delegate, d.id, "Accepted");
+    delegates = await createEndpoint(h.tdb.db, delegate.id, {
+      url: "https://hooks.invalid/delegate",
+      secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0",
+      eventTypes: ["request.created"],
+    });
     webhookEndpointsChanged(h.tdb.db);
   }, 60_000);
   afterAll(async () => {
@@ -34,7 +61,7 @@ describe("webhook events from the phones", () => {
   const deliveries = (endpointId: string, type: string) =>
     h.tdb.db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", endpointId).where("type", "=", type).execute();
 
-  it("a kid's request: request.created with the request's id, once", async () => {
+  it("a kid's request: request.created with the request's id, once, to the owner's and the accepted delegate's endpoints", async () => {
     const mia = await h.kid(MIA);
     const phone = await h.phone(MIA);
     await phone.send("app_request", { packageName: "com.duolingo", requestType: "App Install" }, "req-webhook-1");
@@ -55,6 +82,7 @@ describe("webhook events from the phones", () => {
     });
     await new Promise((r) => setTimeout(r, 200));
     expect(await deliveries(mine, "request.created")).toHaveLength(1);
+    expect((await deliveries(delegates, "request.created")).map((d) => d.event_id)).toEqual([`msg_req_${request.id}`]);
     expect(await deliveries(theirs, "request.created")).toHaveLength(0);
   });
 
