@@ -120,6 +120,7 @@ test("the side menu lists every item and opens without JavaScript", async ({ pag
     "Web Filter",
     "Settings",
     "Reports",
+    "Webhooks",
     "Payment History",
     "Payment Methods",
     "Change Password",
