@@ -80,6 +80,11 @@ describe("/webhooks", () => {
     const after = (await endpointsOf(rh.h.demo.id))[0]!;
     expect(after).toMatchObject({ id: mine!.id, enabled: 0, disabled_reason: "off" });
     expect(await rh.h.tdb.db.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", mine!.id).execute()).toHaveLength(0);
+    // The owner's page shows it switched off, with the reason.
+    const page = (await (await rh.call(loader, "/webhooks")).json()) as {
+      endpoints: { id: string; enabled: boolean; disabledReason: string }[];
+    };
+    expect(page.endpoints).toEqual([expect.objectContaining({ id: mine!.id, enabled: false, disabledReason: "off" })]);
     // The owner: a switched-off endpoint takes no test event; turned back on, it does; deleted, it is gone.
     const refused = await rh.call(action, "/webhooks", { form: { intent: "test", id: mine!.id } });
     expect(await rh.toastOf(refused)).toMatchObject({ type: "error" });
