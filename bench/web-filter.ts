@@ -13,7 +13,8 @@
  *    many HTTP keep-alive sockets (one request at a time each), for `--seconds`; answers per second, filter ÷ bare;
  *  - latency: one connection, one query at a time (`--latency-queries`), p50/p99; added p99 = filter − bare;
  *  - lookup p99: the index walk alone (`lookupCategories`, half listed names, half not), as bench/web-filter-lists.ts;
- *  - the lists' memory (heap + array buffers after a full GC) and the policy's (10,000 kids in memory).
+ *  - the lists' memory (heap + array buffers after a full GC) and the policy's (10,000 kids in memory);
+ *  - what a cached answer costs through `Resolver.answer` alone, without a transport (µs, mean).
  * The load runs on a worker thread (its own event loop; the servers keep this one), so the two share the machine's
  * cores as a phone fleet and a server do not: a run on a 2-core machine measures both ends.
  *
@@ -414,6 +415,11 @@ async function main(): Promise<number> {
       if (r.kind !== "answer" || (r.message[3] & 15) !== 0) throw new Error("the cache could not be warmed: the upstream did not answer");
     }
     const warmed = upstream.total();
+    // The resolver alone (no transport): what one cached answer costs this thread, on average.
+    const alone = SMOKE ? 2_000 : 50_000;
+    const t0 = performance.now();
+    for (let i = 0; i < alone; i++) await resolver.answer(filterIds[i % filterIds.length], queries[i % queries.length]);
+    const answerUs = ((performance.now() - t0) * 1000) / alone;
     const cert = devCertificate(path.join(dir, "tls"), FILTER_DOMAIN);
     const answer = fixedAnswer();
     const servers = {
@@ -433,6 +439,7 @@ async function main(): Promise<number> {
       lookup_p50_ms: lookupsTimed.p50,
       lookup_p99_ms: lookupsTimed.p99,
       connections: CONNECTIONS,
+      resolver_answer_us: answerUs,
     };
     const baselines: Record<string, number> = {};
     const ratios: Record<string, number> = {};
@@ -469,7 +476,9 @@ async function main(): Promise<number> {
     figures.answer_errors = errors;
     // Every answer came from the cache: the upstream was asked once per name, while warming.
     figures.upstream_queries_during_load = upstream.total() - warmed;
-    out.say(`lookup p99 ${lookupsTimed.p99.toFixed(4)} ms (index walk alone); answer errors ${errors}`);
+    out.say(
+      `lookup p99 ${lookupsTimed.p99.toFixed(4)} ms (index walk alone); a cached answer through the resolver alone ${answerUs.toFixed(1)} µs; answer errors ${errors}`,
+    );
 
     return out.finish(
       benchResult({
