@@ -12,24 +12,22 @@
  *   npx tsx bench/web-filter-lists.ts --domains 200000
  *   --json: only the result line (bench/report.ts); --smoke: 20,000 domains (checks the bench runs; no measurement)
  *
- * Domains are generated (seeded): pronounceable names of 2–4 syllables, a third with a subdomain (ads., cdn., …),
- * a realistic mix of TLDs; ~21 characters on average, like the public hosts lists. Targets (issue 54): the lists
+ * Domains are generated (seeded; bench/web-filter-domains.ts): pronounceable names, a third with a subdomain, a
+ * realistic mix of TLDs; ~21 characters on average, like the public hosts lists. Targets (issue 54): the lists
  * in memory ≤ 150 MB and the database ≤ 150 MB with 1,000,000 domains; lookup p99 ≤ 0.05 ms.
  */
 import { createWriteStream, mkdtempSync, rmSync, statSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { createDb, migrateToLatest, sqliteHandleOf } from "../db/index";
 import { domainCountsByCategory } from "../db/queries/web-filter/categories";
 import { categoriesOfName } from "../db/queries/web-filter/domains";
-import { prng } from "../db/seed/index";
 import { syncCuratedLists } from "../web-filter/lists/curated-sync";
 import { suffixesOf } from "../web-filter/lists/domain-name";
 import { importLists } from "../web-filter/lists/import";
 import { loadDomainIndex } from "../web-filter/lists/load";
 import { benchResult, EXIT_FAILED, EXIT_USAGE, reporter } from "./report";
+import { domainMaker, LISTED_SEED, lookupNames, MB, memoryInUse as used, percentile, timeEach } from "./web-filter-domains";
 
 const USAGE = `Usage: npx tsx bench/web-filter-lists.ts [--domains N] [--json] [--smoke]
 
@@ -60,70 +58,6 @@ const LOOKUPS = SMOKE ? 5_000 : 200_000;
 const DB_LOOKUPS = SMOKE ? 500 : 5_000;
 const out = reporter(args.includes("--json"));
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-const MB = 1024 * 1024;
-function used(): number {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-}
-
-const SYLLABLES =
-  "ba be bi bo bu ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo za zo tor lin net web ad max pro top bet cam play".split(
-    " ",
-  );
-const SUBS = ["www", "ads", "cdn", "m", "api", "track", "static", "img", "stats", "pixel", "media", "go"];
-const TLDS = [
-  "com",
-  "com",
-  "com",
-  "com",
-  "com",
-  "net",
-  "net",
-  "org",
-  "io",
-  "info",
-  "xyz",
-  "ru",
-  "de",
-  "co.uk",
-  "fr",
-  "top",
-  "online",
-  "site",
-  "cn",
-  "br",
-];
-
-/** A generated domain: `word[-word].tld`, a third under a subdomain. */
-function domainMaker(seed: number): () => string {
-  const rand = prng(seed);
-  const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)];
-  const word = () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLLABLES)).join("");
-  return () => {
-    const base = `${word()}${rand() < 0.3 ? `-${word()}` : ""}${Math.floor(rand() * 100)}.${pick(TLDS)}`;
-    return rand() < 0.33 ? `${pick(SUBS)}.${base}` : base;
-  };
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function timeEach(names: string[], fn: (name: string) => unknown): { p50: number; p99: number } {
-  const times = new Float64Array(names.length);
-  for (let i = 0; i < names.length; i++) {
-    const t0 = process.hrtime.bigint();
-    fn(names[i]);
-    times[i] = Number(process.hrtime.bigint() - t0) / 1e6;
-  }
-  times.sort();
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
-
 async function main(): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "web-filter-lists-bench-"));
   const db = createDb({ url: path.join(dir, "bench.sqlite") });
@@ -135,7 +69,7 @@ async function main(): Promise<number> {
     // A hosts file of the generated domains, imported as an operator would.
     const file = path.join(dir, "hosts.txt");
     const w = createWriteStream(file);
-    const next = domainMaker(54);
+    const next = domainMaker(LISTED_SEED);
     for (let i = 0; i < DOMAINS; i++) if (!w.write(`0.0.0.0 ${next()}\n`)) await new Promise<void>((r) => w.once("drain", () => r()));
     await new Promise<void>((r) => w.end(() => r()));
     const t0 = performance.now();
@@ -156,24 +90,14 @@ async function main(): Promise<number> {
     out.say(`loaded ${index.size.toLocaleString("en-US")} domains in ${loadSeconds.toFixed(1)} s: ${(indexBytes / MB).toFixed(1)} MB`);
 
     // The names looked up: half listed (a third of those under a new subdomain), half unlisted.
-    const listed = domainMaker(54);
-    const unlisted = domainMaker(4554);
-    const rand = prng(7);
-    // Listed names spread over the whole list: skip a random 0…stride-1 between two (half the list on average).
-    const stride = Math.max(1, Math.floor((DOMAINS * 2) / LOOKUPS));
-    const names = Array.from({ length: LOOKUPS }, (_, i) => {
-      if (i % 2) return unlisted();
-      const d = listed();
-      for (let skip = Math.floor(rand() * stride); skip > 0; skip--) listed();
-      return rand() < 0.33 ? `x${i}.${d}` : d;
-    });
+    const names = lookupNames(LOOKUPS, DOMAINS);
     let hits = 0;
     const indexed = timeEach(names, (n) => (hits += index.lookupCategories(n).length ? 1 : 0));
 
     // Baseline: a Map of the same domains (fresh strings, as loaded), walked by the same suffixes.
     const beforeMap = used();
     const map = new Map<string, number>();
-    const again = domainMaker(54);
+    const again = domainMaker(LISTED_SEED);
     for (let i = 0; i < DOMAINS; i++) map.set(again(), 1);
     const mapBytes = used() - beforeMap;
     const mapped = timeEach(names, (n) => suffixesOf(n).reduce((mask, s) => mask | (map.get(s) ?? 0), 0));

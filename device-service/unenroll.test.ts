@@ -3,6 +3,8 @@ import { DIALECTS } from "../db/index.testing";
 import { newId, nowIso } from "../core/ids.server";
 import { getKidOverview } from "../db/queries/dashboard/overview";
 import { listKidsForParent } from "../db/queries/kids";
+import { ensureFilterIdsForAllKids, findKidByFilterId } from "../db/queries/web-filter/settings";
+import type { BusMessage } from "./bus";
 import { SimulatedPhone } from "./simulator/phone";
 import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
@@ -131,6 +133,47 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
       .executeTakeFirstOrThrow();
     expect(reEnrolled.unenrolled_at).toBeNull();
     expect(reEnrolled.credential_hash).not.toBeNull();
+  });
+
+  it("replacing a phone revokes the kid's web filter id and makes a new one (decision 015), and the parent is told where to set it", async () => {
+    await ensureFilterIdsForAllKids(h.tdb.db);
+    const mia = await h.kid(MIA);
+    const filterId = async () =>
+      (
+        await h.tdb.db
+          .selectFrom("web_filter_settings")
+          .select("filter_id")
+          .where("profile_id", "=", mia.profileId)
+          .executeTakeFirstOrThrow()
+      ).filter_id;
+    const heard: BusMessage[] = [];
+    const unsubscribe = h.bus.subscribe((m) => heard.push(m));
+    try {
+      // Mia has two phones now (the new one and the old one enrolled again): replacing one, the other needs the new hostname too.
+      const first = await filterId();
+      const res = await h.caller(h.demo).enrollment.replacePhone({ profileId: mia.profileId, serialNumber: "MIA-NEW-0100" });
+      expect(res.respones_msg).toBe(
+        "Mia's old phone (MIA-NEW-0100) was removed from your account. Its history stays with Mia. Now add the new phone. " +
+          "Mia's web filter has a new Private DNS hostname: set it on the new phone and on Mia's other phones (Web Filter page).",
+      );
+      const second = await filterId();
+      expect(second).not.toBe(first);
+      // The removed phone, still set to the old hostname, is refused; the kid's phones are served on the new one.
+      expect(await findKidByFilterId(h.tdb.db, first)).toBeUndefined();
+      expect(await findKidByFilterId(h.tdb.db, second)).toBe(mia.profileId);
+      // Every process serving the filter hears it and reloads the kid.
+      await waitFor(async () => heard.some((m) => m.type === "web-filter.kid" && m.profileId === mia.profileId));
+
+      const last = await h.caller(h.demo).enrollment.replacePhone({ profileId: mia.profileId, serialNumber: MIA });
+      expect(last.respones_msg).toBe(
+        "Mia's old phone (DEMO-MIA-0001) was removed from your account. Its history stays with Mia. Now add the new phone. " +
+          "Mia's web filter has a new Private DNS hostname: set it on the new phone (Web Filter page).",
+      );
+      expect(await findKidByFilterId(h.tdb.db, second)).toBeUndefined();
+      expect(await findKidByFilterId(h.tdb.db, await filterId())).toBe(mia.profileId);
+    } finally {
+      unsubscribe();
+    }
   });
 
   it("another family cannot replace a phone that is not theirs", async () => {

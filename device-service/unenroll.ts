@@ -1,7 +1,9 @@
 import { nowIso } from "../core/ids.server";
+import { renewFilterId } from "../db/queries/web-filter/settings";
 import { retryOnConflict } from "../db/retry";
 import type { DeviceServiceDeps } from "./context";
 import { OPEN_STATUSES } from "./commands/outbox";
+import { announceToWebFilter } from "./policy/store";
 
 /** Close code the device socket uses when its phone is removed from the account (the phone should stop). */
 export const UNENROLLED_CLOSE = { code: 4003, reason: "Phone removed from the account" } as const;
@@ -12,10 +14,13 @@ export const UNENROLLED_DEVICE = "This phone was removed from the account.";
  * Removes a phone from the account: its credential is revoked (the socket refuses it from now on), its open
  * commands end as failed, it is marked offline, and every process holding its socket closes it. The row and
  * its history (usage, locations, notifications) stay with the kid; re-enrolling the phone clears the mark.
+ * In the same transaction the kid's web filter id is revoked and a new one made (decision 015): the phone, gone from
+ * the family but maybe still set to the old Private DNS hostname, is refused by the filter from then on, and every
+ * process serving the filter hears it (`web-filter.kid`). Answers whether the kid got a new filter id.
  */
-export async function unenrollDevice(deps: DeviceServiceDeps, deviceId: string, now = new Date()): Promise<void> {
+export async function unenrollDevice(deps: DeviceServiceDeps, deviceId: string, now = new Date()): Promise<{ filterIdRenewed: boolean }> {
   const ts = nowIso(now);
-  await retryOnConflict(() =>
+  const profileId = await retryOnConflict(() =>
     deps.db.transaction().execute(async (trx) => {
       await trx
         .updateTable("devices")
@@ -29,10 +34,14 @@ export async function unenrollDevice(deps: DeviceServiceDeps, deviceId: string, 
         .where("status", "in", OPEN_STATUSES)
         .execute();
       await trx.updateTable("device_status").set({ online: 0, updated_at: ts }).where("device_id", "=", deviceId).execute();
+      const device = await trx.selectFrom("devices").select("profile_id").where("id", "=", deviceId).executeTakeFirst();
+      return device && (await renewFilterId(trx, device.profile_id, now)) ? device.profile_id : null;
     }),
   );
   await deps.bus.publish({ type: "device.unenrolled", deviceId }).catch((err: unknown) => {
     // The credential is already revoked: a socket that stays open is closed at the next reconnect.
     deps.log("warn", "device.unenrolled not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
   });
+  if (profileId) await announceToWebFilter(deps, { profileId });
+  return { filterIdRenewed: profileId !== null };
 }

@@ -17,8 +17,8 @@ import { createRunner } from "../jobs/runner";
 import type { WebFilterService } from "../web-filter/service";
 import { createWebFilter, type WebFilterRuntime } from "./web-filter";
 
-/** The three kinds of process (server/web.ts, server/device.ts, server/worker.ts). */
-export type ProcessKind = "web" | "device" | "worker";
+/** The kinds of process (server/web.ts, server/device.ts, server/worker.ts, server/resolver.ts). */
+export type ProcessKind = "web" | "device" | "worker" | "resolver";
 
 export interface ServiceOptions<K extends ProcessKind = ProcessKind> {
   kind: K;
@@ -31,15 +31,19 @@ export interface ServiceOptions<K extends ProcessKind = ProcessKind> {
   prepare?: (db: DB) => Promise<void>;
 }
 
-/** What every process has: the database, the bus, the log, the job queues and the device service's dependencies. */
-export interface CoreServices {
+/** What every process has: the database (migrated, the shipped lists written), the bus and the log. */
+export interface BaseServices {
   env: Env;
   db: DB;
   bus: Bus;
   log: Logger;
+  close(): Promise<void>;
+}
+
+/** What the product's processes have besides: the job queues and the device service's dependencies. */
+export interface CoreServices extends BaseServices {
   jobs: JobRunner;
   deps: DeviceServiceDeps;
-  close(): Promise<void>;
 }
 
 /**
@@ -64,16 +68,27 @@ export interface WorkerServices extends CoreServices {
   recovered: JobSide["recovered"];
 }
 
+/** `npm run resolver`: the web filter alone (DoT), no jobs, no device service. */
+export interface ResolverServices extends BaseServices {
+  webFilterRuntime: WebFilterRuntime;
+}
+
 export function createServices(o: ServiceOptions<"web" | "device">): Promise<Services>;
 export function createServices(o: ServiceOptions<"worker">): Promise<WorkerServices>;
+export function createServices(o: ServiceOptions<"resolver">): Promise<ResolverServices>;
 /**
  * The one composition root of every process: database (migrated), log files, bus, job queues and workers, and the
- * device service. A device process does not hear the parents' refreshes on the bus; a worker holds no sockets.
+ * device service. A device process does not hear the parents' refreshes on the bus; a worker holds no sockets; a
+ * resolver holds the web filter alone.
  */
-export async function createServices(o: ServiceOptions): Promise<Services | WorkerServices> {
+export async function createServices(o: ServiceOptions): Promise<Services | WorkerServices | ResolverServices> {
   const env = o.env;
   if (o.kind === "worker" && !env.REDIS_URL)
     throw new Error("npm run worker needs REDIS_URL (BullMQ). Without it, `npm start` runs the jobs in-process.");
+  if (o.kind === "resolver" && !env.REDIS_URL)
+    throw new Error(
+      "npm run resolver needs REDIS_URL (it hears the parents' changes there). Without it, `npm start` serves DoT in-process.",
+    );
   // The database, logs and secrets live here: the service's user only (0700; the files 0600).
   prepareDataDir(env.DATA_DIR);
   const logFiles = createLogFileSink({ dir: serverLogDir(env.DATA_DIR), processName: `${o.kind}-${process.pid}` });
@@ -95,8 +110,47 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   const bus = env.REDIS_URL
     ? // Lost connections are retried a few times a second while Redis is away: one line per 10 s per process, shared
       // with presence and the job queues (core/log.ts throttledLog).
-      createRedisBus(env.REDIS_URL, (m) => redisLog("error", m), { hears: o.kind === "device" ? "device" : "all" })
+      // The parents' messages are not for a device process or the resolver (`web-filter.kid` travels on the channel they hear).
+      createRedisBus(env.REDIS_URL, (m) => redisLog("error", m), { hears: o.kind === "device" || o.kind === "resolver" ? "device" : "all" })
     : createLocalBus();
+  const closeBase = async () => {
+    await bus.close();
+    await checkpointer?.close();
+    await db.destroy();
+    await logFiles.close();
+  };
+  // The per-kid DNS filter: in the web process (DoH on its port, server/web.ts; DoT there or in the resolver) and the resolver.
+  const webFilter = () =>
+    createWebFilter({
+      db,
+      bus,
+      log,
+      publicUrl: publicOrigin(env),
+      env: { ...process.env, NODE_ENV: env.NODE_ENV, DATA_DIR: env.DATA_DIR },
+    });
+
+  if (o.kind === "resolver") {
+    const webFilterRuntime = await webFilter().catch(async (err: unknown) => {
+      await closeBase();
+      throw err;
+    });
+    if (!webFilterRuntime) {
+      await closeBase();
+      throw new Error("npm run resolver with WEB_FILTER=false: nothing to serve.");
+    }
+    return {
+      env,
+      db,
+      bus,
+      log,
+      webFilterRuntime,
+      async close() {
+        await webFilterRuntime.close();
+        await closeBase();
+      },
+    };
+  }
+
   const jobs = createRunner({ redisUrl: env.REDIS_URL || undefined, prefix: o.queuePrefix, log });
   const settings = {
     db,
@@ -114,12 +168,6 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     },
     webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE },
     mail: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
-  };
-  const closeBase = async () => {
-    await bus.close();
-    await checkpointer?.close();
-    await db.destroy();
-    await logFiles.close();
   };
 
   if (o.kind === "worker") {
@@ -148,17 +196,7 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers }),
   });
   const deps = deviceRuntime.deps;
-  // The per-kid DNS filter: DoH on this process's port (server/web.ts), DoT started there or by `npm run resolver`.
-  const webFilterRuntime =
-    o.kind === "web"
-      ? await createWebFilter({
-          db,
-          bus,
-          log,
-          publicUrl: settings.publicUrl,
-          env: { ...process.env, NODE_ENV: env.NODE_ENV, DATA_DIR: env.DATA_DIR },
-        })
-      : undefined;
+  const webFilterRuntime = o.kind === "web" ? await webFilter() : undefined;
   return {
     env,
     db,
@@ -179,4 +217,22 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
       await closeBase();
     },
   };
+}
+
+/**
+ * A process without HTTP (the worker, the resolver) stops on SIGTERM/SIGINT: it logs, closes its services (what is in
+ * hand finishes first), then exits 0. The web and device processes close their HTTP servers first (server/web.ts,
+ * server/device.ts).
+ */
+export function closeOnSignal(services: BaseServices, name: string): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    services.log("info", `${name} shutting down`, { signal });
+    await services.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
 }

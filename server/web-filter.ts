@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../core/log";
 import type { DB } from "../db/index";
+import { listsVersion } from "../db/queries/web-filter/categories";
 import { ensureFilterIdsForAllKids } from "../db/queries/web-filter/settings";
 import type { Bus } from "../device-service/bus";
 import { createResolver } from "../web-filter/create-resolver";
@@ -19,6 +20,11 @@ export interface WebFilterRuntime {
   resolver: Resolver;
   /** What the pages use (AppServices.webFilter). */
   service: WebFilterService;
+  /**
+   * Loads the lists again when their version changed since they were loaded (what the timer of
+   * DNS_LISTS_CHECK_SECONDS calls); answers whether it did. One at a time: a call during a reload waits for it.
+   */
+  reloadListsIfChanged(): Promise<boolean>;
   /** Starts DNS-over-TLS on DNS_DOT_PORT (or `port`); closed by `close`. */
   startDot(port?: number): Promise<RunningServer>;
   close(): Promise<void>;
@@ -41,6 +47,8 @@ export async function createWebFilter(o: {
   if (!settings.WEB_FILTER) return undefined;
   const made = await ensureFilterIdsForAllKids(o.db);
   if (made) o.log("info", "web filter: filter ids made", { kids: made });
+  // The version is read before the lists: an import that ends while they load is seen at the next check.
+  let loadedVersion = await listsVersion(o.db);
   const index = await loadDomainIndex(o.db);
   const policy = await createDbFilterPolicy(o.db, index);
   const resolver = createResolver(settings, policy, { log: o.log });
@@ -51,8 +59,39 @@ export async function createWebFilter(o: {
     if (msg.type === "web-filter.kid" && msg.from !== self) void reload(policy.refreshKid(msg.profileId), { profileId: msg.profileId });
     else if (msg.type === "bus.resubscribed") void reload(policy.refresh(), {});
   });
-  const counts = new Map(Object.entries(index.countsByCategory()));
+  let counts = new Map(Object.entries(index.countsByCategory()));
   const dots: RunningServer[] = [];
+
+  // After `npm run web-filter:import` (another process, maybe without the bus): the lists' version is read every
+  // DNS_LISTS_CHECK_SECONDS, and a new one loads the lists again, replacing the policy's index whole
+  // (docs/web-filter.md says why a poll and not a bus message).
+  let reloading: Promise<boolean> | null = null;
+  const reloadLists = async (): Promise<boolean> => {
+    const version = await listsVersion(o.db);
+    if (version === loadedVersion) return false;
+    const started = Date.now();
+    const next = await loadDomainIndex(o.db);
+    policy.setIndex(next);
+    counts = new Map(Object.entries(next.countsByCategory()));
+    loadedVersion = version;
+    o.log("info", "web filter: lists reloaded", { domains: next.size, ms: Date.now() - started });
+    return true;
+  };
+  const reloadListsIfChanged = () =>
+    (reloading ??= reloadLists().finally(() => {
+      reloading = null;
+    }));
+  const listsTimer =
+    settings.DNS_LISTS_CHECK_SECONDS > 0
+      ? setInterval(
+          () =>
+            void reloadListsIfChanged().catch((err: unknown) =>
+              o.log("warn", "web filter: lists not reloaded", { error: err instanceof Error ? err.message : String(err) }),
+            ),
+          settings.DNS_LISTS_CHECK_SECONDS * 1000,
+        )
+      : undefined;
+  listsTimer?.unref();
 
   const service: WebFilterService = {
     hostname: (filterId) => `${filterId}.${settings.DNS_FILTER_DOMAIN}`,
@@ -70,6 +109,7 @@ export async function createWebFilter(o: {
     policy,
     resolver,
     service,
+    reloadListsIfChanged,
     async startDot(port = settings.DNS_DOT_PORT) {
       const dot = await startDotServer({
         resolver,
@@ -82,7 +122,9 @@ export async function createWebFilter(o: {
       return dot;
     },
     async close() {
+      clearInterval(listsTimer);
       unsubscribe();
+      await reloading?.catch(() => false);
       await Promise.all(dots.map((d) => d.close()));
     },
   };

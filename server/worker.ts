@@ -3,22 +3,13 @@
  * the web processes. Graceful on SIGTERM/SIGINT: workers finish the job in hand, then connections close.
  */
 import { env } from "../core/env.server";
-import { createServices } from "./services";
+import { closeOnSignal, createServices } from "./services";
 
 async function main() {
   const services = await createServices({ kind: "worker", env: env() });
   services.log("info", "worker started", { queues: (await services.jobs.counts()).map((c) => c.name), ...services.recovered });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    services.log("info", "worker shutting down", { signal });
-    await services.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  closeOnSignal(services, "worker");
 }
 
 main().catch((err: unknown) => {

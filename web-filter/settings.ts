@@ -40,6 +40,11 @@ const schema = z.object({
   DNS_BLOCKED_TTL: seconds(60),
   DNS_RATE_PER_SECOND: whole(50),
   DNS_RATE_BURST: whole(500),
+  /**
+   * How often a process serving the filter reads the lists' version (seconds; 0: never) and, when an import changed
+   * it, loads the lists again (server/web-filter.ts).
+   */
+  DNS_LISTS_CHECK_SECONDS: seconds(60),
   /** The loopback UDP server for local debugging (`dig @127.0.0.1 -p PORT`): off unless set, and it serves one filter id. */
   DNS_UDP_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   DNS_UDP_FILTER: z.string().optional(),

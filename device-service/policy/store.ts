@@ -156,7 +156,7 @@ export async function applyPolicy(
  * kid's filter, which reads the same rules (server/web-filter.ts). A lost message leaves the filter behind until the
  * next change or restart, never the phone: logged, not thrown.
  */
-async function announceToWebFilter(deps: DeviceServiceDeps, of: { deviceId: string } | { profileId: string }): Promise<void> {
+export async function announceToWebFilter(deps: DeviceServiceDeps, of: { deviceId: string } | { profileId: string }): Promise<void> {
   try {
     const profileId =
       "profileId" in of

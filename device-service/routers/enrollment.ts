@@ -31,7 +31,7 @@ export const enrollmentRouter = router({
       .where("unenrolled_at", "is", null)
       .executeTakeFirst();
     if (!device) throw new TRPCError({ code: "NOT_FOUND", message: NOT_YOUR_DEVICE });
-    await unenrollDevice(ctx, device.id);
+    const { filterIdRenewed } = await unenrollDevice(ctx, device.id);
     ctx.log("info", "phone unenrolled", { deviceId: device.id, profileId: ctx.kid.id, by: ctx.parent.id, reason: "replaced" });
     if (ctx.kid.parent_id !== ctx.parent.id) {
       // A delegate removed the owner's kid's phone: the owner is told who did it (issue 52).
@@ -50,8 +50,18 @@ export const enrollmentRouter = router({
           `/kids-device?profileId=${encodeURIComponent(ctx.kid.id)}`,
         );
     }
+    const removed = `${possessive(ctx.kid.name)} old phone (${device.serial_number}) was removed from your account. Its history stays with ${ctx.kid.name}. Now add the new phone.`;
+    if (!filterIdRenewed) return { respones_msg: removed };
+    // The old phone's Private DNS hostname is refused from now on (decision 015): the kid's phones need the new one.
+    const others = await ctx.db
+      .selectFrom("devices")
+      .select("id")
+      .where("profile_id", "=", ctx.kid.id)
+      .where("unenrolled_at", "is", null)
+      .executeTakeFirst();
+    const where = others ? `on the new phone and on ${possessive(ctx.kid.name)} other phones` : "on the new phone";
     return {
-      respones_msg: `${possessive(ctx.kid.name)} old phone (${device.serial_number}) was removed from your account. Its history stays with ${ctx.kid.name}. Now add the new phone.`,
+      respones_msg: `${removed} ${possessive(ctx.kid.name)} web filter has a new Private DNS hostname: set it ${where} (Web Filter page).`,
     };
   }),
 

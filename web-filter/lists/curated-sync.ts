@@ -1,5 +1,5 @@
 import type { DB } from "../../db/index";
-import { upsertWebFilterCategories } from "../../db/queries/web-filter/categories";
+import { markListsChanged, upsertWebFilterCategories } from "../../db/queries/web-filter/categories";
 import { deleteListedDomains, domainsOfSource, insertListedDomains } from "../../db/queries/web-filter/domains";
 import { CURATED_CATEGORIES, CURATED_SOURCE, type CuratedCategory } from "./curated";
 import { normaliseDomain } from "./domain-name";
@@ -30,19 +30,27 @@ export async function syncCuratedLists(
     const want = wanted.get(c.id)!;
     const have = new Set(stored.get(c.id) ?? []);
     const missing = [...want].filter((d) => !have.has(d));
-    added += await insertListedDomains(
+    const plus = await insertListedDomains(
       db,
       missing.map((domain) => ({ domain, category_id: c.id, source: CURATED_SOURCE })),
     );
-    removed += await deleteListedDomains(
+    const minus = await deleteListedDomains(
       db,
       c.id,
       CURATED_SOURCE,
       [...have].filter((d) => !want.has(d)),
     );
+    if (plus || minus) await markListsChanged(db, c.id, now);
+    added += plus;
+    removed += minus;
   }
   // A category a release dropped keeps its row (policies may name it) but loses its curated domains.
-  for (const [id, domains] of stored) if (!wanted.has(id)) removed += await deleteListedDomains(db, id, CURATED_SOURCE, domains);
+  for (const [id, domains] of stored)
+    if (!wanted.has(id)) {
+      const dropped = await deleteListedDomains(db, id, CURATED_SOURCE, domains);
+      if (dropped) await markListsChanged(db, id, now);
+      removed += dropped;
+    }
   return { added, removed };
 }
 

@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { DB } from "../../db/index";
 import { dbDialect } from "../../db/dialect";
+import { markListsChanged } from "../../db/queries/web-filter/categories";
 import { deleteSourceDomains, insertListedDomains } from "../../db/queries/web-filter/domains";
 import { parseListLine, type SkipReason } from "./list-line";
 
@@ -78,11 +79,20 @@ async function withImportCache<T>(db: DB, run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function importLists(db: DB, o: ImportOptions): Promise<ImportSummary> {
-  return withImportCache(db, () => importInto(db, o));
+/**
+ * The import; when it changed the lists (even when it then failed part way: its batches are committed one by one),
+ * the category is marked changed, so the running processes load the lists again within a minute (server/web-filter.ts).
+ */
+export async function importLists(db: DB, o: ImportOptions): Promise<ImportSummary> {
+  const written = { rows: 0 };
+  try {
+    return await withImportCache(db, () => importInto(db, o, written));
+  } finally {
+    if (written.rows) await markListsChanged(db, o.categoryId);
+  }
 }
 
-async function importInto(db: DB, o: ImportOptions): Promise<ImportSummary> {
+async function importInto(db: DB, o: ImportOptions, written: { rows: number }): Promise<ImportSummary> {
   const batchSize = o.batch ?? 5_000;
   const every = o.progressEvery ?? 100_000;
   const summary: ImportSummary = {
@@ -95,7 +105,10 @@ async function importInto(db: DB, o: ImportOptions): Promise<ImportSummary> {
     skipped: {},
     removed: 0,
   };
-  if (o.replace) summary.removed = await deleteSourceDomains(db, o.categoryId, o.source);
+  if (o.replace) {
+    summary.removed = await deleteSourceDomains(db, o.categoryId, o.source);
+    written.rows += summary.removed;
+  }
   const seen = new Set<string>();
   let batch: string[] = [];
   const flush = async () => {
@@ -105,6 +118,7 @@ async function importInto(db: DB, o: ImportOptions): Promise<ImportSummary> {
       batch.map((domain) => ({ domain, category_id: o.categoryId, source: o.source })),
     );
     summary.added += added;
+    written.rows += added;
     summary.alreadyListed += batch.length - added;
     batch = [];
   };

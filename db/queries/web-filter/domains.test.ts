@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, DIALECTS, type TestDb } from "../../index.testing";
-import { domainCountsByCategory, listWebFilterCategories, upsertWebFilterCategories } from "./categories";
+import { domainCountsByCategory, listsVersion, listWebFilterCategories, markListsChanged, upsertWebFilterCategories } from "./categories";
 import {
   categoriesOfName,
   deleteListedDomains,
@@ -98,5 +98,28 @@ describe.each(DIALECTS)("web filter lists on %s", (dialect) => {
       after = page[page.length - 1];
     }
     expect(seen).toEqual(rows.map(({ domain, category_id }) => ({ domain, category_id })));
+  });
+
+  it("the lists' version moves when a category's lists are marked changed or its row changes, never on an upsert that changes nothing", async () => {
+    const start = await listsVersion(t.db);
+    const same = [
+      { id: "gambling", name: "Gambling", description: "Bets.", sort: 1 },
+      { id: "adult", name: "Adult content", description: "Explicit.", sort: 0 },
+    ];
+    await upsertWebFilterCategories(t.db, same, "2026-11-29T05:00:00.000Z");
+    expect(await listsVersion(t.db)).toBe(start);
+    await markListsChanged(t.db, "news", new Date("2026-11-29T06:00:00.000Z"));
+    const imported = await listsVersion(t.db);
+    expect(imported).not.toBe(start);
+    // Compared for equality: a machine whose clock is behind still changes it.
+    await markListsChanged(t.db, "adult", new Date("2020-01-01T00:00:00.000Z"));
+    expect(await listsVersion(t.db)).not.toBe(imported);
+    const before = await listsVersion(t.db);
+    await upsertWebFilterCategories(
+      t.db,
+      [{ id: "gambling", name: "Gambling", description: "Bets and casinos.", sort: 1 }],
+      "2026-11-29T07:00:00.000Z",
+    );
+    expect(await listsVersion(t.db)).not.toBe(before);
   });
 });

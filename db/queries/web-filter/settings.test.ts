@@ -11,6 +11,7 @@ import {
   findKidByFilterId,
   newFilterId,
   readWebFilterSettings,
+  renewFilterId,
   revokeFilterId,
   updateWebFilterSettings,
 } from "./settings";
@@ -79,6 +80,22 @@ describe.each(DIALECTS)("a kid's web filter settings on %s", (dialect) => {
     expect(next).not.toBe(id);
     expect(await findKidByFilterId(f.t.db, next)).toBe(f.mia.profileId);
     expect(await findKidByFilterId(f.t.db, id)).toBeUndefined();
+  });
+
+  it("renews a kid's filter id (a phone replaced or removed): the old one refused, a new one live, the settings kept; none made for a kid without one", async () => {
+    const old = await ensureFilterId(f.t.db, f.mia.profileId, NOW);
+    await updateWebFilterSettings(f.t.db, f.mia.profileId, { safeSearch: true }, NOW);
+    const renewed = await f.t.db.transaction().execute((trx) => renewFilterId(trx, f.mia.profileId, NOW));
+    expect(renewed).toMatch(FILTER_ID_PATTERN);
+    expect(renewed).not.toBe(old);
+    expect(await findKidByFilterId(f.t.db, old)).toBeUndefined();
+    expect(await findKidByFilterId(f.t.db, renewed!)).toBe(f.mia.profileId);
+    expect(await readWebFilterSettings(f.t.db, f.mia.profileId)).toMatchObject({ filterId: renewed, safeSearch: true });
+
+    expect(await renewFilterId(f.t.db, f.leo.profileId, NOW)).toBeNull();
+    expect(await f.t.db.selectFrom("web_filter_settings").select("filter_id").where("profile_id", "=", f.leo.profileId).execute()).toEqual(
+      [],
+    );
   });
 
   it("saves the switches, the allow list and the blocked categories with their schedules, and loads them for the policy", async () => {

@@ -125,6 +125,19 @@ export async function revokeFilterId(db: DB, profileId: string, now: Date = new 
     .execute();
 }
 
+/**
+ * A kid's phone was replaced or removed (device-service/unenroll.ts): the kid's filter id is revoked and a new one
+ * made at once, so a phone that left the family but still has the old Private DNS hostname is refused, and the kid's
+ * phones get the new hostname (decision 015). Run it in the transaction that removes the phone. Answers the new id,
+ * or null when the kid has no filter id (the filter never made one: nothing to revoke).
+ */
+export async function renewFilterId(db: DB, profileId: string, now: Date = new Date()): Promise<string | null> {
+  const row = await db.selectFrom("web_filter_settings").select("profile_id").where("profile_id", "=", profileId).executeTakeFirst();
+  if (!row) return null;
+  await revokeFilterId(db, profileId, now);
+  return ensureFilterId(db, profileId, now);
+}
+
 /** The kid a live (not revoked) filter id belongs to. */
 export async function findKidByFilterId(db: DB, filterId: string): Promise<string | undefined> {
   if (!FILTER_ID_PATTERN.test(filterId)) return undefined;
