@@ -111,6 +111,7 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
       secret: env.SESSION_SECRET,
     },
   };
+  const retention = { webLogDays: env.WEB_LOG_DAYS, webLogMaxRowsPerKid: env.WEB_LOG_MAX_ROWS_PER_KID };
   const closeBase = async () => {
     await bus.close();
     await checkpointer?.close();
@@ -121,7 +122,7 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   if (o.kind === "worker") {
     // No sockets here: commands reach phones through the bus (to whichever process holds them) or push.
     const deps = createDeviceDeps(settings);
-    const jobSide = await startJobSide(deps, jobs, { runWorkers: true });
+    const jobSide = await startJobSide(deps, jobs, { runWorkers: true, retention });
     return {
       env,
       db,
@@ -141,7 +142,7 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   const deviceRuntime = await createDeviceRuntime({
     ...settings,
     redisUrl: env.REDIS_URL || undefined,
-    startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers }),
+    startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers, retention }),
   });
   const deps = deviceRuntime.deps;
   // The per-kid DNS filter: DoH on this process's port (server/web.ts), DoT started there or by `npm run resolver`.
