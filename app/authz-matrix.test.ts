@@ -193,6 +193,13 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
         prepare: visitedUrl,
       },
       { name: "action unblock-all", method: "POST", url: (i) => `/browser-logs?${kidQs(i)}`, form: () => ({ intent: "unblock-all" }) },
+      { name: "loader, sites visited", method: "GET", url: (i) => `/browser-logs?${kidQs(i)}&view=sites` },
+      {
+        name: "action site",
+        method: "POST",
+        url: (i) => `/browser-logs?${kidQs(i)}&view=sites`,
+        form: () => ({ intent: "site", domain: "visited.example", isBlocked: "true" }),
+      },
     ],
   },
   "_app.device-logs.tsx": {

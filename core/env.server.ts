@@ -124,6 +124,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default("homeassistant"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** The web filter's visited sites (web_visits): days kept, and the rows kept per kid at most (the oldest go first). */
+  WEB_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  WEB_LOG_MAX_ROWS_PER_KID: z.coerce.number().int().min(1).default(20_000),
 });
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; databaseKind: "sqlite" | "postgres"; sqlitePath: string };

@@ -52,9 +52,30 @@ export interface WebFilterBlockedCategoriesTable {
   updated_at: string;
 }
 
+// ---- the visited sites (migration 2026-11-29T02-web-visits) ----
+
+/**
+ * A kid's lookups of one domain in one UTC hour (A, AAAA and HTTPS only), written in batches by the resolver's process.
+ * `domain` is the name asked, lower case, without the final dot or a leading `www.`.
+ */
+export interface WebVisitsTable {
+  profile_id: string;
+  domain: string;
+  /** `YYYY-MM-DDTHH` (UTC). */
+  hour: string;
+  first_at: string;
+  last_at: string;
+  count: number;
+  /** The latest lookup of the hour: 1 when blocked. */
+  blocked: Generated<number>;
+  /** Why it was blocked: `category:<id>` or `rule:<host>`; null when allowed. */
+  reason: string | null;
+}
+
 export interface WebFilterDatabase {
   web_filter_categories: WebFilterCategoriesTable;
   web_filter_domains: WebFilterDomainsTable;
   web_filter_settings: WebFilterSettingsTable;
   web_filter_blocked_categories: WebFilterBlockedCategoriesTable;
+  web_visits: WebVisitsTable;
 }

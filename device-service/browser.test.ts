@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../db/index.testing";
+import { upsertVisits } from "../db/queries/web-filter/visits";
 import type { PolicyDocument } from "./policy/build";
 import { startHarness, waitFor, type Harness } from "../server/harness.testing";
 
@@ -144,5 +145,78 @@ describe.each(DIALECTS)("browser logs on %s", (dialect) => {
       other.browser.updateStatus({ serialNumber: h.other.serialNumber, id: mine.id, isBlocked: !mine.isBlocked }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await list()).list.find((x) => x.id === mine.id)?.isBlocked).toBe(mine.isBlocked);
+  });
+
+  it("the web filter's sites visited: the kid's day, the address that blocks each now (any phone of the kid); Block and Unblock", async () => {
+    const leo = await h.kid(LEO);
+    await upsertVisits(h.tdb.db, [
+      {
+        profileId: leo.profileId,
+        domain: "games.example.org",
+        hour: `${today()}T00`,
+        firstAt: `${today()}T00:01:00.000Z`,
+        lastAt: `${today()}T00:02:00.000Z`,
+        count: 3,
+        blocked: false,
+        reason: null,
+      },
+    ]);
+    const sites = () => h.caller(h.demo).browser.sites({ serialNumber: LEO, currentDate: today() });
+    expect((await sites()).list).toEqual([
+      {
+        domain: "games.example.org",
+        firstAt: `${today()}T00:01:00.000Z`,
+        lastAt: `${today()}T00:02:00.000Z`,
+        count: 3,
+        blocked: false,
+        reason: null,
+        rule: null,
+      },
+    ]);
+    await expect(h.caller(h.other).browser.sites({ serialNumber: LEO, currentDate: today() })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      h.caller(h.other).browser.setSite({ serialNumber: LEO, domain: "games.example.org", isBlocked: true }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+
+    // Leo's second phone blocks the parent domain: the filter reads every phone of the kid, so the site shows it.
+    const device = await h.tdb.db.selectFrom("devices").selectAll().where("id", "=", leo.deviceId).executeTakeFirstOrThrow();
+    await h.tdb.db
+      .insertInto("devices")
+      .values({
+        ...device,
+        id: `${dialect}-leo-tablet`,
+        serial_number: `DEMO-LEO-TAB-${dialect}`,
+        imei: null,
+        wifi_mac: null,
+        credential_hash: null,
+      })
+      .execute();
+    const ts = new Date().toISOString();
+    await h.tdb.db
+      .insertInto("browser_logs")
+      .values({
+        id: `${dialect}-tab-rule`,
+        device_id: `${dialect}-leo-tablet`,
+        url: "example.org",
+        day: today(),
+        is_blocked: 1,
+        visits: 0,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    expect((await sites()).list[0]!.rule).toBe("example.org");
+    const off = await h.caller(h.demo).browser.setSite({ serialNumber: LEO, domain: "games.example.org", isBlocked: false });
+    expect(off.respones_msg).toBe("games.example.org is unblocked on Leo's phone (example.org is no longer blocked either).");
+    expect((await sites()).list[0]!.rule).toBeNull();
+
+    const phone = await h.phone(LEO);
+    const on = await h.caller(h.demo).browser.setSite({ serialNumber: LEO, domain: "games.example.org", isBlocked: true });
+    expect(on.respones_msg).toBe("games.example.org is blocked on Leo's phone.");
+    expect((await sites()).list[0]!.rule).toBe("games.example.org");
+    await waitFor(async () => ((phone.state.policy as PolicyDocument | undefined)?.blockedUrls ?? []).includes("games.example.org"));
+    await expect(h.caller(h.demo).browser.setSite({ serialNumber: LEO, domain: "a.example/path", isBlocked: true })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 });

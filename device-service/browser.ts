@@ -190,3 +190,44 @@ export async function unblockAll(db: DB, deviceId: string): Promise<number> {
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** The blocked entries of every phone of a kid: what the web filter blocks for the kid (db/queries/web-filter/policy-rows.ts). */
+export async function kidBlockedEntries(db: DB, profileId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("browser_logs")
+    .innerJoin("devices", "devices.id", "browser_logs.device_id")
+    .select("browser_logs.url")
+    .distinct()
+    .where("devices.profile_id", "=", profileId)
+    .where("browser_logs.is_blocked", "=", 1)
+    .orderBy("browser_logs.url")
+    .execute();
+  return rows.map((r) => r.url);
+}
+
+/**
+ * Unblocking a visited site: every entry on any phone of the kid that covers the host (itself or a parent domain) is
+ * lifted, as the web filter reads them all. Returns the entries lifted and the phones whose entries changed.
+ */
+export async function unblockSite(db: DB, profileId: string, host: string): Promise<{ lifted: string[]; deviceIds: string[] }> {
+  const rows = await db
+    .selectFrom("browser_logs")
+    .innerJoin("devices", "devices.id", "browser_logs.device_id")
+    .select(["browser_logs.device_id", "browser_logs.url"])
+    .where("devices.profile_id", "=", profileId)
+    .where("browser_logs.is_blocked", "=", 1)
+    .execute();
+  const covering = rows.filter((r) => blockedBy([r.url], host) !== null);
+  if (!covering.length) return { lifted: [], deviceIds: [] };
+  const ts = nowIso();
+  const deviceIds = [...new Set(covering.map((r) => r.device_id))];
+  const lifted = [...new Set(covering.map((r) => r.url))].sort();
+  await db
+    .updateTable("browser_logs")
+    .set({ is_blocked: 0, updated_at: ts })
+    .where("device_id", "in", deviceIds)
+    .where("url", "in", lifted)
+    .where("is_blocked", "=", 1)
+    .execute();
+  return { lifted, deviceIds };
+}

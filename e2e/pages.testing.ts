@@ -87,6 +87,7 @@ export const BUILT_PAGES: BuiltPage[] = [
   { name: "parent profile add a kid", who: "parent", url: () => "/parent-profile?modal=add-kid" },
   // Logs.
   { name: "browser logs", who: "parent", url: (ids) => `/browser-logs?${kid(ids)}` },
+  { name: "browser logs, sites visited", who: "parent", url: (ids) => `/browser-logs?${kid(ids)}&view=sites` },
   { name: "device logs", who: "parent", url: (ids) => `/device-logs?${kid(ids, "leo")}` },
   { name: "server logs", who: "operator", url: () => "/server-logs" },
   { name: "no access (a parent on an operators' page)", who: "parent", url: () => "/server-logs", status: 403 },

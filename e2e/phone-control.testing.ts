@@ -42,3 +42,12 @@ export async function storeDeviceLogs(serialNumber: string, day: string, count: 
   });
   if (!res.ok) throw new Error(`log control answered ${res.status}: ${await res.text()}`);
 }
+
+/** The demo phone's kid looks `names` up through the web filter (e2e/server.ts `/web-lookups`): its Sites visited. */
+export async function lookUpOnPhone(serialNumber: string, names: string[]): Promise<void> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const res = await fetch(`http://127.0.0.1:${port}/web-lookups?${new URLSearchParams({ serialNumber, names: names.join(",") })}`, {
+    method: "POST",
+  });
+  if (!res.ok) throw new Error(`lookup control answered ${res.status}: ${await res.text()}`);
+}

@@ -74,6 +74,26 @@ process.once("SIGINT", stop);
     if (rows.length) await db.insertInto("device_logs").values(rows).execute();
     return { stored: rows.length };
   };
+  // `POST /web-lookups?serialNumber=…&names=a.example,b.example` (issue 54 item 5): the phone's kid looks the names up
+  // through the web filter as a phone with Private DNS would, decided by the kid's policy and recorded by the visit
+  // recorder, then flushed (no upstream is reachable in the journeys, so the resolver itself is not asked).
+  const recordLookups = async (q: URLSearchParams) => {
+    const runtime = started.services.webFilterRuntime;
+    if (!runtime) throw new Error("the web filter is off on this server");
+    const row = await started.services.db
+      .selectFrom("devices")
+      .innerJoin("web_filter_settings", "web_filter_settings.profile_id", "devices.profile_id")
+      .select("web_filter_settings.filter_id")
+      .where("devices.serial_number", "=", q.get("serialNumber") ?? "")
+      .executeTakeFirstOrThrow();
+    const names = (q.get("names") ?? "").split(",").filter(Boolean);
+    for (const qname of names) {
+      const decision = await runtime.policy.decide(row.filter_id, qname, "A");
+      runtime.visits.record({ filterId: row.filter_id, qname, qtype: "A", decision, rcode: "NOERROR" });
+    }
+    await runtime.visits.flush();
+    return { recorded: names.length };
+  };
   const control = createServer((req, res) => {
     void (async () => {
       const u = new URL(req.url ?? "/", "http://x");
@@ -81,6 +101,10 @@ process.once("SIGINT", stop);
         res
           .writeHead(200, { "Content-Type": "application/json" })
           .end(JSON.stringify(await mailReportAgain(u.searchParams.get("profileId") ?? "")));
+        return;
+      }
+      if (req.method === "POST" && u.pathname === "/web-lookups") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(await recordLookups(u.searchParams)));
         return;
       }
       if (req.method === "POST" && u.pathname === "/device-logs") {

@@ -3,6 +3,7 @@ import { newId, nowIso } from "../core/ids.server";
 import { createParent } from "../db/queries/parents";
 import { seedDemo } from "../db/seed/index";
 import { createTestDb, DIALECTS, type TestDb } from "../db/index.testing";
+import { upsertVisits } from "../db/queries/web-filter/visits";
 import { pruneExpiredState } from "./housekeeping";
 
 describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
@@ -71,12 +72,45 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
       .execute();
 
     const counts = await pruneExpiredState(t.db, now);
-    expect(counts).toEqual({ receipts: 1, enrollmentTokens: 1, sessions: 2 });
+    expect(counts).toEqual({ receipts: 1, enrollmentTokens: 1, sessions: 2, webVisits: 0, webVisitsOverCap: 0 });
     expect((await t.db.selectFrom("device_message_receipts").select("message_id").execute()).map((r) => r.message_id)).toEqual(["recent"]);
     expect((await t.db.selectFrom("enrollment_tokens").select("token_hash").execute()).map((r) => r.token_hash)).toEqual(["live"]);
     const left = (await t.db.selectFrom("sessions").select("id").where("parent_id", "=", parent.id).execute()).map((r) => r.id).sort();
     expect(left).toEqual(["keep", "recently-ended"]);
     // Idempotent.
-    expect(await pruneExpiredState(t.db, now)).toEqual({ receipts: 0, enrollmentTokens: 0, sessions: 0 });
+    expect(await pruneExpiredState(t.db, now)).toEqual({
+      receipts: 0,
+      enrollmentTokens: 0,
+      sessions: 0,
+      webVisits: 0,
+      webVisitsOverCap: 0,
+    });
+  });
+
+  it("removes the visited sites older than WEB_LOG_DAYS and past a kid's WEB_LOG_MAX_ROWS_PER_KID", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    const kid = await t.db.selectFrom("kid_profiles").select("id").executeTakeFirstOrThrow();
+    const visit = (domain: string, hour: string) => ({
+      profileId: kid.id,
+      domain,
+      hour,
+      firstAt: `${hour}:00:00.000Z`,
+      lastAt: `${hour}:00:00.000Z`,
+      count: 1,
+      blocked: false,
+      reason: null,
+    });
+    await upsertVisits(t.db, [
+      visit("old.example", "2026-11-10T11"),
+      visit("a.example", "2026-11-21T10"),
+      visit("b.example", "2026-11-21T11"),
+      visit("c.example", "2026-11-22T11"),
+    ]);
+    expect(await pruneExpiredState(t.db, now, { webLogDays: 7, webLogMaxRowsPerKid: 2 })).toMatchObject({
+      webVisits: 1,
+      webVisitsOverCap: 1,
+    });
+    const left = await t.db.selectFrom("web_visits").select("domain").orderBy("domain").execute();
+    expect(left.map((r) => r.domain)).toEqual(["b.example", "c.example"]);
   });
 });

@@ -1,18 +1,26 @@
 import type { DB } from "../db/index";
 import { nowIso } from "../core/ids.server";
 import { pruneAccountState } from "../db/queries/accounts";
+import { pruneWebVisits } from "../db/queries/web-filter/visits";
 
 /** How long a phone's message ids are remembered for de-duplication: far beyond any retry of an upload. */
 export const RECEIPT_RETENTION_DAYS = 7;
 /** Ended sessions are kept a while for the parent's "signed-in devices" history, then removed. */
 export const ENDED_SESSION_RETENTION_DAYS = 30;
 
+/** What the environment sets (WEB_LOG_DAYS, WEB_LOG_MAX_ROWS_PER_KID); the defaults are in db/queries/web-filter/visits.ts. */
+export interface Retention {
+  webLogDays?: number;
+  webLogMaxRowsPerKid?: number;
+}
+
 /**
  * Removes state that only matters for a while: message receipts, used or expired enrollment tokens, ended
- * sessions, rate-limit windows, used links, old codes and sign-in tokens. Idempotent; every process may run
+ * sessions, rate-limit windows, used links, old codes and sign-in tokens, and the web filter's visited sites older
+ * than WEB_LOG_DAYS or past a kid's WEB_LOG_MAX_ROWS_PER_KID. Idempotent; every process may run
  * it (start-up and hourly), and a missed run is simply caught up by the next one.
  */
-export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise<Record<string, number>> {
+export async function pruneExpiredState(db: DB, now: Date = new Date(), retention: Retention = {}): Promise<Record<string, number>> {
   const days = (n: number) => nowIso(new Date(now.getTime() - n * 86_400_000));
   const counts: Record<string, number> = {};
   const receipts = await db
@@ -33,5 +41,6 @@ export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise
     .executeTakeFirst();
   counts.sessions = Number(sessions.numDeletedRows);
   await pruneAccountState(db, now);
+  Object.assign(counts, await pruneWebVisits(db, now, { days: retention.webLogDays, maxRowsPerKid: retention.webLogMaxRowsPerKid }));
   return counts;
 }

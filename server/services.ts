@@ -169,11 +169,12 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE },
     mail: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
   };
+  const retention = { webLogDays: env.WEB_LOG_DAYS, webLogMaxRowsPerKid: env.WEB_LOG_MAX_ROWS_PER_KID };
 
   if (o.kind === "worker") {
     // No sockets here: commands reach phones through the bus (to whichever process holds them) or push.
     const deps = createDeviceDeps(settings);
-    const jobSide = await startJobSide(deps, jobs, { runWorkers: true });
+    const jobSide = await startJobSide(deps, jobs, { runWorkers: true, retention });
     return {
       env,
       db,
@@ -193,7 +194,7 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   const deviceRuntime = await createDeviceRuntime({
     ...settings,
     redisUrl: env.REDIS_URL || undefined,
-    startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers }),
+    startJobs: (deps) => startJobSide(deps, jobs, { runWorkers: o.runWorkers, retention }),
   });
   const deps = deviceRuntime.deps;
   const webFilterRuntime = o.kind === "web" ? await webFilter() : undefined;

@@ -3,6 +3,7 @@ import type { Logger } from "../core/log";
 import type { DB } from "../db/index";
 import { listsVersion } from "../db/queries/web-filter/categories";
 import { ensureFilterIdsForAllKids } from "../db/queries/web-filter/settings";
+import { upsertVisits } from "../db/queries/web-filter/visits";
 import type { Bus } from "../device-service/bus";
 import { createResolver } from "../web-filter/create-resolver";
 import { resolverCertificate } from "../web-filter/dev-cert";
@@ -12,12 +13,15 @@ import type { Resolver } from "../web-filter/resolver/resolver";
 import { startDotServer, type RunningServer } from "../web-filter/servers/dot";
 import type { WebFilterService } from "../web-filter/service";
 import { webFilterSettings, type WebFilterSettings } from "../web-filter/settings";
+import { createVisitRecorder, type VisitRecorder } from "../web-filter/visits/recorder";
 
 /** The web filter of one process: the resolver over the database policy, kept fresh through the bus. */
 export interface WebFilterRuntime {
   settings: WebFilterSettings;
   policy: DbFilterPolicy;
   resolver: Resolver;
+  /** The lookups, batched into the visited sites (web_visits); flushed by `close`. */
+  visits: VisitRecorder;
   /** What the pages use (AppServices.webFilter). */
   service: WebFilterService;
   /**
@@ -51,7 +55,13 @@ export async function createWebFilter(o: {
   let loadedVersion = await listsVersion(o.db);
   const index = await loadDomainIndex(o.db);
   const policy = await createDbFilterPolicy(o.db, index);
-  const resolver = createResolver(settings, policy, { log: o.log });
+  // The visited sites: the lookups are coalesced in memory and written every few seconds, never logged.
+  const visits = createVisitRecorder({
+    profileOf: (filterId) => policy.profileOf(filterId),
+    write: (buckets) => upsertVisits(o.db, buckets),
+    log: o.log,
+  });
+  const resolver = createResolver(settings, policy, { log: o.log, onLookup: (lookup) => visits.record(lookup) });
   const self = randomUUID();
   const reload = (work: Promise<void>, what: Record<string, unknown>) =>
     work.catch((err: unknown) => o.log("warn", "web filter: policy not reloaded", { ...what, error: String(err) }));
@@ -108,6 +118,7 @@ export async function createWebFilter(o: {
     settings,
     policy,
     resolver,
+    visits,
     service,
     reloadListsIfChanged,
     async startDot(port = settings.DNS_DOT_PORT) {
@@ -126,6 +137,8 @@ export async function createWebFilter(o: {
       unsubscribe();
       await reloading?.catch(() => false);
       await Promise.all(dots.map((d) => d.close()));
+      // After the servers: the last lookups are in the buffer.
+      await visits.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import dnsPacket from "dns-packet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateWebFilterSettings } from "../db/queries/web-filter/settings";
@@ -99,6 +101,31 @@ describe("the web filter in the web process", () => {
     await expect.poll(async () => addresses(await get(kid.filterId, "www.example.com"))).toEqual(["A 0.0.0.0"]);
     await t.started.services.device(parent).browser.create({ serialNumber: device.serial_number, url: "example.com", isBlocked: false });
     await expect.poll(async () => addresses(await post(kid.filterId, "example.com"))).toEqual(["A 93.184.216.34"]);
+  });
+
+  it("records the kid's lookups as visited sites, per domain and hour, at the next flush; no lookup reaches the log files", async () => {
+    expect((await post(kid.filterId, "www.Example.com")).status).toBe(200);
+    await t.started.services.webFilterRuntime!.visits.flush();
+    const rows = await t.db
+      .selectFrom("web_visits")
+      .select(["domain", "hour", "count", "blocked", "reason"])
+      .where("profile_id", "=", kid.id)
+      .orderBy("domain")
+      .execute();
+    const by = Object.fromEntries(rows.map((r) => [r.domain, r]));
+    // www. is coalesced into the domain; the latest lookup of the hour says blocked or not.
+    expect(Object.keys(by).sort()).toEqual(["example.com", "facebook.com"]);
+    expect(Number(by["example.com"]!.count)).toBeGreaterThanOrEqual(4);
+    expect(by["example.com"]).toMatchObject({ blocked: 0, reason: null });
+    expect(by["facebook.com"]).toMatchObject({ blocked: 1, reason: "category:social-networks" });
+    expect(by["facebook.com"]!.hour).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}$/);
+    const logDir = path.join(process.env.DATA_DIR!, "logs");
+    const logs = existsSync(logDir)
+      ? readdirSync(logDir)
+          .map((f) => readFileSync(path.join(logDir, f), "utf8"))
+          .join("\n")
+      : "";
+    expect(logs).not.toMatch(/example\.com|facebook\.com/i);
   });
 
   it("a kid added by the parent has a filter id at once; a removed kid's id is refused", async () => {

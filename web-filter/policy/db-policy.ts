@@ -11,6 +11,8 @@ export interface DbFilterPolicy extends FilterPolicy {
   refreshKid(profileId: string): Promise<void>;
   /** Uses new category lists (after an import: loadDomainIndex again). */
   setIndex(index: CategoryLookup): void;
+  /** The kid of a live filter id (from memory), for the visited sites; undefined when unknown or revoked. */
+  profileOf(filterId: string): string | undefined;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function createDbFilterPolicy(db: DB, index: CategoryLookup, option
       if (!filter) return { action: "allow" };
       return decideLookup(filter, lists, qname, now(), filter.timeZone);
     },
+    profileOf: (filterId) => byFilter.get(filterId)?.profileId,
     refresh: () => serial(reloadAll),
     refreshKid: (profileId) => serial(() => reloadKid(profileId)),
     setIndex(next) {
