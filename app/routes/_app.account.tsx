@@ -13,6 +13,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { endStreams } from "~/utils/sse.server";
 import { formatMediumDateTime } from "#core/format";
 import { ChevronIcon } from "~/components/dashboard/icons";
+import { describeAgent } from "~/rules/user-agent";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Account security · Kids Portal" }];
@@ -79,31 +80,6 @@ export async function action(args: ActionFunctionArgs) {
       );
     }
   }
-}
-
-function describeAgent(ua: string | null): string {
-  if (!ua) return "Unknown device";
-  const browser = /Edg\//.test(ua)
-    ? "Edge"
-    : /Chrome\//.test(ua)
-      ? "Chrome"
-      : /Firefox\//.test(ua)
-        ? "Firefox"
-        : /Safari\//.test(ua)
-          ? "Safari"
-          : "Browser";
-  const os = /Android/.test(ua)
-    ? "Android"
-    : /iPhone|iPad/.test(ua)
-      ? "iOS"
-      : /Windows/.test(ua)
-        ? "Windows"
-        : /Mac OS X/.test(ua)
-          ? "macOS"
-          : /Linux/.test(ua)
-            ? "Linux"
-            : "";
-  return os ? `${browser} on ${os}` : browser;
 }
 
 const fmt = formatMediumDateTime;
