@@ -45,6 +45,17 @@ async function post(fields: Record<string, string>): Promise<{ ok: boolean; mess
   return { ok: res.ok && Boolean(answer?.ok), message: answer?.message ?? "Something went wrong. Please try again." };
 }
 
+/** "denied" when the browser's settings block our notifications. The Permissions API first: some browsers (headless
+ * Chromium) report Notification.permission "denied" while the permission is in fact granted or still to be asked. */
+async function notificationPermission(): Promise<PermissionState | NotificationPermission> {
+  try {
+    if (navigator.permissions?.query) return (await navigator.permissions.query({ name: "notifications" })).state;
+  } catch {
+    /* a browser that does not know the name: Notification.permission below */
+  }
+  return Notification.permission;
+}
+
 async function currentSubscription(): Promise<PushSubscription | null> {
   const reg = await navigator.serviceWorker.getRegistration("/");
   return (await reg?.pushManager.getSubscription()) ?? null;
@@ -61,7 +72,7 @@ export function PushSubscribe({ publicKey, browsers }: { publicKey: string; brow
 
   const check = useCallback(async () => {
     if (!supported()) return setState("unsupported");
-    if (Notification.permission === "denied") return setState("blocked");
+    if ((await notificationPermission()) === "denied") return setState("blocked");
     const sub = await currentSubscription().catch(() => null);
     if (!sub) return setState("off");
     const res = await fetch(`${RESOURCE}?endpoint=${encodeURIComponent(sub.endpoint)}`, { headers: { Accept: "application/json" } });
