@@ -1,15 +1,18 @@
 import type { DB } from "../db/index";
 import { nowIso } from "../core/ids.server";
 import { pruneAccountState } from "../db/queries/accounts";
+import { prunePushDeliveries } from "../db/queries/push-subscriptions";
 
 /** How long a phone's message ids are remembered for de-duplication: far beyond any retry of an upload. */
 export const RECEIPT_RETENTION_DAYS = 7;
 /** Ended sessions are kept a while for the parent's "signed-in devices" history, then removed. */
 export const ENDED_SESSION_RETENTION_DAYS = 30;
+/** Which browsers took which alert (Web Push): only a retried delivery reads it, and none is retried this long. */
+export const PUSH_DELIVERY_RETENTION_DAYS = 7;
 
 /**
  * Removes state that only matters for a while: message receipts, used or expired enrollment tokens, ended
- * sessions, rate-limit windows, used links, old codes and sign-in tokens. Idempotent; every process may run
+ * sessions, rate-limit windows, used links, old codes and sign-in tokens, old Web Push delivery records. Idempotent; every process may run
  * it (start-up and hourly), and a missed run is simply caught up by the next one.
  */
 export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise<Record<string, number>> {
@@ -32,6 +35,7 @@ export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise
     )
     .executeTakeFirst();
   counts.sessions = Number(sessions.numDeletedRows);
+  counts.pushDeliveries = await prunePushDeliveries(db, new Date(now.getTime() - PUSH_DELIVERY_RETENTION_DAYS * 86_400_000));
   await pruneAccountState(db, now);
   return counts;
 }
