@@ -127,6 +127,23 @@ const schema = z.object({
   /** The web filter's visited sites (web_visits): days kept, and the rows kept per kid at most (the oldest go first). */
   WEB_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEB_LOG_MAX_ROWS_PER_KID: z.coerce.number().int().min(1).default(20_000),
+  /**
+   * Web Push (the alerts' push channel): the VAPID key pair, base64url (public: the 65-byte P-256 point, private: 32
+   * bytes; `npx web-push generate-vapid-keys`). Both empty: a pair generated once into DATA_DIR/.vapid-keys.json.
+   */
+  VAPID_PUBLIC_KEY: z.string().default(""),
+  VAPID_PRIVATE_KEY: z.string().default(""),
+  /** Who push services contact about this sender: mailto: or https: (default: PUBLIC_URL when https, else MAIL_FROM's address). */
+  VAPID_SUBJECT: z
+    .string()
+    .default("")
+    .refine((v) => v === "" || /^(mailto:\S+@\S+|https:\/\/\S+)$/i.test(v), {
+      message: "VAPID_SUBJECT must be a mailto: or https: address",
+    }),
+  /** The push services a browser's subscription may point at, comma-separated (`*.` for subdomains); empty: the known ones. */
+  PUSH_ENDPOINT_HOSTS: z.string().default(""),
+  /** Accept http://127.0.0.1 and http://localhost push endpoints (a local push-service double); always on under NODE_ENV=test. */
+  PUSH_ALLOW_INSECURE_ENDPOINTS: bool(false),
 });
 
 export type Env = z.infer<typeof schema> & { SESSION_SECRET: string; databaseKind: "sqlite" | "postgres"; sqlitePath: string };
@@ -196,6 +213,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (e.PAYMENTS_PROVIDER === "stripe") {
     const missing = (["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const).filter((k) => !e[k]);
     if (missing.length) throw new Error(`Invalid environment:\n  ${missing.join(", ")}: required with PAYMENTS_PROVIDER=stripe`);
+  }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new Error(
+      "Invalid environment:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both (a pair) or neither (one is generated into DATA_DIR)",
+    );
   }
   const databaseKind = e.DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";
   const sqlitePath = e.DATABASE_URL.startsWith("file:") ? e.DATABASE_URL.slice("file:".length) : path.join(e.DATA_DIR, "portal.sqlite");

@@ -8,6 +8,7 @@ import type { StoreDatabase } from "./schema-store";
 import type { DeviceServiceDatabase } from "./schema-device-service";
 import type { WebFilterDatabase } from "./schema-web-filter";
 import type { WebhooksDatabase } from "./schema-webhooks";
+import type { PushDatabase } from "./schema-push";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -266,7 +267,8 @@ export interface Database
     TimeRulesDatabase,
     StoreDatabase,
     WebFilterDatabase,
-    WebhooksDatabase {
+    WebhooksDatabase,
+    PushDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

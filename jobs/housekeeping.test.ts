@@ -71,8 +71,30 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
       ])
       .execute();
 
+    await t.db
+      .insertInto("push_subscriptions")
+      .values({
+        id: "browser",
+        parent_id: parent.id,
+        endpoint: "https://fcm.googleapis.com/fcm/send/x",
+        p256dh: "k",
+        auth: "a",
+        label: "Chrome",
+        created_at: ago(30),
+        last_success_at: null,
+      })
+      .execute();
+    await t.db
+      .insertInto("push_deliveries")
+      .values([
+        { alert_id: "old", subscription_id: "browser", created_at: ago(8) },
+        { alert_id: "recent", subscription_id: "browser", created_at: ago(1) },
+      ])
+      .execute();
+
     const counts = await pruneExpiredState(t.db, now);
-    expect(counts).toEqual({ receipts: 1, enrollmentTokens: 1, sessions: 2, webVisits: 0, webVisitsOverCap: 0 });
+    expect(counts).toEqual({ receipts: 1, enrollmentTokens: 1, sessions: 2, pushDeliveries: 1, webVisits: 0, webVisitsOverCap: 0 });
+    expect((await t.db.selectFrom("push_deliveries").select("alert_id").execute()).map((r) => r.alert_id)).toEqual(["recent"]);
     expect((await t.db.selectFrom("device_message_receipts").select("message_id").execute()).map((r) => r.message_id)).toEqual(["recent"]);
     expect((await t.db.selectFrom("enrollment_tokens").select("token_hash").execute()).map((r) => r.token_hash)).toEqual(["live"]);
     const left = (await t.db.selectFrom("sessions").select("id").where("parent_id", "=", parent.id).execute()).map((r) => r.id).sort();
@@ -82,6 +104,7 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
       receipts: 0,
       enrollmentTokens: 0,
       sessions: 0,
+      pushDeliveries: 0,
       webVisits: 0,
       webVisitsOverCap: 0,
     });
