@@ -3,6 +3,7 @@ import type { Bus, CarriedCommand } from "./bus";
 import type { PushTransport } from "./commands/push";
 import type { JobQueue } from "../core/job-queues";
 import type { ReportMailer } from "../core/report-mail";
+import type { PrivateDnsTransition } from "../core/private-dns";
 
 export interface ParentIdentity {
   id: string;
@@ -40,6 +41,16 @@ export interface DeviceServiceDeps {
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL from the composition root: real store icons for master applications; empty → drawn locally. */
   catalogIconBase?: string;
+  /**
+   * DNS_FILTER_DOMAIN when the web filter is on (server/services.ts, core/private-dns.ts `privateDnsDomainFromEnv`):
+   * each phone's policy then names its kid's Private DNS hostname `<filter id>.<domain>`. Absent: the filter is off.
+   */
+  privateDnsDomain?: string;
+  /**
+   * Hears a phone's Private DNS leaving the kid's filter or coming back (device-service/private-dns.ts, from each
+   * child_status): the alerts pipeline listens here (kind "tamper.private-dns", `privateDnsAlertEvent`).
+   */
+  onPrivateDnsTransition?: (t: PrivateDnsTransition) => void | Promise<void>;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

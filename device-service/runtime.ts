@@ -29,6 +29,9 @@ export interface DeviceRuntimeOptions {
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL (server/services.ts passes it); empty or absent → icons drawn locally. */
   catalogIconBase?: string;
+  /** DNS_FILTER_DOMAIN when the web filter is on: policies name the kid's Private DNS hostname (DeviceServiceDeps). */
+  privateDnsDomain?: string;
+  onPrivateDnsTransition?: DeviceServiceDeps["onPrivateDnsTransition"];
   /** Presence timings (tests shorten them); defaults in device-service/socket/presence.ts. */
   presence?: { heartbeatMs?: number; ttlMs?: number; sweepMs?: number };
 }
@@ -62,6 +65,8 @@ export function createDeviceDeps(
     reports: o.reports,
     installRetry: o.installRetry,
     catalogIconBase: o.catalogIconBase,
+    privateDnsDomain: o.privateDnsDomain,
+    onPrivateDnsTransition: o.onPrivateDnsTransition,
   };
 }
 
