@@ -465,15 +465,16 @@ export class SimulatedPhone extends EventEmitter {
   // ---- browsing (issue 15): the kid opens an address; blocked when the applied policy's list covers it ----
   /**
    * Reports the visit (allowed or blocked) as browser_visit; resolves once the server acknowledged it. With opts.dot the
-   * phone first looks the host up through its Private DNS: the filter's blocked answer blocks the visit too.
+   * phone first looks the host up through its Private DNS: the filter's blocked answer (0.0.0.0) blocks the visit too.
    */
-  async visit(url: string, at: Date = new Date()): Promise<{ blocked: boolean; lookup?: PhoneLookup }> {
+  async visit(url: string, at: Date = new Date()): Promise<{ blocked: boolean }> {
     const listed = isBlocked((this.state.policy as { blockedUrls?: string[] } | undefined)?.blockedUrls ?? [], url);
-    const host = this.opts.dot ? hostOf(url) : null;
+    // An address the kids app blocks is never opened, so never looked up; the lookup is in state.lookups.
+    const host = this.opts.dot && !listed ? hostOf(url) : null;
     const lookup = host ? await this.lookup(host, "A", at) : undefined;
     const blocked = listed || Boolean(lookup?.blocked);
     await this.send("browser_visit", { url, visitedAt: at.toISOString(), blocked });
-    return lookup ? { blocked, lookup } : { blocked };
+    return { blocked };
   }
 
   /** The battery level changed: the phone reports its status (child_status) with it; resolves once acknowledged. */
