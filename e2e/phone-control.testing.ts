@@ -42,3 +42,14 @@ export async function storeDeviceLogs(serialNumber: string, day: string, count: 
   });
   if (!res.ok) throw new Error(`log control answered ${res.status}: ${await res.text()}`);
 }
+
+/**
+ * The kid changes a demo phone's Private DNS (through the e2e server's control server): "off", "automatic", a hostname,
+ * or "policy" (back to the filter hostname the phone's policy names). Resolves once the phone reported it.
+ */
+export async function setPrivateDnsOnPhone(serialNumber: string, mode: string): Promise<unknown> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const res = await fetch(`http://127.0.0.1:${port}/private-dns?${new URLSearchParams({ serialNumber, mode })}`, { method: "POST" });
+  if (!res.ok) throw new Error(`Private DNS control answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
