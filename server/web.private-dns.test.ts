@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateWebFilterSettings } from "../db/queries/web-filter/settings";
 import { createEnrollmentToken } from "../device-service/enrollment";
@@ -13,6 +15,7 @@ import { startTestServer } from "./web.testing";
  * the filter's blocked answer for a blocked category and the upstream's for the rest, and the dashboard warns when the
  * kid turns Private DNS off or to another server.
  */
+const run = promisify(execFile);
 const DOMAIN = "dns.portal.test";
 const SERIAL = "DEMO-MIA-0001";
 let t: Awaited<ReturnType<typeof startTestServer>>;
@@ -149,5 +152,19 @@ describe("the simulated phone's Private DNS through the web filter", () => {
     expect((await t.get(`/web-filter?profileId=${kid.profileId}&serialNumber=${SERIAL}`, cookie)).html).toContain(
       "This phone uses this hostname: the web filter applies.",
     );
+  });
+
+  it("the command line: `lookup` through the phone's Private DNS prints the blocked answer and the allowed one", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        ...["--import", "tsx", "device-service/simulator/cli.ts", "lookup", "facebook.com", "example.com"],
+        ...["--url", t.base, "--credential", phone.credential!, "--serial", SERIAL],
+        ...["--private-dns", `${kid.filterId}.${DOMAIN}`, "--dot", `127.0.0.1:${t.started.dotPort!}`],
+      ],
+      { timeout: 30_000, env: { ...process.env } },
+    );
+    expect(stdout).toContain(`lookup facebook.com A via ${kid.filterId}.${DOMAIN}: blocked (0.0.0.0)`);
+    expect(stdout).toContain(`lookup example.com A via ${kid.filterId}.${DOMAIN}: 93.184.216.34`);
   });
 });
