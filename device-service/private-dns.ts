@@ -133,3 +133,33 @@ export async function readPrivateDnsView(
   const expected = hostname && filter && !filter.revoked_at ? hostname(filter.filter_id) : null;
   return privateDnsView(expected, storedPrivateDns(status));
 }
+
+/**
+ * The dashboard's reading (its page cache keeps a page until a table it reads moves the kid's view revision, and
+ * web_filter_settings does not): the phone's report against the hostname its newest policy names (the kid's filter
+ * hostname, delivered), from the policy row the dashboard reads anyway. `filterOn`: AppServices.webFilter is present.
+ */
+export async function readPolicyPrivateDnsView(
+  db: DB,
+  deviceId: string,
+  latestPolicyDocument: Promise<{ document: string } | undefined>,
+  filterOn: boolean,
+): Promise<PrivateDnsView> {
+  const [status, latest] = await Promise.all([
+    db
+      .selectFrom("device_status")
+      .select(["private_dns_mode", "private_dns_hostname"])
+      .where("device_id", "=", deviceId)
+      .executeTakeFirst(),
+    latestPolicyDocument,
+  ]);
+  let expected: string | null = null;
+  if (filterOn && latest) {
+    try {
+      expected = (JSON.parse(latest.document) as { privateDns?: { hostname?: string } | null }).privateDns?.hostname ?? null;
+    } catch {
+      expected = null;
+    }
+  }
+  return privateDnsView(expected, storedPrivateDns(status));
+}

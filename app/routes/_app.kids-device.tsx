@@ -35,7 +35,7 @@ import { NO_JS_REFRESH_SECONDS } from "~/rules/status";
 import { listPaging, visibleCount } from "~/rules/usage";
 import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
-import { readPrivateDnsView } from "#device-service/private-dns";
+import { readPolicyPrivateDnsView } from "#device-service/private-dns";
 import { bonusDraft, bonusIntent, bonusToday } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
 import { changedByLabel } from "~/rules/delegation";
@@ -115,8 +115,13 @@ export async function loader(args: LoaderFunctionArgs) {
         )
       : null,
     bonusToday(db, profile.id, "phone", "", now, overview.timeZone),
-    // The phone's Private DNS against the kid's filter hostname: the warning when it is not the filter (issue 54 item 4).
-    readPrivateDnsView(db, { deviceId: device.id, profileId: profile.id }, webFilter ? (id) => webFilter.hostname(id) : null),
+    // The phone's Private DNS against the filter hostname its policy names: the warning when it is not (issue 54 item 4).
+    readPolicyPrivateDnsView(
+      db,
+      device.id,
+      policies.then((p) => p.latest),
+      Boolean(webFilter),
+    ),
   ]);
   // The page cache keeps this page only until the phone's next time-driven change (a schedule starting or
   // ending, a break ending, the kid's midnight): the explanations below would be stale after it.
