@@ -110,6 +110,11 @@ export interface DeviceStatusTable {
   free_storage_mb: Generated<number | null>;
   /** The device-service process holding the phone's socket while online (device-service/socket/presence.ts). */
   online_process: Generated<string | null>;
+  /** The phone's Private DNS as it last reported it: 'off' | 'opportunistic' | 'hostname'; null until reported (issue 54 item 4). */
+  private_dns_mode: Generated<string | null>;
+  private_dns_hostname: Generated<string | null>;
+  /** When the phone first reported its current Private DNS setting. */
+  private_dns_changed_at: Generated<string | null>;
   updated_at: string;
 }
 

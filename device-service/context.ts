@@ -5,6 +5,7 @@ import type { JobQueue } from "../core/job-queues";
 import type { ReportMailer } from "../core/report-mail";
 import type { Mail } from "../core/mail.server";
 import type { Resolver } from "../core/net-guard.server";
+import type { PrivateDnsTransition } from "../core/private-dns";
 
 export interface ParentIdentity {
   id: string;
@@ -49,6 +50,16 @@ export interface DeviceServiceDeps {
   webhooks?: { allowPrivate: boolean; retryDelaysMs?: number[]; disableAfter?: number; timeoutMs?: number; resolve?: Resolver };
   /** The one mail adapter (core/mail.server.ts deliverMail) for plain mails the jobs send (an endpoint switched off). */
   mail?: (mail: Mail) => Promise<boolean>;
+  /**
+   * DNS_FILTER_DOMAIN when the web filter is on (server/services.ts, core/private-dns.ts `privateDnsDomainFromEnv`):
+   * each phone's policy then names its kid's Private DNS hostname `<filter id>.<domain>`. Absent: the filter is off.
+   */
+  privateDnsDomain?: string;
+  /**
+   * Hears a phone's Private DNS leaving the kid's filter or coming back (device-service/private-dns.ts, from each
+   * child_status): the alerts pipeline listens here (kind "tamper.private-dns", `privateDnsAlertEvent`).
+   */
+  onPrivateDnsTransition?: (t: PrivateDnsTransition) => void | Promise<void>;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

@@ -32,6 +32,9 @@ export interface DeviceRuntimeOptions {
   /** Webhook deliveries (WEBHOOKS_ALLOW_PRIVATE; tests shorten the schedule) and the plain mail adapter. */
   webhooks?: DeviceServiceDeps["webhooks"];
   mail?: DeviceServiceDeps["mail"];
+  /** DNS_FILTER_DOMAIN when the web filter is on: policies name the kid's Private DNS hostname (DeviceServiceDeps). */
+  privateDnsDomain?: string;
+  onPrivateDnsTransition?: DeviceServiceDeps["onPrivateDnsTransition"];
   /** Presence timings (tests shorten them); defaults in device-service/socket/presence.ts. */
   presence?: { heartbeatMs?: number; ttlMs?: number; sweepMs?: number };
 }
@@ -67,6 +70,8 @@ export function createDeviceDeps(
     catalogIconBase: o.catalogIconBase,
     webhooks: o.webhooks,
     mail: o.mail,
+    privateDnsDomain: o.privateDnsDomain,
+    onPrivateDnsTransition: o.onPrivateDnsTransition,
   };
 }
 

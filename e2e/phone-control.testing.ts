@@ -51,3 +51,14 @@ export async function lookUpOnPhone(serialNumber: string, names: string[]): Prom
   });
   if (!res.ok) throw new Error(`lookup control answered ${res.status}: ${await res.text()}`);
 }
+
+/**
+ * The kid changes a demo phone's Private DNS (through the e2e server's control server): "off", "automatic", a hostname,
+ * or "policy" (back to the filter hostname the phone's policy names). Resolves once the phone reported it.
+ */
+export async function setPrivateDnsOnPhone(serialNumber: string, mode: string): Promise<unknown> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const res = await fetch(`http://127.0.0.1:${port}/private-dns?${new URLSearchParams({ serialNumber, mode })}`, { method: "POST" });
+  if (!res.ok) throw new Error(`Private DNS control answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}

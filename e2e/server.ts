@@ -107,6 +107,26 @@ process.once("SIGINT", stop);
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(await recordLookups(u.searchParams)));
         return;
       }
+      // `POST /private-dns?serialNumber=…&mode=off|automatic|policy|<hostname>` (issue 54 item 4): the kid changes the
+      // demo phone's Private DNS (policy: back to the hostname its policy names); answers once the phone reported it.
+      if (req.method === "POST" && u.pathname === "/private-dns") {
+        const phone = started.demo?.phones.find((p) => p.serialNumber === u.searchParams.get("serialNumber"));
+        const mode = u.searchParams.get("mode") ?? "";
+        if (!phone || !mode) return void res.writeHead(404).end();
+        // The phone must hold its policy's hostname first (it acts on a policy a few seconds after it arrives).
+        if (!phone.state.privateDns) await new Promise((resolve) => phone.once("private-dns", resolve));
+        await phone.setPrivateDns(
+          mode === "policy"
+            ? null
+            : mode === "off"
+              ? { mode: "off" }
+              : mode === "automatic"
+                ? { mode: "opportunistic" }
+                : { mode: "hostname", hostname: mode },
+        );
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(phone.state.privateDns ?? null));
+        return;
+      }
       if (req.method === "POST" && u.pathname === "/device-logs") {
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(await storeDeviceLogs(u.searchParams)));
         return;

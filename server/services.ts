@@ -4,6 +4,7 @@ import { startCheckpointer } from "../db/checkpointer";
 import { addToOutbox } from "../db/queries/accounts";
 import { prepareDataDir, publicOrigin, type Env } from "../core/env.server";
 import { createLogger, throttledLog, type Logger } from "../core/log";
+import { privateDnsDomainFromEnv } from "../core/private-dns";
 import { createLogFileSink, serverLogDir } from "../core/log-files.server";
 import { deliverMail } from "../core/mail.server";
 import type { JobRunner } from "../core/job-queues";
@@ -160,6 +161,8 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     publicUrl: publicOrigin(env),
     installRetry: { baseMs: env.INSTALL_RETRY_BASE_MS, maxAttempts: env.INSTALL_RETRY_MAX_ATTEMPTS },
     catalogIconBase: env.CATALOG_ICON_BASE_URL,
+    // The web filter's domain (unless WEB_FILTER=false): every process that builds policies names the kid's Private DNS.
+    privateDnsDomain: privateDnsDomainFromEnv(process.env),
     fcm: { projectId: env.FCM_PROJECT_ID, clientEmail: env.FCM_CLIENT_EMAIL, privateKey: env.FCM_PRIVATE_KEY },
     // Report mails go through the one mail adapter (SMTP_URL, else the dev mailbox in the database's outbox).
     reports: {

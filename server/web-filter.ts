@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../core/log";
+import { filterHostname } from "../core/private-dns";
 import type { DB } from "../db/index";
 import { listsVersion } from "../db/queries/web-filter/categories";
 import { ensureFilterIdsForAllKids } from "../db/queries/web-filter/settings";
@@ -104,7 +105,7 @@ export async function createWebFilter(o: {
   listsTimer?.unref();
 
   const service: WebFilterService = {
-    hostname: (filterId) => `${filterId}.${settings.DNS_FILTER_DOMAIN}`,
+    hostname: (filterId) => filterHostname(filterId, settings.DNS_FILTER_DOMAIN),
     dohUrl: (filterId) => `${o.publicUrl}/dns-query/${filterId}`,
     async kidChanged(profileId) {
       // This process at once (the parent's next lookup sees it), the others through the bus.

@@ -25,6 +25,14 @@ import { startDemoPhones, type DemoPhones } from "../device-service/simulator/de
 import { applyPolicy } from "../device-service/policy/store";
 import { createDohHandler } from "../web-filter/servers/doh";
 import type { RunningServer } from "../web-filter/servers/dot";
+import { resolverCertificate } from "../web-filter/dev-cert";
+import type { WebFilterSettings } from "../web-filter/settings";
+import type { DotTarget } from "../device-service/simulator/private-dns";
+
+/** Where the demo phones send their lookups: this process's DoT, with the development certificate trusted when in use. */
+function demoDotTarget(port: number, settings: WebFilterSettings): DotTarget {
+  return { host: "127.0.0.1", port, ...(settings.DNS_TLS_CERT ? {} : { ca: resolverCertificate(settings).cert }) };
+}
 
 export interface StartedServer {
   /** Where this process answers (http://localhost:<port>); PUBLIC_URL, printed at start, may be a proxy in front. */
@@ -211,6 +219,9 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
       activity: e.SIMULATOR_DEMO_ACTIVITY ? {} : undefined,
       // Each demo phone gets its policy as an enrolling phone does, so its simulated usage obeys it.
       applyPolicy: (deviceId) => applyPolicy(services.deviceRuntime.deps, deviceId),
+      // Their lookups go through the filter over DoT on this process's port (issue 54 item 4), trusting the development
+      // certificate when that is the one in use (self-signed: its own authority); a named one is checked as a phone would.
+      dot: dot && services.webFilterRuntime ? demoDotTarget(dot.port, services.webFilterRuntime.settings) : undefined,
     });
   }
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_DNS_FILTER_DOMAIN, DNS_FILTER_DOMAIN_PATTERN } from "../core/private-dns";
 
 const seconds = (d: number) => z.coerce.number().int().min(0).default(d);
 const whole = (d: number) => z.coerce.number().int().min(1).default(d);
@@ -27,8 +28,8 @@ const schema = z.object({
   /** Phones are `<filter id>.<DNS_FILTER_DOMAIN>` (their Private DNS hostname). */
   DNS_FILTER_DOMAIN: z
     .string()
-    .regex(/^(?=.{1,200}$)([a-z0-9-]+\.)*[a-z0-9-]+$/i, "DNS_FILTER_DOMAIN must be a domain name")
-    .default("dns.localhost"),
+    .regex(DNS_FILTER_DOMAIN_PATTERN, "DNS_FILTER_DOMAIN must be a domain name")
+    .default(DEFAULT_DNS_FILTER_DOMAIN),
   /** Encrypted by default (the lookups are the family's), on kept-alive connections (docs/web-filter.md). */
   DNS_UPSTREAM: z.string().default("https://cloudflare-dns.com/dns-query,https://dns.quad9.net/dns-query"),
   DNS_UPSTREAM_TIMEOUT_MS: whole(2000),

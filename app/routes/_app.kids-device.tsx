@@ -35,6 +35,7 @@ import { NO_JS_REFRESH_SECONDS } from "~/rules/status";
 import { listPaging, visibleCount } from "~/rules/usage";
 import { redirectWithToast } from "~/utils/toast.server";
 import { explainDevice } from "#device-service/explain";
+import { readPolicyPrivateDnsView } from "#device-service/private-dns";
 import { bonusDraft, bonusIntent, bonusToday } from "~/components/time-rules/forms.server";
 import { explainDecision } from "~/rules/time-rules";
 import { changedByLabel } from "~/rules/delegation";
@@ -96,7 +97,8 @@ export async function loader(args: LoaderFunctionArgs) {
   // The newest policies are read once, for the acknowledgement state and the explanations; the family's time zone
   // came with the kid (one statement fewer each).
   const policies = latestAndApplied(db, device.id);
-  const [usage, ack, unread, pendingRatings, notifications, sleepActor, installs, explained, bonusGiven] = await Promise.all([
+  const webFilter = args.context.services.webFilter;
+  const [usage, ack, unread, pendingRatings, notifications, sleepActor, installs, explained, bonusGiven, privateDns] = await Promise.all([
     tab === "usage" ? getUsage(db, profile.id, device.id, period) : null,
     getAckState(db, device.id, policies),
     countUnreadNotifications(db, profile.id),
@@ -113,6 +115,13 @@ export async function loader(args: LoaderFunctionArgs) {
         )
       : null,
     bonusToday(db, profile.id, "phone", "", now, overview.timeZone),
+    // The phone's Private DNS against the filter hostname its policy names: the warning when it is not (issue 54 item 4).
+    readPolicyPrivateDnsView(
+      db,
+      device.id,
+      policies.then((p) => p.latest),
+      Boolean(webFilter),
+    ),
   ]);
   // The page cache keeps this page only until the phone's next time-driven change (a schedule starting or
   // ending, a break ending, the kid's midnight): the explanations below would be stale after it.
@@ -149,6 +158,7 @@ export async function loader(args: LoaderFunctionArgs) {
       appliedPolicyVersion: ack.appliedPolicyVersion,
     },
     unread,
+    privateDns,
     bonus: { given: bonusGiven, draft: bonusDraft(url) },
     pendingRatings,
     installs: installs.map(({ actor, ...i }) => ({ ...i, changedBy: changedByLabel(actor, parent.id) })),

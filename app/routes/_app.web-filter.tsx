@@ -9,6 +9,7 @@ import { webFilterAction } from "~/components/web-filter/actions.server";
 import { AllowList } from "~/components/web-filter/AllowList";
 import { CategoryList } from "~/components/web-filter/CategoryList";
 import { loadWebFilterPage } from "~/components/web-filter/page.server";
+import { readPrivateDnsView } from "#device-service/private-dns";
 import { PrivateDns } from "~/components/web-filter/PrivateDns";
 import { SearchSafety } from "~/components/web-filter/SearchSafety";
 import { sameDraft, withCategory, type WebFilterDraft } from "~/rules/web-filter";
@@ -25,11 +26,17 @@ export const meta: MetaFunction = () => [{ title: "Web Filter · Kids Portal" }]
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const { kid, device } = await requireKidDevice(args, url.searchParams.get("profileId"), url.searchParams.get("serialNumber"));
-  return json({
-    kid: { id: kid.id, name: kid.name },
-    serialNumber: device.serial_number,
-    ...(await loadWebFilterPage(args.context.services, kid.id, url.searchParams)),
-  });
+  const webFilter = args.context.services.webFilter;
+  const [page, phone] = await Promise.all([
+    loadWebFilterPage(args.context.services, kid.id, url.searchParams),
+    // What this phone reported of its Private DNS, shown beside the hostname it should use.
+    readPrivateDnsView(
+      args.context.services.db,
+      { deviceId: device.id, profileId: kid.id },
+      webFilter ? (id) => webFilter.hostname(id) : null,
+    ),
+  ]);
+  return json({ kid: { id: kid.id, name: kid.name }, serialNumber: device.serial_number, ...page, phonePrivateDns: phone.state });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -57,7 +64,7 @@ export default function WebFilter() {
   return (
     <div className="stack">
       <PageHead title="Web Filter" kidName={data.kid.name} profileId={data.kid.id} />
-      <PrivateDns hostname={data.privateDns?.hostname ?? null} kidName={data.kid.name} />
+      <PrivateDns hostname={data.privateDns?.hostname ?? null} kidName={data.kid.name} phone={data.phonePrivateDns} />
       <Form method="post" preventScrollReset className="stack" noValidate>
         <DefaultSubmit name="intent" value="add" />
         <CategoryList

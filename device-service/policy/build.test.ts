@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildPolicy, normaliseMinutes, normaliseUrl, policyAspects, type PolicyInput } from "./build";
+import { buildPolicy, normaliseMinutes, normaliseUrl, policyAspects, samePolicy, type PolicyInput } from "./build";
 
 const base: PolicyInput = {
   sleepMode: false,
@@ -183,5 +183,28 @@ describe("buildPolicy", () => {
     const limit = policyAspects(buildPolicy({ ...base, globalDailyLimitMinutes: 60 }));
     expect([sleep.sleepMode !== a.sleepMode, sleep.protection === a.protection, sleep.limits === a.limits]).toEqual([true, true, true]);
     expect([limit.sleepMode === a.sleepMode, limit.protection === a.protection, limit.limits !== a.limits]).toEqual([true, true, true]);
+  });
+});
+
+describe("buildPolicy: Private DNS (issue 54 item 4)", () => {
+  it.each([
+    ["the kid's filter hostname (lower case)", "AbcDefGhij0123456789.DNS.test", { hostname: "abcdefghij0123456789.dns.test" }],
+    ["no hostname: the filter is off or the kid's id is revoked", null, undefined],
+    ["absent from the input", undefined, undefined],
+  ] as const)("%s", (_name, privateDnsHostname, want) => {
+    const doc = buildPolicy({ ...base, ...(privateDnsHostname === undefined ? {} : { privateDnsHostname }) });
+    expect(doc.privateDns).toEqual(want);
+    // Without a hostname the document is as it was before the field existed: no new version for those phones.
+    if (!want) expect(JSON.stringify(doc)).toBe(JSON.stringify(buildPolicy(base)));
+    else expect("privateDns" in buildPolicy(base)).toBe(false);
+  });
+
+  it("a new hostname is a new policy; full device access does not lift it (the filter is the parent's, not a limit)", () => {
+    const a = buildPolicy({ ...base, privateDnsHostname: "aaaaaaaaaaaaaaaaaaaa.dns.test" });
+    const b = buildPolicy({ ...base, privateDnsHostname: "bbbbbbbbbbbbbbbbbbbb.dns.test" });
+    expect(samePolicy(a, b)).toBe(false);
+    expect(buildPolicy({ ...base, allowFullDeviceAccess: true, privateDnsHostname: "aaaaaaaaaaaaaaaaaaaa.dns.test" }).privateDns).toEqual({
+      hostname: "aaaaaaaaaaaaaaaaaaaa.dns.test",
+    });
   });
 });

@@ -47,6 +47,11 @@ export interface PolicyInput {
   kidsAppPackage?: string;
   /** Weekday limits, schedules, sessions, always-allowed apps, today's bonus, the time zone (issue 21). */
   timeRules?: TimeRulesInput;
+  /**
+   * The kid's web filter hostname (`<filter id>.<DNS_FILTER_DOMAIN>`, core/private-dns.ts) when the filter is on and the
+   * kid has a live filter id; null or absent otherwise.
+   */
+  privateDnsHostname?: string | null;
 }
 
 export interface PolicyApp {
@@ -89,6 +94,12 @@ export interface PolicyDocument {
   schedules?: PolicySchedule[];
   /** Today's bonus minutes; they end at the kid's midnight. */
   bonus?: PolicyBonus | null;
+  /**
+   * The Private DNS the phone sets (issue 54 item 4): every lookup of every app then goes through the kid's web filter.
+   * Absent (read as null) when the filter is off or the kid has no live filter id: a phone of an older kids app ignores
+   * the field, and a policy without it reads as before (no new version for phones of a server without the filter).
+   */
+  privateDns?: { hostname: string } | null;
 }
 
 /** Minutes are whole multiples of 15 and never negative (spec 1 §5). */
@@ -172,6 +183,7 @@ export function buildPolicy(input: PolicyInput): PolicyDocument {
       timeZone: rules.timeZone === "UTC" ? null : rules.timeZone,
       schedules: rules.schedules.length ? rules.schedules : null,
       bonus: rules.bonus,
+      privateDns: input.privateDnsHostname ? { hostname: input.privateDnsHostname.toLowerCase() } : null,
     }),
   };
 }

@@ -1,12 +1,16 @@
 import { nowIso } from "../../core/ids.server";
+import { filterHostname } from "../../core/private-dns";
 import type { DB } from "../../db/index";
 import type { DeviceServiceDeps } from "../context";
 import { issueCommand, OPEN_STATUSES, dispatch } from "../commands/outbox";
 import { loadTimeRules } from "../../db/queries/time-rules/rules";
 import { buildPolicy, samePolicy, type PolicyDocument, type PolicyInput } from "./build";
 
-/** Reads everything the policy depends on for one device. */
-export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new Date()): Promise<PolicyInput> {
+/**
+ * Reads everything the policy depends on for one device. `privateDnsDomain` (DeviceServiceDeps, set when the web filter
+ * is on): the policy names the kid's Private DNS hostname when the kid has a live (not revoked) filter id.
+ */
+export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new Date(), privateDnsDomain?: string): Promise<PolicyInput> {
   const device = await db
     .selectFrom("devices")
     .innerJoin("kid_profiles", "kid_profiles.id", "devices.profile_id")
@@ -19,7 +23,7 @@ export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new 
     ])
     .where("devices.id", "=", deviceId)
     .executeTakeFirstOrThrow();
-  const [apps, categories, global, location, blocked, timeRules] = await Promise.all([
+  const [apps, categories, global, location, blocked, timeRules, filter] = await Promise.all([
     db.selectFrom("profile_apps").selectAll().where("device_id", "=", deviceId).execute(),
     db.selectFrom("category_limits").selectAll().where("profile_id", "=", device.profile_id).execute(),
     db
@@ -31,6 +35,13 @@ export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new 
     db.selectFrom("location_settings").selectAll().where("device_id", "=", deviceId).executeTakeFirst(),
     db.selectFrom("browser_logs").select("url").distinct().where("device_id", "=", deviceId).where("is_blocked", "=", 1).execute(),
     loadTimeRules(db, device.profile_id, now),
+    privateDnsDomain
+      ? db
+          .selectFrom("web_filter_settings")
+          .select(["filter_id", "revoked_at"])
+          .where("profile_id", "=", device.profile_id)
+          .executeTakeFirst()
+      : undefined,
   ]);
   return {
     sleepMode: device.sleep_mode === 1,
@@ -58,6 +69,7 @@ export async function loadPolicyInput(db: DB, deviceId: string, now: Date = new 
       intervalMinutes: location?.location_tracking_interval ?? 0,
     },
     timeRules,
+    privateDnsHostname: privateDnsDomain && filter && !filter.revoked_at ? filterHostname(filter.filter_id, privateDnsDomain) : null,
   };
 }
 
@@ -109,7 +121,7 @@ export async function applyPolicy(
   issuedBy: string | null = null,
   at: Date = new Date(),
 ): Promise<AppliedPolicy> {
-  const doc = buildPolicy(await loadPolicyInput(deps.db, deviceId, at));
+  const doc = buildPolicy(await loadPolicyInput(deps.db, deviceId, at, deps.privateDnsDomain));
   const latest = await latestPolicy(deps.db, deviceId);
   if (latest && latest.command_id && samePolicy(latest.doc, doc)) {
     if (!latest.acknowledged_at) await dispatch(deps, deviceId);

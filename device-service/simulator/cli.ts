@@ -13,11 +13,19 @@
  *
  * The kid rates an app (1–5 stars, optional review; a later rating of the same app replaces the kid's earlier one):
  *   npm run device:sim -- rate org.khanacademy.android --stars 5 --review "I like the maths" --credential … --serial …
+ *
+ * Private DNS and the web filter (issue 54 item 4): the phone sets the hostname its policy names and looks names up
+ * through it over DNS-over-TLS (--dot, default 127.0.0.1:8853, the development certificate from DATA_DIR):
+ *   npm run device:sim -- lookup facebook.com example.com --credential … --serial … [--type AAAA]
+ *   npm run device:sim -- --credential … --serial … --private-dns off        (the kid turned it off: the dashboard warns)
  */
 import { parseArgs } from "node:util";
+import { PRIVATE_DNS_MODES, type PrivateDnsState } from "../../core/private-dns";
+import { readFileSync } from "node:fs";
 import { parseFailInstalls } from "./installer";
 import { SimulatedPhone } from "./phone";
 import { rateApp } from "./ratings";
+import { devCertificateFile, readDevCertificate, type DotTarget, type LookupType, type PhoneLookup } from "./private-dns";
 import { REQUEST_KINDS, type RequestKind } from "./requests";
 
 const USAGE = `A virtual kid's phone for the portal's device service.
@@ -27,6 +35,7 @@ Usage:
   npm run device:sim -- --url <portal> --credential <deviceId.secret> --serial <serial number>
   npm run device:sim -- request <install|uninstall|extend> <package> --credential … --serial … [--minutes 30] [--remarks text] [--wait seconds]
   npm run device:sim -- rate <package> --stars <1-5> [--review text] --credential … --serial …
+  npm run device:sim -- lookup <domain> [<domain>…] [--type A|AAAA] --credential … --serial …
 
 It enrolls with --token (printing its credential for next time), connects, reports, and obeys commands until Ctrl-C.
 
@@ -44,7 +53,18 @@ Options:
   --remarks <text>           the kid's note on a request
   --wait <seconds>           wait this long for the parent's answer to a request (default 0)
   --stars <1-5>, --review <text>  the kid's rating for "rate"
+  --private-dns <off|automatic|hostname>
+                             the kid sets Private DNS on the phone and it stays so (the dashboard warns when it is
+                             not the kid's filter); default: the hostname the phone's policy names
+  --type <A|AAAA>            the record type "lookup" asks for (default A)
+  --dot <host:port>          where the web filter's DNS-over-TLS listens (default 127.0.0.1:8853, npm start's)
+  --dot-ca <file>            the certificate to trust (default: the portal's development certificate,
+                             $DATA_DIR/web-filter-tls/<filter domain>.crt, DATA_DIR defaulting to data)
+  --dot-insecure             accept any certificate (a portal whose development certificate is not readable here)
   -h, --help                 print this help
+
+Lookups go through the filter only while Private DNS names a hostname; "lookup" waits up to --wait seconds
+(default 5 for it) for the phone's policy when it has none yet. A blocked name answers 0.0.0.0 (A) or :: (AAAA).
 `;
 
 const options = {
@@ -63,6 +83,11 @@ const options = {
   stars: { type: "string", default: "5" },
   review: { type: "string" },
   "fail-install": { type: "string", default: "" },
+  "private-dns": { type: "string" },
+  type: { type: "string", default: "A" },
+  dot: { type: "string", default: "127.0.0.1:8853" },
+  "dot-ca": { type: "string" },
+  "dot-insecure": { type: "boolean", default: false },
 } as const;
 
 function readArgs() {
@@ -81,6 +106,57 @@ if (values.help) {
   process.exit(0);
 }
 
+/** `--private-dns`: off, automatic (Android's Automatic, "opportunistic") or a hostname. */
+function privateDnsOption(v: string | undefined): PrivateDnsState | undefined {
+  if (v === undefined) return undefined;
+  const t = v.trim().toLowerCase();
+  if (t === "off") return { mode: "off" };
+  if (t === "automatic" || t === "opportunistic") return { mode: "opportunistic" };
+  if (!/^[a-z0-9.-]{1,253}$/.test(t) || !t.includes("."))
+    exitWith(`--private-dns takes off, automatic or a hostname (${PRIVATE_DNS_MODES.join(", ")}); "${v}" is none of them.`);
+  return { mode: "hostname", hostname: t.replace(/\.+$/, "") };
+}
+
+function exitWith(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+/**
+ * Where lookups go: --dot, trusting --dot-ca, else the development certificate the portal made in DATA_DIR for the
+ * hostname's domain (read when the first lookup is made, once the hostname is known), else --dot-insecure.
+ */
+function dotTarget(): DotTarget {
+  const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(values.dot);
+  if (!m) exitWith(`--dot takes host:port (such as 127.0.0.1:8853); "${values.dot}" is not.`);
+  const target: DotTarget = { host: m[1]!, port: Number(m[2]), insecure: values["dot-insecure"] };
+  if (values["dot-ca"]) target.ca = readFileSync(values["dot-ca"]);
+  return target;
+}
+
+const dot = dotTarget();
+const dataDir = process.env.DATA_DIR || "data";
+/** The development certificate for the hostname in use, unless --dot-ca or --dot-insecure said otherwise. */
+function trustFor(hostname: string | undefined) {
+  if (!hostname || dot.ca || dot.insecure) return;
+  const ca = readDevCertificate(dataDir, hostname);
+  if (ca) dot.ca = ca;
+  else
+    console.error(
+      `No development certificate at ${devCertificateFile(dataDir, hostname)}: the filter's certificate is checked against the system's ` +
+        "authorities (pass --dot-ca <file>, or --dot-insecure for a development portal elsewhere).",
+    );
+}
+
+function describeLookup(l: PhoneLookup): string {
+  const what = `${l.name} ${l.type}`;
+  if (l.via === "network") return `${what}: not filtered (Private DNS is not a hostname; the network's resolver answers)`;
+  if (l.error) return `${what} via ${l.hostname}: no answer (${l.error})`;
+  if (l.blocked) return `${what} via ${l.hostname}: blocked (${l.addresses.join(", ")})`;
+  if (l.rcode !== "NOERROR") return `${what} via ${l.hostname}: ${l.rcode}`;
+  return `${what} via ${l.hostname}: ${l.addresses.join(", ") || "no addresses"}`;
+}
+
 const [lat, lng] = values.location.split(",").map(Number);
 const phone = new SimulatedPhone({
   baseUrl: values.url,
@@ -90,11 +166,19 @@ const phone = new SimulatedPhone({
   location: { latitude: lat, longitude: lng },
   failInstalls: parseFailInstalls(values["fail-install"]),
   log: (m) => console.error(m),
+  dot,
+  privateDns: privateDnsOption(values["private-dns"]),
 });
 for (const p of values.apps.split(",").filter(Boolean)) phone.state.installed.add(p);
 phone.on("command", (c) => console.log(`← command ${c.type} ${c.id} ${JSON.stringify(c.payload).slice(0, 200)}`));
 phone.on("connected", () => console.log(`● connected as ${values.serial}`));
 phone.on("disconnected", (code: number, reason: string) => console.log(`○ disconnected (${code} ${reason})`));
+phone.on("private-dns", (s: PrivateDnsState) => {
+  console.log(`● Private DNS ${s.mode === "hostname" ? s.hostname : s.mode}`);
+  trustFor(s.hostname);
+});
+phone.on("lookup", (l: PhoneLookup) => console.log(`→ lookup ${describeLookup(l)}`));
+trustFor(phone.state.privateDns?.hostname);
 
 async function main() {
   if (!phone.credential) {
@@ -105,6 +189,7 @@ async function main() {
   await phone.connect();
   if (positionals[0] === "request") return ask(positionals[1], positionals[2]);
   if (positionals[0] === "rate") return rate(positionals[1]);
+  if (positionals[0] === "lookup") return lookup(positionals.slice(1));
   await phone.send("installed_apps", { apps: [...phone.state.installed].map((packageName) => ({ packageName })) });
   const every = Number(values["usage-every"]) * 1000;
   if (every > 0) {
@@ -151,6 +236,30 @@ async function rate(packageName: string | undefined) {
   console.log(`→ rating stored (${stars} stars for ${packageName}, message ${id})`);
   await phone.close();
   process.exit(0);
+}
+
+/** `lookup <domain>…`: each name through the phone's Private DNS; prints the answers (blocked: 0.0.0.0 or ::). */
+async function lookup(names: string[]) {
+  const type = values.type.toUpperCase();
+  if (!names.length || (type !== "A" && type !== "AAAA")) throw new Error("Usage: lookup <domain> [<domain>…] [--type A|AAAA]");
+  if (phone.state.privateDns?.mode !== "hostname") {
+    // A phone that connects again gets its policy only when it changed: wait a little for one naming the hostname.
+    const waitMs = (Number(values.wait) || 5) * 1000;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, waitMs);
+      phone.once("private-dns", () => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+  let failed = false;
+  for (const name of names) {
+    const l = await phone.lookup(name, type as LookupType);
+    failed ||= Boolean(l.error);
+  }
+  await phone.close();
+  process.exit(failed ? 1 : 0);
 }
 
 main().catch((err: unknown) => {

@@ -3,6 +3,7 @@ import { createEnrollmentToken } from "../enrollment";
 import { startDemoActivity, type DemoActivity, type DemoActivityOptions } from "./demo-activity";
 import { installCandidates, pendingRequestKinds } from "./demo-requests";
 import { SimulatedPhone } from "./phone";
+import type { DotTarget } from "./private-dns";
 
 export const DEMO_SERIALS = ["DEMO-MIA-0001", "DEMO-LEO-0002"] as const;
 
@@ -39,6 +40,11 @@ export async function startDemoPhones(
      * then again. Off unless given; tests may pass their own schedule, timers, clock and random numbers.
      */
     activity?: Pick<DemoActivityOptions, "schedule" | "timers" | "now" | "random">;
+    /**
+     * Where the web filter's DNS-over-TLS listens (server/web.ts passes its DoT port and development certificate): each
+     * phone sets the Private DNS hostname its policy names and looks its visits up through the filter (issue 54 item 4).
+     */
+    dot?: DotTarget;
   } = {},
 ): Promise<DemoPhones> {
   const phones: SimulatedPhone[] = [];
@@ -84,6 +90,7 @@ export async function startDemoPhones(
       location:
         device.latitude !== null && device.longitude !== null ? { latitude: device.latitude, longitude: device.longitude } : undefined,
       ackDelayMs: opts.ackDelayMs,
+      dot: opts.dot,
     });
     for (const a of apps) phone.state.installed.add(a.package_name);
     try {

@@ -11,6 +11,20 @@ import { isBlocked } from "../policy/urls";
 import { PhoneEnforcer } from "./enforcer";
 import { PhoneRequests } from "./requests";
 import { HANDSHAKE_TIMEOUT_MS, waitForCommand } from "./wait";
+import type { PrivateDnsState } from "../../core/private-dns";
+import { phoneLookup, type DotTarget, type LookupType, type PhoneLookup } from "./private-dns";
+
+/** Lookups a phone keeps in state.lookups (the oldest dropped first). */
+export const MAX_LOOKUPS = 500;
+
+/** The host of a web address (a bare host too), or null when there is none. */
+function hostOf(url: string): string | null {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`).hostname || null;
+  } catch {
+    return null;
+  }
+}
 
 type ChildStatus = z.input<typeof childStatusData>;
 
@@ -33,6 +47,16 @@ export interface PhoneOptions {
   ackDelayMs?: number;
   location?: { latitude: number; longitude: number };
   log?: (msg: string) => void;
+  /**
+   * Where the web filter's DNS-over-TLS listens, and the certificate to trust (simulator/private-dns.ts): with it, the
+   * phone's lookups (and its visits) go through its Private DNS hostname as a real phone's do. Without it, none is made.
+   */
+  dot?: DotTarget;
+  /**
+   * The Private DNS the kid set on the phone, kept whatever the policy says (`--private-dns off|<hostname>`): a phone
+   * whose kids app cannot hold the setting. Absent: the phone sets the policy's `privateDns.hostname`.
+   */
+  privateDns?: PrivateDnsState;
 }
 
 /** The server refused an item for the phone's limits (socket/telemetry-limits.ts): its message; any other failure is thrown on. */
@@ -78,6 +102,10 @@ export class SimulatedPhone extends EventEmitter {
     dns: false,
     kidsAppStarted: 0,
     knoxStopped: false,
+    /** The phone's Private DNS setting; undefined until it has one to report (the policy's, or the kid's own). */
+    privateDns: undefined as PrivateDnsState | undefined,
+    /** The lookups it made (the newest last, at most MAX_LOOKUPS kept). */
+    lookups: [] as PhoneLookup[],
   };
   readonly received: ReceivedCommand[] = [];
   /** Usage it generates and the limits it enforces (simulator/enforcer.ts). */
@@ -96,6 +124,7 @@ export class SimulatedPhone extends EventEmitter {
     this.installer = new PhoneInstaller(this, opts.failInstalls);
     this.credential = opts.credential;
     this.deviceId = opts.credential?.split(".")[0];
+    this.state.privateDns = opts.privateDns;
   }
 
   get serialNumber() {
@@ -147,6 +176,7 @@ export class SimulatedPhone extends EventEmitter {
       protectionState: true,
       freeStorageMb: this.installer.freeStorageMb,
       ...(this.state.policyVersion !== undefined ? { policyVersion: this.state.policyVersion } : {}),
+      ...(this.state.privateDns ? { privateDns: this.state.privateDns } : {}),
       ...this.opts.status,
     };
   }
@@ -356,6 +386,7 @@ export class SimulatedPhone extends EventEmitter {
         s.policyVersion = Number(cmd.payload.version);
         this.emit("policy", s.policy);
         await this.ack(cmd, "acknowledged", { policyVersion: s.policyVersion });
+        await this.applyPrivateDns();
         await this.enforcer.enforce();
         s.enforcedVersion = Math.max(s.enforcedVersion ?? 0, Number(cmd.payload.version)); // an older policy's enforcement may finish later
         return;
@@ -392,10 +423,56 @@ export class SimulatedPhone extends EventEmitter {
     }
   }
 
+  // ---- Private DNS (issue 54 item 4): the policy names the kid's filter hostname; the phone sets it and says so ----
+  /** Sets the policy's Private DNS hostname, unless the kid set their own (opts.privateDns); reports a change. */
+  private async applyPrivateDns(): Promise<void> {
+    const hostname = (this.state.policy as { privateDns?: { hostname?: string } | null } | undefined)?.privateDns?.hostname;
+    if (this.opts.privateDns || !hostname) return;
+    await this.changePrivateDns({ mode: "hostname", hostname });
+  }
+
+  private async changePrivateDns(next: PrivateDnsState): Promise<void> {
+    const now = this.state.privateDns;
+    if (now && now.mode === next.mode && now.hostname === next.hostname) return;
+    this.state.privateDns = next;
+    this.opts.log?.(`[${this.serialNumber}] Private DNS ${next.mode === "hostname" ? next.hostname : next.mode}`);
+    this.emit("private-dns", next);
+    if (this.connected) await this.send("child_status", this.statusData());
+  }
+
+  /**
+   * The kid changes Private DNS on the phone (off, Automatic, another hostname), and it stays so whatever the policy
+   * says; null gives it back to the policy (the filter's hostname, when the policy names one). Resolves once reported.
+   */
+  async setPrivateDns(state: PrivateDnsState | null): Promise<void> {
+    this.opts.privateDns = state ?? undefined;
+    if (state) await this.changePrivateDns(state);
+    else await this.applyPrivateDns();
+  }
+
+  /**
+   * Looks a name up as the phone does: through the Private DNS hostname over DNS-over-TLS when one is set (and the phone
+   * knows where the filter listens, opts.dot), else through the network (not filtered). Recorded in state.lookups.
+   */
+  async lookup(name: string, type: LookupType = "A", at: Date = new Date()): Promise<PhoneLookup> {
+    const result = await phoneLookup(this.state.privateDns ?? { mode: "opportunistic" }, this.opts.dot, name, type, at);
+    this.state.lookups.push(result);
+    if (this.state.lookups.length > MAX_LOOKUPS) this.state.lookups.splice(0, this.state.lookups.length - MAX_LOOKUPS);
+    this.emit("lookup", result);
+    return result;
+  }
+
   // ---- browsing (issue 15): the kid opens an address; blocked when the applied policy's list covers it ----
-  /** Reports the visit (allowed or blocked) as browser_visit; resolves once the server acknowledged it. */
+  /**
+   * Reports the visit (allowed or blocked) as browser_visit; resolves once the server acknowledged it. With opts.dot the
+   * phone first looks the host up through its Private DNS: the filter's blocked answer (0.0.0.0) blocks the visit too.
+   */
   async visit(url: string, at: Date = new Date()): Promise<{ blocked: boolean }> {
-    const blocked = isBlocked((this.state.policy as { blockedUrls?: string[] } | undefined)?.blockedUrls ?? [], url);
+    const listed = isBlocked((this.state.policy as { blockedUrls?: string[] } | undefined)?.blockedUrls ?? [], url);
+    // An address the kids app blocks is never opened, so never looked up; the lookup is in state.lookups.
+    const host = this.opts.dot && !listed ? hostOf(url) : null;
+    const lookup = host ? await this.lookup(host, "A", at) : undefined;
+    const blocked = listed || Boolean(lookup?.blocked);
     await this.send("browser_visit", { url, visitedAt: at.toISOString(), blocked });
     return { blocked };
   }

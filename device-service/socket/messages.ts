@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COMMAND_TYPES } from "../commands/types";
 import { hardwareSchema } from "../enrollment";
+import { privateDnsReport } from "../../core/private-dns";
 
 /**
  * The device protocol. Every frame, both ways, is `{event, id, data}`. The phone's frames are validated
@@ -61,6 +62,11 @@ export const childStatusData = z.object({
   fcmToken: z.string().max(4096).optional(),
   /** Free storage in MB: store installs that failed with INSUFFICIENT_STORAGE resume when it grows. */
   freeStorageMb: z.number().int().min(0).max(10_000_000).optional(),
+  /**
+   * The phone's Private DNS setting (issue 54 item 4): off, automatic, or a hostname (core/private-dns.ts). Optional:
+   * a kids app that does not report it (and the fleet's minimal phones) send child_status as before.
+   */
+  privateDns: privateDnsReport.optional(),
 });
 
 export const usageData = z.object({

@@ -19,6 +19,9 @@ export type StatusValues = Partial<{
   online: number;
   free_storage_mb: number;
   online_process: string | null;
+  private_dns_mode: string;
+  private_dns_hostname: string | null;
+  private_dns_changed_at: string;
 }>;
 
 /**

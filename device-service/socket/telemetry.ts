@@ -18,6 +18,8 @@ import { enqueueWebhookEvent } from "../webhooks";
 import type { DeviceMessage } from "./messages";
 import type { IngestBatcher } from "./ingest-batch";
 import { upsertStatus } from "./status-rows";
+import type { PrivateDnsState } from "../../core/private-dns";
+import { ingestPrivateDns } from "../private-dns";
 
 export interface DeviceRef {
   id: string;
@@ -31,6 +33,8 @@ export interface DeviceRef {
    */
   app_version?: string | null;
   fcm_token?: string | null;
+  /** The phone's Private DNS as this connection last read or wrote it (device-service/private-dns.ts); undefined: not read yet. */
+  private_dns?: PrivateDnsState | null;
 }
 
 type Tx = Transaction<Database>;
@@ -204,7 +208,10 @@ export async function handleDeviceMessage(
   switch (msg.event) {
     case "child_status": {
       const d = msg.data;
+      // The phone's Private DNS: written when it changed; leaving the kid's filter (or coming back) is a transition.
+      const dns = d.privateDns ? await ingestPrivateDns(deps, device, d.privateDns, ts) : null;
       await upsertStatus(db, device.id, {
+        ...dns?.values,
         battery_percentage: d.batteryPercentage,
         battery_checked_at: ts,
         wifi_connected: d.wifiConnected ? 1 : 0,
@@ -246,6 +253,14 @@ export async function handleDeviceMessage(
           );
       }
       await notifyParents(deps, device.profile_id, "device.status");
+      // The alerts pipeline listens here (deps.onPrivateDnsTransition; privateDnsAlertEvent makes its event).
+      if (dns?.transition && deps.onPrivateDnsTransition)
+        await Promise.resolve(deps.onPrivateDnsTransition(dns.transition)).catch((err: unknown) =>
+          deps.log("warn", "private DNS transition not handled", {
+            deviceId: device.id,
+            error: err instanceof Error ? err.message : String(err),
+          }),
+        );
       return;
     }
     case "usage":

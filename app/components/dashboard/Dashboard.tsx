@@ -53,7 +53,13 @@ export function DashboardView({ data, actionData }: { data: DashData; actionData
 
   return (
     <div className="stack dashboard">
-      <Warnings parent={data.parent} fullAccess={device.allowFullDeviceAccess} profileId={profile.id} serialNumber={device.serialNumber} />
+      <Warnings
+        parent={data.parent}
+        fullAccess={device.allowFullDeviceAccess}
+        profileId={profile.id}
+        serialNumber={device.serialNumber}
+        privateDns={data.privateDns}
+      />
 
       <KidHeader data={data} kidQs={kidQs} />
 

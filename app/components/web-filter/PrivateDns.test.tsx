@@ -25,3 +25,23 @@ describe("PrivateDns", () => {
     expect(text).not.toContain("Private DNS hostname");
   });
 });
+
+describe("PrivateDns: what the phone reported", () => {
+  const host = "abcdefghij0123456789.dns.example.org";
+  it.each([
+    [null, "unknown", "This phone has not reported its Private DNS yet."],
+    [{ mode: "hostname", hostname: host }, "ok", "This phone uses this hostname: the web filter applies."],
+    [{ mode: "off" }, "changed", "Private DNS is off on this phone: the web filter does not apply."],
+    [{ mode: "opportunistic" }, "changed", "Private DNS on this phone is set to Automatic: the web filter does not apply."],
+    [
+      { mode: "hostname", hostname: "dns.google" },
+      "changed",
+      "Private DNS on this phone is set to another server: dns.google. The web filter does not apply.",
+    ],
+  ] as const)("%j → %s", (phone, state, text) => {
+    const html = renderToStaticMarkup(<PrivateDns hostname={host} kidName="Mia" phone={phone} />);
+    const line = /<p[^>]*data-testid="private-dns-phone"[^>]*>([^<]*)<\/p>/.exec(html);
+    expect(line?.[0]).toContain(`data-state="${state}"`);
+    expect(line?.[1]).toBe(text);
+  });
+});
