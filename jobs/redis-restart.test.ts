@@ -25,6 +25,8 @@ const processors: Processors = {
   "install-retry": async () => {},
   "daily-reset": async () => {},
   reports: async () => {},
+  "alert-delivery": async () => {},
+  "alert-tick": async () => {},
 };
 
 /** Resolves on the bus's next (re)subscription, acknowledged by Redis. */

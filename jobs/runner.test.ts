@@ -37,6 +37,12 @@ describe.each(Object.keys(runners))("%s runner", (kind) => {
       reports: async (p: Payload<"reports">) => {
         seen.push({ name: "reports", payload: p, at: Date.now() });
       },
+      "alert-delivery": async (p: Payload<"alert-delivery">) => {
+        seen.push({ name: "alert-delivery", payload: p, at: Date.now() });
+      },
+      "alert-tick": async (p: Payload<"alert-tick">) => {
+        seen.push({ name: "alert-tick", payload: p, at: Date.now() });
+      },
     };
   }
 

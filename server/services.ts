@@ -110,6 +110,8 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
       mailer: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
       secret: env.SESSION_SECRET,
     },
+    // The alert pipeline (jobs/alerts/deliver.ts): e-mail through `reports.mailer`; the Web Push channel joins here.
+    alerts: { offlineHours: env.ALERT_OFFLINE_HOURS },
   };
   const closeBase = async () => {
     await bus.close();

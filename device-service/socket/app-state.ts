@@ -1,6 +1,7 @@
 import { nowIso } from "../../core/ids.server";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
+import { LIMIT_REASONS, raiseLimitReached } from "../alerts";
 import type { APP_BLOCK_REASONS } from "./messages";
 
 /**
@@ -12,7 +13,7 @@ import type { APP_BLOCK_REASONS } from "./messages";
  * the category is on again (the policy carries the app's own disable).
  */
 export async function recordAppState(
-  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">,
+  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log" | "jobs">,
   device: { id: string; profile_id: string },
   data: { packageName: string; disabled: boolean; reason: (typeof APP_BLOCK_REASONS)[number] | null },
 ): Promise<void> {
@@ -28,5 +29,10 @@ export async function recordAppState(
     .where("package_name", "=", data.packageName);
   if (!data.disabled) q = q.where((eb) => eb.or([eb("disabled_type", "is", null), eb("disabled_type", "!=", "Manually")]));
   const res = await q.executeTakeFirst();
-  if (Number(res.numUpdatedRows) > 0) await notifyParents(deps, device.profile_id, "device.apps");
+  if (Number(res.numUpdatedRows) > 0) {
+    // A daily limit reached: limit.reached, once per app (or the phone's whole limit) per day (device-service/alerts.ts).
+    if (data.disabled && data.reason && LIMIT_REASONS.has(data.reason))
+      await raiseLimitReached(deps, device, data.packageName, data.reason);
+    await notifyParents(deps, device.profile_id, "device.apps");
+  }
 }

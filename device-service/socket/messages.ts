@@ -61,6 +61,10 @@ export const childStatusData = z.object({
   fcmToken: z.string().max(4096).optional(),
   /** Free storage in MB: store installs that failed with INSUFFICIENT_STORAGE resume when it grows. */
   freeStorageMb: z.number().int().min(0).max(10_000_000).optional(),
+  /** The kids app is the phone's device admin (false: removed, tamper.device-admin-removed). Absent: not reported. */
+  deviceAdminActive: z.boolean().optional(),
+  /** The phone's clock when it sent this status: more than 5 minutes from the server's raises tamper.clock-moved. */
+  deviceTime: iso.optional(),
 });
 
 export const usageData = z.object({

@@ -17,6 +17,7 @@ import { recordKidRating } from "../ratings";
 import type { DeviceMessage } from "./messages";
 import type { IngestBatcher } from "./ingest-batch";
 import { upsertStatus } from "./status-rows";
+import { applyStatusAlerts, raiseAlert } from "../alerts";
 
 export interface DeviceRef {
   id: string;
@@ -244,6 +245,16 @@ export async function handleDeviceMessage(
             device.profile_id,
           );
       }
+      await applyStatusAlerts(deps, device, {
+        batteryPercentage: d.batteryPercentage,
+        protectionState: d.protectionState,
+        missingPermissions: d.missingPermissions,
+        deviceAdminActive: d.deviceAdminActive,
+        deviceTime: d.deviceTime,
+        online: true,
+      }).catch((err: unknown) =>
+        deps.log("warn", "status alerts not checked", { deviceId: device.id, error: err instanceof Error ? err.message : String(err) }),
+      );
       await notifyParents(deps, device.profile_id, "device.status");
       return;
     }
@@ -367,12 +378,13 @@ export async function handleDeviceMessage(
     }
     case "app_request": {
       const d = msg.data;
-      await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
+      const requestId = newId();
+      const asked = await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return null;
         await trx
           .insertInto("app_requests")
           .values({
-            id: newId(),
+            id: requestId,
             profile_id: device.profile_id,
             device_id: device.id,
             package_name: d.packageName,
@@ -406,7 +418,22 @@ export async function handleDeviceMessage(
             read_at: null,
           })
           .execute();
+        return { title };
       });
+      if (asked)
+        await raiseAlert(deps, {
+          eventId: `request:${requestId}`,
+          kind:
+            d.requestType === "App Install"
+              ? "request.install"
+              : d.requestType === "App Uninstall"
+                ? "request.uninstall"
+                : "request.extra-time",
+          profileId: device.profile_id,
+          deviceId: device.id,
+          at: ts,
+          details: { app: asked.title, minutes: d.extendedTime, ...(d.remarks ? { remarks: d.remarks.slice(0, 500) } : {}) },
+        });
       await notifyParents(deps, device.profile_id, "device.request");
       return;
     }
@@ -445,11 +472,15 @@ export async function handleDeviceMessage(
         .set({ ...hardwareColumns(hw), updated_at: ts })
         .where("id", "=", device.id)
         .execute();
-      if (batteryLevel !== undefined)
+      if (batteryLevel !== undefined) {
         await upsertStatus(db, device.id, {
           battery_percentage: batteryLevel,
           battery_checked_at: batteryCheckedAt ? new Date(batteryCheckedAt).toISOString() : ts,
         });
+        await applyStatusAlerts(deps, device, { batteryPercentage: batteryLevel }).catch((err: unknown) =>
+          deps.log("warn", "status alerts not checked", { deviceId: device.id, error: err instanceof Error ? err.message : String(err) }),
+        );
+      }
       await notifyParents(deps, device.profile_id, "device.info");
       return;
     }

@@ -5,6 +5,7 @@ import { dailyReset } from "./daily-reset";
 import { installRetry } from "./install-retry";
 import { kidsRefresh } from "./kids-refresh";
 import { reports } from "./reports";
+import { alertDelivery, alertTick } from "./alerts";
 
 export function createProcessors(deps: DeviceServiceDeps): Processors {
   return {
@@ -13,5 +14,7 @@ export function createProcessors(deps: DeviceServiceDeps): Processors {
     "install-retry": (p) => installRetry(deps, p),
     "daily-reset": (p) => dailyReset(deps, p),
     reports: (p) => reports(deps, p),
+    "alert-delivery": (p) => alertDelivery(deps, p),
+    "alert-tick": (p) => alertTick(deps, p),
   };
 }
