@@ -98,7 +98,10 @@ export function mountSse(app: Express, services: AppServices): void {
     const parentId = session.parent_id;
     const stream = { sessionId: session.id, end: () => stop(true) };
     const unsubscribe = services.bus.subscribe((msg) => {
-      if (msg.type === "parent.refresh" && msg.parentIds.includes(parentId)) {
+      if (msg.type === "parent.refresh" && msg.parentIds.includes(parentId) && msg.reason === "alert.new") {
+        // A new alert (jobs/alerts/deliver.ts, the centre channel): the header's bell reloads its count (AlertBell).
+        res.write(`event: alert\ndata: ${JSON.stringify({ profileId: msg.profileId ?? null })}\n\n`);
+      } else if (msg.type === "parent.refresh" && msg.parentIds.includes(parentId)) {
         res.write(`event: refresh\ndata: ${JSON.stringify({ profileId: msg.profileId ?? null, reason: msg.reason })}\n\n`);
       } else if (msg.type === "parent.streams.end" && (msg.sessionIds?.includes(session.id) || msg.parentIds?.includes(parentId))) {
         stop(true);
