@@ -14,7 +14,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Alert settings · Kids Portal" }];
 
-const switchName = (kind: string, channel: string) => `${kind}:${channel}`;
+/** A switch's field name: no dots (conform reads a dot as a nested field). */
+const switchName = (kind: string, channel: string) => `${kind.replace(/\./g, "_")}__${channel}`;
 const TIME = "Enter a time as HH:MM (00:00 to 23:59).";
 
 /** Every switch is a checkbox (absent: off); quiet hours, when on, need a start and an end that differ. */
