@@ -120,6 +120,8 @@ test("the side menu lists every item and opens without JavaScript", async ({ pag
     "Web Filter",
     "Settings",
     "Reports",
+    "Alerts",
+    "Alert Settings",
     "Payment History",
     "Payment Methods",
     "Change Password",

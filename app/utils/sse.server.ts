@@ -36,7 +36,7 @@ export async function endStreams(
 
 /**
  * GET /events: the parent's live stream. Events: `refresh` (a kid's state changed: device acknowledged,
- * delayed reload fired) with {profileId, reason}. Heartbeat comments keep proxies from closing it. A stream lives
+ * delayed reload fired) with {profileId, reason}; `alert` (a new alert for the parent: the header's bell reloads its count). Heartbeat comments keep proxies from closing it. A stream lives
  * only as long as its session: it ends when `endStreams` names it, and a check every SSE_SESSION_CHECK_MS (and after
  * the bus's Redis subscription came back, when messages may have been lost) ends those whose session was revoked or
  * expired.

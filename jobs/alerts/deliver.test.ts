@@ -11,6 +11,14 @@ import { createKidProfile } from "../../db/queries/kids";
 import { createParent } from "../../db/queries/parents";
 import type { Parent } from "../../db/schema";
 import type { BusMessage } from "../../device-service/bus";
+import {
+  listAlerts,
+  markAlertsRead,
+  readAlertSettings,
+  saveAlertSettings,
+  turnAlertEmailsOff,
+  unreadAlertCount,
+} from "../../db/queries/alerts";
 import { AlertEventError, applyStatusAlerts, raiseOfflineAlerts, recordAlertEvent } from "../../device-service/alerts";
 import type { EnqueueOptions, JobQueue, Payload, QueueName } from "../../core/job-queues";
 import { ALERT_MAX_ATTEMPTS, alertTick, deliverAlert, quietUntil, type AlertDeliveryDeps } from "./deliver";
@@ -306,6 +314,29 @@ describe.each(DIALECTS)("alerts on %s", (dialect) => {
     expect(offline.title).toBe("Leo's phone has been offline for 8 hours");
     await applyStatusAlerts(deps(), dev, { online: true });
     expect(await raiseOfflineAlerts(deps(), 6)).toBe(1); // a new spell (the status row still says offline since then)
+  });
+
+  it("the centre: the unread count, the list with filters, mark read (own alerts only); settings and the e-mail unsubscribe", async () => {
+    await t.db.deleteFrom("alerts").execute();
+    const ids = await recordAlertEvent(deps(), event({ kind: "request.uninstall" }));
+    await recordAlertEvent(deps(), event({ kind: "battery.low", details: { percent: 5 } })); // centre off for battery (above)
+    expect(await unreadAlertCount(t.db, owner)).toBe(1);
+    expect((await listAlerts(t.db, owner, { kid: leo, kind: "request.uninstall", page: 1 })).total).toBe(1);
+    expect((await listAlerts(t.db, owner, { kid: leo, kind: "request.install", page: 1 })).rows).toEqual([]);
+    expect(await markAlertsRead(t.db, stranger, ids)).toBe(0);
+    expect(await markAlertsRead(t.db, owner, ids)).toBe(1);
+    expect(await unreadAlertCount(t.db, owner)).toBe(0);
+    await turnAlertEmailsOff(t.db, owner.id);
+    const s = await readAlertSettings(t.db, owner.id);
+    expect(Object.values(s.switches).every((c) => !c.email)).toBe(true);
+    expect(s.switches["battery.low"].centre).toBe(false);
+    expect(s.switches["request.install"].push).toBe(true);
+    await saveAlertSettings(t.db, owner.id, { ...s, quiet: { start: "21:30", end: "06:45" } });
+    expect((await readAlertSettings(t.db, owner.id)).quiet).toEqual({ start: "21:30", end: "06:45" });
+    const [next] = await recordAlertEvent(deps(), event());
+    expect((await deliveries(next)).find((r) => r.channel === "email")!.state).toBe("skipped");
+    await saveAlertSettings(t.db, owner.id, { ...s, quiet: null });
+    expect((await readAlertSettings(t.db, owner.id)).quiet).toBeNull();
   });
 
   it("the tick closes a claim left by a crash as failed (never sent twice) and re-queues what is due", async () => {
