@@ -64,6 +64,18 @@ const dashboardAction = (intent: string, extra: (i: Ids) => Record<string, strin
 
 export const MATRIX: Record<string, Row | { exempt: string }> = {
   "_app.tsx": { exempt: "reads profileId only in its component, to pick the menu's kid from the loader's own accessible list" },
+  "_app.alerts.tsx": {
+    module: () => import("./routes/_app.alerts"),
+    probes: [
+      { name: "loader, kid filter", method: "GET", url: (i) => `/alerts?kid=${i.profileId}` },
+      {
+        name: "action read-all, kid filter",
+        method: "POST",
+        url: (i) => `/alerts?kid=${i.profileId}`,
+        form: () => ({ intent: "read-all" }),
+      },
+    ],
+  },
   "_app.kids-device.tsx": {
     module: () => import("./routes/_app.kids-device"),
     probes: [

@@ -21,6 +21,7 @@ const PUBLIC = [
   /^healthz/,
   /^webhooks\./,
   /^reports\.unsubscribe\.tsx$/,
+  /^alerts\.unsubscribe\.tsx$/,
   /^resources\.app-icon\.tsx$/,
 ];
 

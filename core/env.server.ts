@@ -69,6 +69,8 @@ const schema = z.object({
   INSTALL_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Install attempts (the first included) before an automatic retry gives up. */
   INSTALL_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** A phone offline longer than this raises the phone.offline alert (once per offline spell). */
+  ALERT_OFFLINE_HOURS: z.coerce.number().min(0.25).max(720).default(6),
   SEED_DEMO: bool(true),
   /** The kids app's fixed API key. Production never uses the built-in dev key: one is generated into DATA_DIR. */
   KIDS_APP_API_KEY: z.string().default(DEV_KIDS_APP_KEY),

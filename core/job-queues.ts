@@ -36,6 +36,16 @@ export const QUEUES = {
   "webhook-delivery": z.object({ deliveryId: z.string().min(1).max(64) }),
   /** Each minute: deliveries whose attempt is overdue (a lost job, a crash mid-send) are queued again. */
   "webhook-sweep": z.object({}),
+  /**
+   * Delivers one alert's channels (e-mail, push, the centre's live bell), each at most once (state in
+   * alert_deliveries, claimed in a transaction); re-queued with a delay for quiet hours and back-off.
+   */
+  "alert-delivery": z.object({ alertId: z.string().min(1).max(100) }),
+  /**
+   * Every 5 minutes: raises phone.offline for phones offline longer than ALERT_OFFLINE_HOURS (once per spell), and
+   * re-queues deliveries whose job was lost or whose quiet hours ended.
+   */
+  "alert-tick": z.object({}),
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

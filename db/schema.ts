@@ -9,6 +9,7 @@ import type { DeviceServiceDatabase } from "./schema-device-service";
 import type { WebFilterDatabase } from "./schema-web-filter";
 import type { WebhooksDatabase } from "./schema-webhooks";
 import type { PushDatabase } from "./schema-push";
+import type { AlertsDatabase } from "./schema-alerts";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -273,7 +274,8 @@ export interface Database
     StoreDatabase,
     WebFilterDatabase,
     WebhooksDatabase,
-    PushDatabase {
+    PushDatabase,
+    AlertsDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

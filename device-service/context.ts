@@ -6,6 +6,7 @@ import type { ReportMailer } from "../core/report-mail";
 import type { Mail } from "../core/mail.server";
 import type { Resolver } from "../core/net-guard.server";
 import type { PrivateDnsTransition } from "../core/private-dns";
+import type { AlertDelivery } from "../core/alert-events";
 
 export interface ParentIdentity {
   id: string;
@@ -39,6 +40,11 @@ export interface DeviceServiceDeps {
   publicUrl?: string;
   /** The report job's mail transport and link signing key, from the composition root (no mail without it). */
   reports?: { mailer: ReportMailer; secret: string };
+  /**
+   * The alert pipeline (jobs/alerts/deliver.ts): `push`, the Web Push channel (absent: push deliveries are skipped);
+   * `offlineHours`, ALERT_OFFLINE_HOURS (default 6). E-mail goes through `reports.mailer` and its signing key.
+   */
+  alerts?: { push?: (d: AlertDelivery) => Promise<void>; offlineHours?: number };
   /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS); defaults in installs.ts. */
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL from the composition root: real store icons for master applications; empty → drawn locally. */

@@ -25,6 +25,8 @@ export interface DeviceRuntimeOptions {
   push?: PushTransport;
   /** The report job's mail transport and unsubscribe-link key (server/services.ts passes them). */
   reports?: DeviceServiceDeps["reports"];
+  /** The alert pipeline's push channel and offline threshold (server/services.ts passes them). */
+  alerts?: DeviceServiceDeps["alerts"];
   /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS). */
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL (server/services.ts passes it); empty or absent → icons drawn locally. */
@@ -66,6 +68,7 @@ export function createDeviceDeps(
     push,
     publicUrl: o.publicUrl,
     reports: o.reports,
+    alerts: o.alerts,
     installRetry: o.installRetry,
     catalogIconBase: o.catalogIconBase,
     webhooks: o.webhooks,

@@ -121,6 +121,8 @@ test("the side menu lists every item and opens without JavaScript", async ({ pag
     "Settings",
     "Reports",
     "Webhooks",
+    "Alerts",
+    "Alert Settings",
     "Payment History",
     "Payment Methods",
     "Change Password",

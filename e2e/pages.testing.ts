@@ -75,6 +75,11 @@ export const BUILT_PAGES: BuiltPage[] = [
   },
   { name: "map", who: "parent", url: () => "/map?lat=51.5014&long=-0.1419&zoom=12" },
   // Account pages.
+  // Alerts (issue 55).
+  { name: "alerts", who: "parent", url: () => "/alerts" },
+  { name: "alerts of one kid and kind", who: "parent", url: (ids) => `/alerts?kid=${ids.leo.profileId}&kind=request.install` },
+  { name: "alert settings", who: "parent", url: () => "/alert-settings" },
+  { name: "alert e-mails unsubscribe (bad link)", who: "signed-out", url: () => "/alerts/unsubscribe?parent=p&sig=s", status: 400 },
   { name: "change password", who: "parent", url: () => "/change-password" },
   { name: "account security", who: "parent", url: () => "/account" },
   { name: "webhooks", who: "parent", url: () => "/webhooks" },

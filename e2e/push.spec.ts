@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./auth.testing";
 import { expectToast } from "./dashboard.testing";
 
-// Web Push on /account (issue 55): "Enable notifications on this browser" registers the service worker, asks the
+// Web Push on /alert-settings (issue 55): "Enable notifications on this browser" registers the service worker, asks the
 // browser's permission, subscribes with the portal's VAPID key and stores the subscription. Playwright's Chromium
 // reaches no real push service, so PushManager.subscribe is replaced in the page by one that records the key it was
 // given and returns a fixed subscription (valid P-256 keys, an FCM-shaped endpoint that nothing is ever sent to).
@@ -56,14 +56,14 @@ async function stubPushManager(page: Page, o: { denied?: boolean } = {}) {
   );
 }
 
-test("Notifications on /account: with JavaScript enable → stored and listed, kept on reload, turned off; blocked says so; without it, says it needs JavaScript", async ({
+test("Notifications on /alert-settings: with JavaScript enable → stored and listed, kept on reload, turned off; blocked says so; without it, says it needs JavaScript", async ({
   page,
   context,
   baseURL,
 }, info) => {
   await signIn(page);
   if (info.project.name !== "js") {
-    await page.goto("/account");
+    await page.goto("/alert-settings");
     await expect(page.getByRole("heading", { level: 2, name: "Notifications" })).toBeVisible();
     await expect(
       page.getByText("Notifications on this browser need JavaScript: turn it on for this site, then enable them here."),
@@ -74,7 +74,7 @@ test("Notifications on /account: with JavaScript enable → stored and listed, k
   }
   await context.grantPermissions(["notifications"], { origin: baseURL! });
   await stubPushManager(page);
-  await page.goto("/account");
+  await page.goto("/alert-settings");
   const card = page.getByTestId("push-subscribe");
   await expect(page.getByRole("heading", { level: 2, name: "Notifications" })).toBeVisible();
   await expect(card.getByText("Notifications are off on this browser.")).toBeVisible();
@@ -105,7 +105,7 @@ test("Notifications on /account: with JavaScript enable → stored and listed, k
   // A browser whose settings block notifications: said so, no button.
   const blocked = await context.newPage();
   await stubPushManager(blocked, { denied: true });
-  await blocked.goto("/account");
+  await blocked.goto("/alert-settings");
   await expect(
     blocked.getByText("Notifications are blocked for Kids Portal in this browser's settings. Allow them there, then reload this page."),
   ).toBeVisible();
@@ -118,9 +118,9 @@ test("a browser in the list is stopped from the list (a plain form, with or with
   const endpoint = `${SUBSCRIPTION.endpoint}-${info.project.name}`;
   const stored = await page.request.post("/resources/push-subscription", { form: { intent: "subscribe", endpoint, ...SUBSCRIPTION.keys } });
   expect(await stored.json()).toEqual({ ok: true, message: "Notifications are on for this browser." });
-  await page.goto("/account");
+  await page.goto("/alert-settings");
   await page.getByRole("button", { name: /^Stop notifications in / }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/alert-settings$/);
   await expectToast(page, "success", "That browser will no longer get notifications.");
   await expect(page.getByText("No browser gets notifications yet.")).toBeVisible();
 });

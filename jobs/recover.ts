@@ -1,6 +1,7 @@
 import { expireOverdue, EXPIRY_SWEEP_MS, OPEN_STATUSES, scheduleExpiry } from "../device-service/commands/outbox";
 import type { DeviceServiceDeps } from "../device-service/context";
 import { recoverInstallRetries } from "../device-service/installs";
+import { ALERT_TICK_SCHEDULE } from "./alerts/deliver";
 import { DAILY_RESET_SCHEDULE, resetDailyBlocks, scheduleDailyReset } from "./processors/daily-reset";
 
 /** The report tick: every hour, builds the reports of periods that closed since (jobs/reports/build.ts). */
@@ -43,6 +44,9 @@ export async function recoverJobs(
     await deps.jobs.repeat("reports", {}, REPORTS_SCHEDULE);
     await deps.jobs.repeat("daily-reset", {}, DAILY_RESET_SCHEDULE);
     await deps.jobs.repeat("webhook-sweep", {}, WEBHOOK_SWEEP_SCHEDULE);
+    // Alerts: offline phones, and deliveries whose job was lost (jobs/alerts/deliver.ts), at start-up and every 5 minutes.
+    await deps.jobs.enqueue("alert-tick", {}, { jobId: `alert-tick-start-${now.toISOString().slice(0, 16).replace(/\D/g, "")}` });
+    await deps.jobs.repeat("alert-tick", {}, ALERT_TICK_SCHEDULE);
   }
   return { expired, expiries, installs, reenabled };
 }

@@ -27,6 +27,8 @@ const processors: Processors = {
   reports: async () => {},
   "webhook-delivery": async () => {},
   "webhook-sweep": async () => {},
+  "alert-delivery": async () => {},
+  "alert-tick": async () => {},
 };
 
 /** Resolves on the bus's next (re)subscription, acknowledged by Redis. */

@@ -43,6 +43,12 @@ describe.each(Object.keys(runners))("%s runner", (kind) => {
       "webhook-sweep": async (p: Payload<"webhook-sweep">) => {
         seen.push({ name: "webhook-sweep", payload: p, at: Date.now() });
       },
+      "alert-delivery": async (p: Payload<"alert-delivery">) => {
+        seen.push({ name: "alert-delivery", payload: p, at: Date.now() });
+      },
+      "alert-tick": async (p: Payload<"alert-tick">) => {
+        seen.push({ name: "alert-tick", payload: p, at: Date.now() });
+      },
     };
   }
 

@@ -3,16 +3,19 @@ import { syncCuratedLists } from "../web-filter/lists/curated-sync";
 import { startCheckpointer } from "../db/checkpointer";
 import { addToOutbox } from "../db/queries/accounts";
 import { prepareDataDir, publicOrigin, type Env } from "../core/env.server";
+import type { AlertDelivery } from "../core/alert-events";
 import { createLogger, throttledLog, type Logger } from "../core/log";
 import { privateDnsDomainFromEnv } from "../core/private-dns";
 import { createLogFileSink, serverLogDir } from "../core/log-files.server";
 import { deliverMail } from "../core/mail.server";
+import { cachedVapidKeys } from "../core/vapid.server";
 import type { JobRunner } from "../core/job-queues";
 import { createLocalBus, createRedisBus, type Bus } from "../device-service/bus";
 import { createDeviceCaller, type DeviceCaller } from "../device-service/caller";
 import type { DeviceServiceDeps, ParentIdentity } from "../device-service/context";
 import { createRemoteDevice } from "../device-service/remote";
 import { createDeviceDeps, createDeviceRuntime, type DeviceRuntime } from "../device-service/runtime";
+import { createPushSender } from "../jobs/alerts/push/sender";
 import { startJobSide, type JobSide } from "../jobs/lifecycle";
 import { createRunner } from "../jobs/runner";
 import type { WebFilterService } from "../web-filter/service";
@@ -153,6 +156,7 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
   }
 
   const jobs = createRunner({ redisUrl: env.REDIS_URL || undefined, prefix: o.queuePrefix, log });
+  let pushSender: ((d: AlertDelivery) => Promise<void>) | undefined;
   const settings = {
     db,
     bus,
@@ -171,6 +175,12 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     },
     webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE },
     mail: (mail: Parameters<typeof deliverMail>[1]) => deliverMail({ env, log, keep: (m) => addToOutbox(db, m) }, mail),
+    // The alert pipeline (jobs/alerts/deliver.ts): e-mail through `reports.mailer`, Web Push signed with the VAPID keys
+    // (read, or made in DATA_DIR, at the first push: the web process and the workers share DATA_DIR or VAPID_*).
+    alerts: {
+      offlineHours: env.ALERT_OFFLINE_HOURS,
+      push: (d: AlertDelivery) => (pushSender ??= createPushSender({ db, vapid: cachedVapidKeys(env), log }))(d),
+    },
   };
   const retention = { webLogDays: env.WEB_LOG_DAYS, webLogMaxRowsPerKid: env.WEB_LOG_MAX_ROWS_PER_KID };
 

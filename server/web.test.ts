@@ -85,6 +85,7 @@ describe("server", () => {
       "/login?iv=x&encryptedData=y",
       "/login?token=t",
       "/reports/unsubscribe?parent=p&sig=s",
+      "/alerts/unsubscribe?parent=p&sig=s",
       "/users/handoff?to=%2Fkids-device",
     ]) {
       const res = await fetch(`${base}${path}`, { redirect: "manual" });

@@ -1,11 +1,14 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Footer, LogoutConfirm, SideMenu, useModalHref, type KidLink } from "~/components/layout";
 import { BrandMark } from "~/components/dashboard/icons";
+import { AlertBell } from "~/components/alerts/AlertBell";
 
 export interface AppFrameData {
   parent: { name: string; email: string };
   kids: KidLink[];
   requestCounts: Record<string, number>;
+  /** Unread alerts: the header's bell (issue 55). */
+  unreadAlerts?: number;
 }
 
 /**
@@ -13,7 +16,7 @@ export interface AppFrameData {
  * parent's name, the page, footer, logout confirmation. The guarded area (_app.tsx) and a public page a signed-in
  * parent opens (/contact) both show it, so the header never goes away while signed in.
  */
-export function AppFrame({ parent, kids, requestCounts, children }: AppFrameData & { children: React.ReactNode }) {
+export function AppFrame({ parent, kids, requestCounts, unreadAlerts = 0, children }: AppFrameData & { children: React.ReactNode }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const profileId = params.get("profileId") ?? params.get("profile_id");
@@ -30,6 +33,7 @@ export function AppFrame({ parent, kids, requestCounts, children }: AppFrameData
           <BrandMark /> Kids Portal
         </Link>
         <div id="kid-switcher-slot" className="header-right">
+          <AlertBell unread={unreadAlerts} />
           <Link to="/parent-profile" className="parent-name" title={`${parent.email} · Parent Profile`}>
             {parent.name}
           </Link>

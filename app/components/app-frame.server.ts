@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listKidsForParent } from "#db/queries/kids";
 import { pendingRequestCounts } from "#db/queries/requests";
+import { unreadAlertCount } from "#db/queries/alerts";
 import type { Parent } from "#db/schema";
 import { KIDS_PAGE_SIZE } from "~/rules/kids";
 import { perRequest } from "~/utils/request-memo.server";
@@ -13,8 +14,11 @@ export async function appFrameData(args: Pick<LoaderFunctionArgs, "request" | "c
     args.context.services.db,
     kids.map((k) => k.id),
   );
+  // The header's bell: unread alerts (issue 55), live over GET /events (AlertBell).
+  const unreadAlerts = await unreadAlertCount(args.context.services.db, parent);
   return {
     requestCounts,
+    unreadAlerts,
     parent: { name: parent.name, email: parent.email, role: parent.role, useDefaultPassword: Boolean(parent.use_default_password) },
     kids,
   };

@@ -44,6 +44,8 @@ export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?
     { label: "Schedules", to: withKid("/schedules", kid) },
     { label: "Reports", to: withKid("/reports", kid) },
     { label: "Webhooks", to: "/webhooks" },
+    { label: "Alerts", to: "/alerts" },
+    { label: "Alert Settings", to: "/alert-settings" },
     { label: "Payment History", to: "/payment-history" },
     { label: "Payment Methods", to: "/payment-methods" },
     { label: "Change Password", to: "/change-password" },

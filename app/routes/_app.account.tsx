@@ -14,9 +14,6 @@ import { endStreams } from "~/utils/sse.server";
 import { formatMediumDateTime } from "#core/format";
 import { ChevronIcon } from "~/components/dashboard/icons";
 import { describeAgent } from "~/rules/user-agent";
-import { PushSubscribe } from "~/components/alerts/PushSubscribe";
-import { cachedVapidKeys } from "#core/vapid.server";
-import { listPushBrowsers } from "#db/queries/push-subscriptions";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: authStyles }];
 export const meta: MetaFunction = () => [{ title: "Account security · Kids Portal" }];
@@ -30,10 +27,7 @@ const IntentSchema = z.discriminatedUnion("intent", [
 export async function loader(args: LoaderFunctionArgs) {
   const { parent, token } = await requireParent(args);
   const current = hashToken(token);
-  const [sessions, browsers] = await Promise.all([
-    listLiveSessions(args.context.services.db, parent.id),
-    listPushBrowsers(args.context.services.db, parent.id),
-  ]);
+  const sessions = await listLiveSessions(args.context.services.db, parent.id);
   const e = args.context.services.env;
   return json({
     twoStep: Boolean(parent.two_step_enabled),
@@ -41,7 +35,6 @@ export async function loader(args: LoaderFunctionArgs) {
     idleMinutes: e.SESSION_IDLE_MINUTES,
     absoluteDays: e.SESSION_ABSOLUTE_DAYS,
     sessions: sessions.map((s) => ({ ...s, current: s.id === current })),
-    push: { publicKey: cachedVapidKeys(e).publicKey, browsers },
   });
 }
 
@@ -92,7 +85,7 @@ export async function action(args: ActionFunctionArgs) {
 const fmt = formatMediumDateTime;
 
 export default function Account() {
-  const { twoStep, email, sessions, idleMinutes, absoluteDays, push } = useLoaderData<typeof loader>();
+  const { twoStep, email, sessions, idleMinutes, absoluteDays } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
   const twoStepError = refused && "twoStepError" in refused ? refused.twoStepError : null;
   const busyTwoStep = useIsSubmitting({ intent: "two-step" });
@@ -127,12 +120,6 @@ export default function Account() {
             {twoStep ? "Turn off two-step verification" : "Turn on two-step verification"}
           </SubmitButton>
         </Form>
-      </div>
-
-      <div className="card stack">
-        <h2>Notifications</h2>
-        <p className="muted">Alerts about your kids' phones can also appear as notifications in the browsers you choose.</p>
-        <PushSubscribe publicKey={push.publicKey} browsers={push.browsers} />
       </div>
 
       <div className="card stack">

@@ -41,7 +41,7 @@ let noncePoolAt = NONCE_POOL.length;
  * verification and one-time sign-in links on /login) or that hand one over (the wrapper hand-off): nothing of their
  * address may leave in a Referer, whatever the page links to or loads.
  */
-const LINK_PAGES = new Set(["/reset-password", "/password/set", "/reports/unsubscribe", "/users/handoff"]);
+const LINK_PAGES = new Set(["/reset-password", "/password/set", "/reports/unsubscribe", "/alerts/unsubscribe", "/users/handoff"]);
 const LINK_PARAMS = ["iv", "encryptedData", "token"];
 
 /** The Referrer-Policy of a response: `no-referrer` on e-mail-link pages, else `strict-origin-when-cross-origin`. */

@@ -36,7 +36,7 @@ export async function endStreams(
 
 /**
  * GET /events: the parent's live stream. Events: `refresh` (a kid's state changed: device acknowledged,
- * delayed reload fired) with {profileId, reason}. Heartbeat comments keep proxies from closing it. A stream lives
+ * delayed reload fired) with {profileId, reason}; `alert` (a new alert for the parent: the header's bell reloads its count). Heartbeat comments keep proxies from closing it. A stream lives
  * only as long as its session: it ends when `endStreams` names it, and a check every SSE_SESSION_CHECK_MS (and after
  * the bus's Redis subscription came back, when messages may have been lost) ends those whose session was revoked or
  * expired.
@@ -98,7 +98,10 @@ export function mountSse(app: Express, services: AppServices): void {
     const parentId = session.parent_id;
     const stream = { sessionId: session.id, end: () => stop(true) };
     const unsubscribe = services.bus.subscribe((msg) => {
-      if (msg.type === "parent.refresh" && msg.parentIds.includes(parentId)) {
+      if (msg.type === "parent.refresh" && msg.parentIds.includes(parentId) && msg.reason === "alert.new") {
+        // A new alert (jobs/alerts/deliver.ts, the centre channel): the header's bell reloads its count (AlertBell).
+        res.write(`event: alert\ndata: ${JSON.stringify({ profileId: msg.profileId ?? null })}\n\n`);
+      } else if (msg.type === "parent.refresh" && msg.parentIds.includes(parentId)) {
         res.write(`event: refresh\ndata: ${JSON.stringify({ profileId: msg.profileId ?? null, reason: msg.reason })}\n\n`);
       } else if (msg.type === "parent.streams.end" && (msg.sessionIds?.includes(session.id) || msg.parentIds?.includes(parentId))) {
         stop(true);

@@ -28,6 +28,7 @@ import * as webVisits from "./2026-11-29T02-web-visits";
 import * as webhooks from "./2026-11-29T08-webhooks";
 import * as pushSubscriptions from "./2026-11-29T06-push-subscriptions";
 import * as devicePrivateDns from "./2026-11-29T03-device-private-dns";
+import * as alerts from "./2026-11-29T05-alerts";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29T01-web-filter-settings": webFilterSettings,
   "2026-11-29T02-web-visits": webVisits,
   "2026-11-29T03-device-private-dns": devicePrivateDns,
+  "2026-11-29T05-alerts": alerts,
   "2026-11-29T06-push-subscriptions": pushSubscriptions,
   "2026-11-29T08-webhooks": webhooks,
 };

@@ -11,6 +11,10 @@
  *   npm run device:sim -- request uninstall com.king.candycrushsaga --credential … --serial …
  *   npm run device:sim -- request extend com.duolingo --minutes 30 --credential … --serial … --wait 600
  *
+ * One status report and exit (battery, tampering: every alert can be seen locally):
+ *   npm run device:sim -- status --battery 12 --credential … --serial …
+ *   npm run device:sim -- status --tamper protection-off|permissions-off|device-admin-removed|clock-moved --credential … --serial …
+ *
  * The kid rates an app (1–5 stars, optional review; a later rating of the same app replaces the kid's earlier one):
  *   npm run device:sim -- rate org.khanacademy.android --stars 5 --review "I like the maths" --credential … --serial …
  *
@@ -27,6 +31,7 @@ import { SimulatedPhone } from "./phone";
 import { rateApp } from "./ratings";
 import { devCertificateFile, readDevCertificate, type DotTarget, type LookupType, type PhoneLookup } from "./private-dns";
 import { REQUEST_KINDS, type RequestKind } from "./requests";
+import { isTamperKind, tamperStatus, TAMPER_KINDS } from "./tamper";
 
 const USAGE = `A virtual kid's phone for the portal's device service.
 
@@ -36,6 +41,7 @@ Usage:
   npm run device:sim -- request <install|uninstall|extend> <package> --credential … --serial … [--minutes 30] [--remarks text] [--wait seconds]
   npm run device:sim -- rate <package> --stars <1-5> [--review text] --credential … --serial …
   npm run device:sim -- lookup <domain> [<domain>…] [--type A|AAAA] --credential … --serial …
+  npm run device:sim -- status [--battery <percent>] [--tamper <kind>] --credential … --serial …
 
 It enrolls with --token (printing its credential for next time), connects, reports, and obeys commands until Ctrl-C.
 
@@ -46,7 +52,10 @@ Options:
   --serial <serial number>   the phone's serial number (default SIM-<random>)
   --usage-every <seconds>    send usage for the current hour this often (default 60; 0: never)
   --location "<lat>,<lng>"   the phone's location (default 51.5014,-0.1419)
-  --battery <percent>        battery level (default 80)
+  --battery <percent>        battery level (default 80; under 15 raises the battery alert)
+  --tamper <kind>            report tampering: ${TAMPER_KINDS.join(", ")}
+                             (protection turned off, kids-app permissions turned off, device admin removed,
+                             the phone's clock moved 10 minutes ahead)
   --apps <a,b,c>             installed packages
   --fail-install <pkg=REASON[:n],…>  installs that fail: always, or n times
   --minutes <n>              minutes asked for by "request extend" (default 30)
@@ -76,6 +85,7 @@ const options = {
   "usage-every": { type: "string", default: "60" },
   location: { type: "string", default: "51.5014,-0.1419" },
   battery: { type: "string", default: "80" },
+  tamper: { type: "string" },
   apps: { type: "string", default: "com.kidsportal.kidsapp,org.khanacademy.android,com.duolingo" },
   minutes: { type: "string", default: "30" },
   remarks: { type: "string" },
@@ -157,12 +167,21 @@ function describeLookup(l: PhoneLookup): string {
   return `${what} via ${l.hostname}: ${l.addresses.join(", ") || "no addresses"}`;
 }
 
+const battery = Number(values.battery);
+if (!Number.isInteger(battery) || battery < 0 || battery > 100) {
+  console.error(`--battery takes a whole percent from 0 to 100 (not ${values.battery}).\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.tamper !== undefined && !isTamperKind(values.tamper)) {
+  console.error(`--tamper takes one of: ${TAMPER_KINDS.join(", ")} (not ${values.tamper}).\n\n${USAGE}`);
+  process.exit(2);
+}
 const [lat, lng] = values.location.split(",").map(Number);
 const phone = new SimulatedPhone({
   baseUrl: values.url,
   serialNumber: values.serial,
   credential: values.credential,
-  status: { batteryPercentage: Number(values.battery) },
+  status: { batteryPercentage: battery, ...(isTamperKind(values.tamper) ? tamperStatus(values.tamper) : {}) },
   location: { latitude: lat, longitude: lng },
   failInstalls: parseFailInstalls(values["fail-install"]),
   log: (m) => console.error(m),
@@ -190,6 +209,12 @@ async function main() {
   if (positionals[0] === "request") return ask(positionals[1], positionals[2]);
   if (positionals[0] === "rate") return rate(positionals[1]);
   if (positionals[0] === "lookup") return lookup(positionals.slice(1));
+  if (positionals[0] === "status") {
+    // connect() sent the status (battery, tampering) and waited for it to be stored.
+    console.log(`→ status stored (battery ${battery} %${values.tamper ? `, tamper ${values.tamper}` : ""})`);
+    await phone.close();
+    process.exit(0);
+  }
   await phone.send("installed_apps", { apps: [...phone.state.installed].map((packageName) => ({ packageName })) });
   const every = Number(values["usage-every"]) * 1000;
   if (every > 0) {

@@ -174,6 +174,8 @@ export class SimulatedPhone extends EventEmitter {
       missingPermissions: [],
       appVersion: this.opts.hardware?.appVersion ?? "3.8.1",
       protectionState: true,
+      deviceAdminActive: true,
+      deviceTime: new Date().toISOString(),
       freeStorageMb: this.installer.freeStorageMb,
       ...(this.state.policyVersion !== undefined ? { policyVersion: this.state.policyVersion } : {}),
       ...(this.state.privateDns ? { privateDns: this.state.privateDns } : {}),

@@ -2,6 +2,7 @@ import { nowIso } from "../../core/ids.server";
 import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
 import { enqueueWebhookEvent } from "../webhooks";
+import { LIMIT_REASONS, raiseLimitReached } from "../alerts";
 import type { APP_BLOCK_REASONS } from "./messages";
 
 /**
@@ -21,7 +22,7 @@ export async function recordAppState(
   if (data.disabled && (data.reason ?? "Manually") === "Manually") return;
   // A time limit reached (the app's, its category's or the phone's): the parents' webhooks hear it once, when the app
   // was not already stopped for that reason.
-  const limit = data.disabled && data.reason && LIMIT_REASONS.includes(data.reason) ? data.reason : null;
+  const limit = data.disabled && data.reason && LIMIT_REASONS.has(data.reason) ? data.reason : null;
   const before = limit
     ? await deps.db
         .selectFrom("profile_apps")
@@ -41,7 +42,11 @@ export async function recordAppState(
     .where("package_name", "=", data.packageName);
   if (!data.disabled) q = q.where((eb) => eb.or([eb("disabled_type", "is", null), eb("disabled_type", "!=", "Manually")]));
   const res = await q.executeTakeFirst();
-  if (Number(res.numUpdatedRows) > 0) await notifyParents(deps, device.profile_id, "device.apps");
+  if (Number(res.numUpdatedRows) > 0) {
+    // A daily limit reached: limit.reached, once per app (or the phone's whole limit) per day (device-service/alerts.ts).
+    if (limit) await raiseLimitReached(deps, device, data.packageName, limit);
+    await notifyParents(deps, device.profile_id, "device.apps");
+  }
   if (limit && before && !(before.is_app_disabled && before.disabled_type === limit))
     void enqueueWebhookEvent(deps, {
       type: "limit.reached",
@@ -50,6 +55,3 @@ export async function recordAppState(
       data: { deviceId: device.id, packageName: data.packageName, reason: limit },
     });
 }
-
-/** The phone's reasons that are a time limit reached. */
-const LIMIT_REASONS: readonly string[] = ["Overuse", "Category Overuse", "Global Daily Limit Reach"];

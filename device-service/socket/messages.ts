@@ -67,6 +67,10 @@ export const childStatusData = z.object({
    * a kids app that does not report it (and the fleet's minimal phones) send child_status as before.
    */
   privateDns: privateDnsReport.optional(),
+  /** The kids app is the phone's device admin (false: removed, tamper.device-admin-removed). Absent: not reported. */
+  deviceAdminActive: z.boolean().optional(),
+  /** The phone's clock when it sent this status: more than 5 minutes from the server's raises tamper.clock-moved. */
+  deviceTime: iso.optional(),
 });
 
 export const usageData = z.object({

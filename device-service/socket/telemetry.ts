@@ -19,7 +19,8 @@ import type { DeviceMessage } from "./messages";
 import type { IngestBatcher } from "./ingest-batch";
 import { upsertStatus } from "./status-rows";
 import type { PrivateDnsState } from "../../core/private-dns";
-import { ingestPrivateDns } from "../private-dns";
+import { ingestPrivateDns, privateDnsAlertEvent } from "../private-dns";
+import { applyStatusAlerts, raiseAlert } from "../alerts";
 
 export interface DeviceRef {
   id: string;
@@ -252,8 +253,20 @@ export async function handleDeviceMessage(
             device.profile_id,
           );
       }
+      await applyStatusAlerts(deps, device, {
+        batteryPercentage: d.batteryPercentage,
+        protectionState: d.protectionState,
+        missingPermissions: d.missingPermissions,
+        deviceAdminActive: d.deviceAdminActive,
+        deviceTime: d.deviceTime,
+        online: true,
+      }).catch((err: unknown) =>
+        deps.log("warn", "status alerts not checked", { deviceId: device.id, error: err instanceof Error ? err.message : String(err) }),
+      );
       await notifyParents(deps, device.profile_id, "device.status");
-      // The alerts pipeline listens here (deps.onPrivateDnsTransition; privateDnsAlertEvent makes its event).
+      // Private DNS left the kid's filter: a tamper.private-dns alert (none when it comes back); and any listener.
+      const dnsAlert = dns?.transition ? privateDnsAlertEvent(dns.transition) : null;
+      if (dnsAlert) await raiseAlert(deps, dnsAlert);
       if (dns?.transition && deps.onPrivateDnsTransition)
         await Promise.resolve(deps.onPrivateDnsTransition(dns.transition)).catch((err: unknown) =>
           deps.log("warn", "private DNS transition not handled", {
@@ -383,10 +396,9 @@ export async function handleDeviceMessage(
     }
     case "app_request": {
       const d = msg.data;
-      let requestId: string | null = null;
-      await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
-        requestId = newId();
+      const requestId = newId();
+      const asked = await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return null;
         await trx
           .insertInto("app_requests")
           .values({
@@ -424,9 +436,24 @@ export async function handleDeviceMessage(
             read_at: null,
           })
           .execute();
+        return { title };
       });
+      if (asked)
+        await raiseAlert(deps, {
+          eventId: `request:${requestId}`,
+          kind:
+            d.requestType === "App Install"
+              ? "request.install"
+              : d.requestType === "App Uninstall"
+                ? "request.uninstall"
+                : "request.extra-time",
+          profileId: device.profile_id,
+          deviceId: device.id,
+          at: ts,
+          details: { app: asked.title, minutes: d.extendedTime, ...(d.remarks ? { remarks: d.remarks.slice(0, 500) } : {}) },
+        });
       await notifyParents(deps, device.profile_id, "device.request");
-      if (requestId)
+      if (asked)
         void enqueueWebhookEvent(deps, {
           type: "request.created",
           profileId: device.profile_id,
@@ -477,11 +504,15 @@ export async function handleDeviceMessage(
         .set({ ...hardwareColumns(hw), updated_at: ts })
         .where("id", "=", device.id)
         .execute();
-      if (batteryLevel !== undefined)
+      if (batteryLevel !== undefined) {
         await upsertStatus(db, device.id, {
           battery_percentage: batteryLevel,
           battery_checked_at: batteryCheckedAt ? new Date(batteryCheckedAt).toISOString() : ts,
         });
+        await applyStatusAlerts(deps, device, { batteryPercentage: batteryLevel }).catch((err: unknown) =>
+          deps.log("warn", "status alerts not checked", { deviceId: device.id, error: err instanceof Error ? err.message : String(err) }),
+        );
+      }
       await notifyParents(deps, device.profile_id, "device.info");
       return;
     }

@@ -6,6 +6,7 @@ import { installRetry } from "./install-retry";
 import { kidsRefresh } from "./kids-refresh";
 import { reports } from "./reports";
 import { webhookDelivery, webhookSweep } from "./webhook-delivery";
+import { alertDelivery, alertTick } from "./alerts";
 
 export function createProcessors(deps: DeviceServiceDeps): Processors {
   return {
@@ -16,5 +17,7 @@ export function createProcessors(deps: DeviceServiceDeps): Processors {
     reports: (p) => reports(deps, p),
     "webhook-delivery": (p) => webhookDelivery(deps, p),
     "webhook-sweep": () => webhookSweep(deps),
+    "alert-delivery": (p) => alertDelivery(deps, p),
+    "alert-tick": (p) => alertTick(deps, p),
   };
 }
