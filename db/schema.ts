@@ -7,6 +7,7 @@ import type { ReportsDatabase } from "./schema-reports";
 import type { StoreDatabase } from "./schema-store";
 import type { DeviceServiceDatabase } from "./schema-device-service";
 import type { WebFilterDatabase } from "./schema-web-filter";
+import type { ApiDatabase } from "./schema-api";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -264,7 +265,8 @@ export interface Database
     ReportsDatabase,
     TimeRulesDatabase,
     StoreDatabase,
-    WebFilterDatabase {
+    WebFilterDatabase,
+    ApiDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;
