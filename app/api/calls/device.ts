@@ -17,7 +17,7 @@ import { resolvePeriod } from "~/rules/periods";
 import { checkDailyLimit } from "~/rules/minutes";
 import { requireKidAccess } from "~/utils/auth.server";
 import { requireKidDevice } from "~/components/dashboard/guard.server";
-import { body, defineCall, query, queryBool, queryInt, type CallContext } from "../define";
+import { body, defineCall, query, queryInt, type CallContext } from "../define";
 import { ApiError } from "../envelope";
 
 const KIDS = "Kids and devices";

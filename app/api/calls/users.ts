@@ -282,6 +282,9 @@ export const delegateAccess = defineCall({
         throw new ApiError(400, `The delegate's address must be in your own domain (@${emailDomain(parent.email)}).`);
       username = local ?? "";
     }
+    // Delegation is the owner's alone: a kid that is not their own is another family's, and reveals nothing (404).
+    const own = new Set((await listOwnKids(ctx.services.db, parent.id)).map((k) => k.id));
+    if (input.allowedKids.some((k) => !own.has(k.trim()))) throw new ApiError(404, "We couldn't find this kid in your account.");
     const checked = checkDelegateForm({ username, name: input.name, allowedKids: input.allowedKids }, parent.email);
     if (!checked.ok) throw new ApiError(400, checked.message);
     const outcome = await invite(ctx.services, parent, checked.value);
