@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createParent } from "#db/queries/parents";
 import { createSession } from "#db/queries/sessions";
+import { hashPassword } from "#core/password.server";
 import type { Parent } from "#db/schema";
 import type { AppServices } from "~/load-context";
 import type { Fixture } from "../authz.testing";
@@ -62,7 +63,19 @@ export const API_PROBES: Record<string, ApiProbe> = {
     }),
   },
   postUsersParentUpdateDelegateAccessStatus: { allow: OWNER, input: (i) => ({ id: i.delegationId, status: "Revoked" }) },
-  postUsersChangePassword: { allow: SIGNED_IN, input: () => ({ old_password: "x", new_password: "y", confirm_password: "y" }) },
+  postUsersChangePassword: {
+    allow: SIGNED_IN,
+    // The owner's password is set fresh each time, so the owner's call succeeds (and ends the owner's sessions).
+    prepare: async (fx) => {
+      await fx.t.db
+        .updateTable("parents")
+        .set({ password_hash: await hashPassword("old-Password-2026") })
+        .where("id", "=", fx.parents.owner.id)
+        .execute();
+      return {};
+    },
+    input: () => ({ old_password: "old-Password-2026", new_password: "new-Password-2026!", confirm_password: "new-Password-2026!" }),
+  },
   postUsersUpdateReportFrequency: { allow: SIGNED_IN, input: () => ({ kidsReportType: "Weekly" }) },
   postUsersKidsParentLogin: {
     allow: ANYONE,
@@ -168,7 +181,13 @@ export const API_PROBES: Record<string, ApiProbe> = {
   postPaymentCardDelete: { allow: OWNER, prepare: ownersCard, input: (i) => ({ id: i.cardId }) },
   postPaymentCardCreate: {
     allow: SIGNED_IN,
-    input: () => ({ card_name: "Test", number: "4242424242424242", exp_month: 12, exp_year: 2099, cvc: "123" }),
+    input: () => ({
+      card_name: "Test",
+      number: "5555555555554444",
+      exp_month: 1 + Math.floor(Math.random() * 12),
+      exp_year: 2040 + Math.floor(Math.random() * 50),
+      cvc: "123",
+    }),
   },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };
@@ -204,6 +223,9 @@ export async function startApiHarness(fx: Fixture, o: { callsPerMinute?: number 
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  // Longer than any pause between a test's calls (a type-check runs between two): an idle kept-alive socket closed by
+  // the server while the client reuses it would read as ECONNRESET.
+  server.keepAliveTimeout = 120_000;
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const parents: Record<string, Parent> = { ...fx.parents, operator };
   const token = async (actor: ApiActor) =>
