@@ -103,7 +103,7 @@ export async function completeSignIn(
   parent: Parent,
   opts: { redirectTo?: string | null; hideGoogle?: boolean } = {},
 ): Promise<Response> {
-  const { db, log } = args.context.services;
+  const { db } = args.context.services;
   const to = opts.redirectTo ? safeRedirect(opts.redirectTo) : defaultTarget(parent);
   if (opts.hideGoogle && !parent.hide_google) await setHideGoogle(db, parent.id, true);
   if (parent.two_step_enabled) {
@@ -122,7 +122,7 @@ export async function completeSignIn(
  */
 export async function beginTwoStep(args: Args, parent: Parent, to: string): Promise<TwoStepState> {
   const { db, log } = args.context.services;
-  const step = await startOtp(db, env().SESSION_SECRET, parent.id, await trustedDevice(args.request, parent.email));
+  const step = await startOtp(db, args.context.services.env.SESSION_SECRET, parent.id, await trustedDevice(args.request, parent.email));
   if ("code" in step) {
     await sendMail(args.context.services, mails.otp(parent.email, parent.name, step.code));
     log("info", "two-step code sent", { parent: parent.id });
