@@ -76,6 +76,7 @@ export const BUILT_PAGES: BuiltPage[] = [
   { name: "map", who: "parent", url: () => "/map?lat=51.5014&long=-0.1419&zoom=12" },
   // Account pages.
   { name: "change password", who: "parent", url: () => "/change-password" },
+  { name: "api tokens", who: "parent", url: () => "/api-tokens" },
   { name: "account security", who: "parent", url: () => "/account" },
   { name: "contact", who: "parent", url: () => "/contact" },
   { name: "payment history", who: "parent", url: () => "/payment-history" },
