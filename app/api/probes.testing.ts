@@ -86,6 +86,11 @@ export const API_PROBES: Record<string, ApiProbe> = {
   getDeviceMostUsedApps: { allow: KID, input: (i) => ({ ...kid(i), filterType: "week" }) },
   getApplicationMostUsedCategory: { allow: KID, input: (i) => ({ ...kid(i), filterType: "day" }) },
   getApplicationCategoryChart: { allow: KID, input: (i) => ({ ...kid(i), filterType: "week", weekType: "previous" }) },
+  getApplicationUsageChart: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({ ...kid(i), packageName: i.packageName, filterType: "week" }),
+  },
   getDeviceBySerialNumber: { allow: KID, input: (i) => ({ serialNumber: i.serialNumber }) },
   getDeviceInfo: { allow: KID, input: (i) => ({ serialNumber: i.serialNumber }) },
   getDeviceSync: { allow: KID, input: (i) => ({ id: i.serialNumber }) },

@@ -5,7 +5,8 @@ import { FCM_ACTION_NAMES } from "#device-service/commands/types";
 import { NOT_YOUR_DEVICE } from "#device-service/trpc";
 import { findAccessibleDevice } from "#db/queries/access";
 import { listKidsForParent } from "#db/queries/kids";
-import { listKidApps } from "#db/queries/apps";
+import { getAppUsageChart, listKidApps } from "#db/queries/apps";
+import { formatMinutes } from "#core/duration";
 import { getKidOverview } from "#db/queries/dashboard/overview";
 import { getDeviceDetails } from "#db/queries/dashboard/device";
 import { getGlobalDailyLimit, GLOBAL_DAILY_LIMIT_KEY } from "#db/queries/dashboard/limits";
@@ -567,5 +568,36 @@ export const unreadCount = defineCall({
   handle: async (ctx, input) => {
     const found = await accessibleDevice(ctx, input.serialNumber);
     return { respones_msg: "Unread notifications.", data: await countUnreadNotifications(ctx.services.db, found.kid.id) };
+  },
+});
+
+export const appUsageChart = defineCall({
+  method: "get",
+  path: "/application/usage-chart",
+  tag: USAGE,
+  summary: "One app's screen time of a period, by hour (day) or by day (week)",
+  note: "data is the chart's data (slots, the app as its one series, minutes per slot); deviceDetail the phone; totalUsedTimeInFormat the total as the pages write it.",
+  auth: "parent",
+  changes: false,
+  input: query({ ...periodQuery, packageName: z.string().trim().min(1).max(255) }),
+  reply: z.object({
+    data: z.object({
+      slots: z.array(z.string()),
+      categories: z.array(z.object({ key: z.string(), name: z.string() })),
+      rows: z.array(z.object({ slot: z.string(), values: z.record(z.number()) })),
+    }),
+    deviceDetail: z.object({ _id: z.string(), serialNumber: z.string() }),
+    totalUsedTimeInFormat: z.string(),
+  }),
+  handle: async (ctx, input) => {
+    const { device } = await kidDevice(ctx, input.profileId, input.serialNumber);
+    const period = resolvePeriod({ filter: input.filterType, date: input.currentDate, week: input.weekType }, new Date());
+    const r = await getAppUsageChart(ctx.services.db, device.id, input.packageName, period);
+    return {
+      respones_msg: r.total ? "App usage." : "No data to show",
+      data: r.chart,
+      deviceDetail: { _id: device.id, serialNumber: device.serial_number },
+      totalUsedTimeInFormat: formatMinutes(r.total),
+    };
   },
 });
