@@ -63,6 +63,10 @@ const dashboardAction = (intent: string, extra: (i: Ids) => Record<string, strin
 });
 
 export const MATRIX: Record<string, Row | { exempt: string }> = {
+  "_app.api-tokens.tsx": {
+    exempt:
+      "its id names the parent's own API token, never a kid; another parent's token is not revoked (app/routes/_app.api-tokens.test.ts)",
+  },
   "_app.tsx": { exempt: "reads profileId only in its component, to pick the menu's kid from the loader's own accessible list" },
   "_app.alerts.tsx": {
     module: () => import("./routes/_app.alerts"),

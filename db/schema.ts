@@ -10,6 +10,7 @@ import type { WebFilterDatabase } from "./schema-web-filter";
 import type { WebhooksDatabase } from "./schema-webhooks";
 import type { PushDatabase } from "./schema-push";
 import type { AlertsDatabase } from "./schema-alerts";
+import type { ApiDatabase } from "./schema-api";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -275,7 +276,8 @@ export interface Database
     WebFilterDatabase,
     WebhooksDatabase,
     PushDatabase,
-    AlertsDatabase {
+    AlertsDatabase,
+    ApiDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

@@ -81,6 +81,7 @@ export const BUILT_PAGES: BuiltPage[] = [
   { name: "alert settings", who: "parent", url: () => "/alert-settings" },
   { name: "alert e-mails unsubscribe (bad link)", who: "signed-out", url: () => "/alerts/unsubscribe?parent=p&sig=s", status: 400 },
   { name: "change password", who: "parent", url: () => "/change-password" },
+  { name: "api tokens", who: "parent", url: () => "/api-tokens" },
   { name: "account security", who: "parent", url: () => "/account" },
   { name: "webhooks", who: "parent", url: () => "/webhooks" },
   { name: "contact", who: "parent", url: () => "/contact" },

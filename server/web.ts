@@ -12,6 +12,7 @@ import { throttledLog } from "../core/log";
 import { createServices, type Services } from "./services";
 import { startHomeAssistantBridge, type HomeAssistantBridge } from "./home-assistant";
 import { mountSse } from "../app/utils/sse.server";
+import { API_BASE, apiDocsHandler, apiRouter } from "../app/api/router.server";
 import { PAGE_CACHE_PATHS, PageCache, isPageCacheGet, pageCacheRoute, type PageCacheStore } from "../app/utils/page-cache.server";
 import { securityHeaders, sameOriginPosts } from "../app/utils/security.server";
 import { boundedFormBodies, createRemixHandler, isSingleFetchData } from "../app/utils/request-limits.server";
@@ -112,6 +113,10 @@ export async function startServer(options: { port?: number; quiet?: boolean; sim
   );
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
+  // The open API (docs/api.md): JSON calls authorised by a bearer token alone (never a cookie), so before the
+  // same-origin check of the pages' form posts; its reference is a page of this product (no CDN).
+  app.use(API_BASE, apiRouter(services));
+  app.get("/api/docs", apiDocsHandler());
   app.use(sameOriginPosts({ trustProxy: e.TRUST_PROXY }));
 
   mountSse(app, services);

@@ -49,6 +49,7 @@ export function SideMenu({ kid, requests = 0 }: { kid: KidLink | null; requests?
     { label: "Payment History", to: "/payment-history" },
     { label: "Payment Methods", to: "/payment-methods" },
     { label: "Change Password", to: "/change-password" },
+    { label: "API Tokens", to: "/api-tokens" },
   ];
   const menu = useRef<HTMLDetailsElement>(null);
   useDetailsMenu(menu);

@@ -4,21 +4,14 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { PasswordInput, SubmitButton } from "~/components/forms";
-import { updateParentPassword } from "#db/queries/parents";
-import { revokeAllSessions } from "#db/queries/sessions";
 import { requireParent } from "~/utils/auth.server";
 import { sessionCookie } from "#core/session-cookie.server";
 import { useIsSubmitting } from "~/utils/hooks";
-import { hashPassword, passwordProblem, verifyPassword } from "#core/password.server";
+import { ChangePasswordFields, PASSWORD_CHANGED_MESSAGE, applyPasswordChange, changePasswordChecks } from "~/utils/password-change.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { endStreams } from "~/utils/sse.server";
 import { ChevronIcon } from "~/components/dashboard/icons";
 
-const ChangePasswordSchema = z.object({
-  old_password: z.string({ required_error: "Current password is required." }),
-  new_password: z.string({ required_error: "New password is required." }),
-  confirm_password: z.string({ required_error: "Please confirm the new password." }),
-});
+const ChangePasswordSchema = z.object(ChangePasswordFields);
 
 export const meta: MetaFunction = () => [{ title: "Change Password · Kids Portal" }];
 
@@ -33,29 +26,15 @@ export async function action(args: ActionFunctionArgs) {
   // The spec leaves these checks to the server (spec 1 §5): they run here, and their messages are shown.
   const submission = await parseWithZod(formData, {
     async: true,
-    schema: ChangePasswordSchema.superRefine(async (v, ctx) => {
-      if (!(await verifyPassword(parent.password_hash, v.old_password))) {
-        ctx.addIssue({ code: "custom", path: ["old_password"], message: "Your current password is incorrect." });
-        return;
-      }
-      const problem = passwordProblem(v.new_password);
-      if (problem) ctx.addIssue({ code: "custom", path: ["new_password"], message: problem });
-      else if (v.new_password === v.old_password)
-        ctx.addIssue({ code: "custom", path: ["new_password"], message: "The new password must be different from the current one." });
-      if (v.new_password !== v.confirm_password)
-        ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "New password and confirm password do not match." });
-    }),
+    schema: ChangePasswordSchema.superRefine(changePasswordChecks(parent)),
   });
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["old_password", "new_password", "confirm_password"] }), { status: 400 });
   }
-  const db = args.context.services.db;
-  await updateParentPassword(db, parent.id, await hashPassword(submission.value.new_password));
-  await revokeAllSessions(db, parent.id);
-  await endStreams(args.context.services, { parentIds: [parent.id] }, "password-changed");
+  await applyPasswordChange(args.context.services, parent, submission.value.new_password);
   return redirectWithToast(
     "/login",
-    { type: "success", message: "Your password has been changed. Please sign in again." },
+    { type: "success", message: PASSWORD_CHANGED_MESSAGE },
     { headers: { "Set-Cookie": await sessionCookie().serialize("", { maxAge: 0 }) } },
   );
 }

@@ -4,7 +4,6 @@ import { createCookie, json, redirect, type ActionFunctionArgs, type LoaderFunct
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { Field, FormErrors, PasswordInput, SubmitButton } from "~/components/forms";
-import { findParentByEmail } from "#db/queries/parents";
 import { LinkConfirmPage } from "~/components/link-confirm";
 import { getParent } from "~/utils/auth.server";
 import { trustedDevice } from "~/utils/device-cookie.server";
@@ -19,10 +18,9 @@ import {
   type LinkConfirm,
 } from "~/utils/link-signin.server";
 import { IdTokenError, appleAuthenticator, appleEnabled, clearAppleCookie, googleEnabled } from "~/utils/oauth.server";
-import { verifyPassword } from "#core/password.server";
-import { ACCOUNT_LOCK_MESSAGE, RATE_LIMIT_MESSAGE, accountLocked, recordFailedLogin } from "#db/queries/rate-limits";
+import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { allowIp } from "~/utils/rate-limit.server";
-import { completeSignIn, providerSignIn } from "~/utils/signin.server";
+import { INVALID_EMAIL_BANNER, checkPassword, completeSignIn, providerSignIn } from "~/utils/signin.server";
 
 export const LoginSchema = z.object({
   email: z.string({ required_error: "Email is required." }).trim().email("Please enter a valid email address."),
@@ -31,9 +29,7 @@ export const LoginSchema = z.object({
   hideGBtn: z.string().optional(),
 });
 
-/** Spec 1 §8, word for word; 'click here' links to the shop. */
-export const INVALID_EMAIL_BANNER =
-  "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
+export { INVALID_EMAIL_BANNER };
 const PROVIDER_MESSAGE = "We couldn't sign you in with that provider. Please try again.";
 
 /** The stored hide-Google flag (spec 1 §1): set by ?hideGBtn=true, kept for a year on this browser. */
@@ -110,16 +106,9 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { email, password, redirectTo, hideGBtn } = submission.value;
   // A browser that signed in to this account before counts its failures on its own allowance (device cookie).
-  const device = await trustedDevice(args.request, email);
-  if (await accountLocked(db, e, email, new Date(), device)) return fail(ACCOUNT_LOCK_MESSAGE, 429);
-  const parent = await findParentByEmail(db, email);
-  const ok = await verifyPassword(parent?.password_hash ?? null, password);
-  if (!parent || !ok) {
-    await recordFailedLogin(db, email, new Date(), device);
-    // Spec 1 §8: an unknown email gets the shop banner (sign-up tells whether an email exists anyway; the per-IP
-    // limit above holds); a known one with a wrong password the plain message.
-    return fail(parent ? "Invalid email or password." : INVALID_EMAIL_BANNER, 400);
-  }
+  const checked = await checkPassword(args.context.services, email, password, await trustedDevice(args.request, email));
+  if (!checked.ok) return fail(checked.message, checked.status);
+  const parent = checked.parent;
   return completeSignIn(args, parent, { redirectTo, hideGoogle: hideGBtn === "true" });
 }
 

@@ -9,6 +9,8 @@ import { sendMail } from "./mail.server";
 import { startOtp } from "#db/queries/otp";
 import { hashToken } from "#db/queries/sessions";
 import { deviceCookieAfterSignIn, trustedDevice } from "./device-cookie.server";
+import { verifyPassword } from "#core/password.server";
+import { ACCOUNT_LOCK_MESSAGE, accountLocked, recordFailedLogin } from "#db/queries/rate-limits";
 
 interface Args {
   request: Request;
@@ -101,27 +103,68 @@ export async function completeSignIn(
   parent: Parent,
   opts: { redirectTo?: string | null; hideGoogle?: boolean } = {},
 ): Promise<Response> {
-  const { db, log } = args.context.services;
+  const { db } = args.context.services;
   const to = opts.redirectTo ? safeRedirect(opts.redirectTo) : defaultTarget(parent);
   if (opts.hideGoogle && !parent.hide_google) await setHideGoogle(db, parent.id, true);
   if (parent.two_step_enabled) {
-    // A code is mailed unless this browser's allowance (its device cookie's, or the untrusted clients') has had too
-    // many wrong codes or mails this hour; /verify-otp says which.
-    const step = await startOtp(db, env().SESSION_SECRET, parent.id, await trustedDevice(args.request, parent.email));
-    if ("code" in step) {
-      await sendMail(args.context.services, mails.otp(parent.email, parent.name, step.code));
-      log("info", "two-step code sent", { parent: parent.id });
-    } else {
-      log("info", "two-step code not sent", { parent: parent.id, reason: step.refused });
-    }
-    const state: TwoStepState = { pid: parent.id, email: parent.email, to };
-    if ("refused" in step && step.refused === "notMailed") state.notMailed = true;
+    const state = await beginTwoStep(args, parent, to);
     return redirectDocument(`/verify-otp?email=${encodeURIComponent(parent.email)}`, {
       headers: { "Set-Cookie": await twoStepCookie().serialize(state), "Cache-Control": "no-store" },
     });
   }
   return finishSignIn(args, parent, to);
 }
+
+/**
+ * The second factor's start, for the sign-in page and POST /api/v1/users/login alike: a code is mailed unless this
+ * browser's allowance (its device cookie's, or the untrusted clients') has had too many wrong codes or mails this
+ * hour; /verify-otp says which. Returns the state the code's check needs (kept in the kp_2fa cookie).
+ */
+export async function beginTwoStep(args: Args, parent: Parent, to: string): Promise<TwoStepState> {
+  const { db, log } = args.context.services;
+  const step = await startOtp(db, args.context.services.env.SESSION_SECRET, parent.id, await trustedDevice(args.request, parent.email));
+  if ("code" in step) {
+    await sendMail(args.context.services, mails.otp(parent.email, parent.name, step.code));
+    log("info", "two-step code sent", { parent: parent.id });
+  } else {
+    log("info", "two-step code not sent", { parent: parent.id, reason: step.refused });
+  }
+  const state: TwoStepState = { pid: parent.id, email: parent.email, to };
+  if ("refused" in step && step.refused === "notMailed") state.notMailed = true;
+  return state;
+}
+
+export type PasswordCheck = { ok: true; parent: Parent } | { ok: false; status: 400 | 429; message: string; unknownEmail: boolean };
+
+/**
+ * The password step, for the sign-in page and POST /api/v1/users/login alike (after the per-address limit): the
+ * account's lock, the password, and a failure counted against this browser's allowance (`device`, its cookie's nonce).
+ */
+export async function checkPassword(
+  services: Args["context"]["services"],
+  email: string,
+  password: string,
+  device: string | null,
+): Promise<PasswordCheck> {
+  const { db, env: e } = services;
+  if (await accountLocked(db, e, email, new Date(), device))
+    return { ok: false, status: 429, message: ACCOUNT_LOCK_MESSAGE, unknownEmail: false };
+  const parent = await findParentByEmail(db, email);
+  const ok = await verifyPassword(parent?.password_hash ?? null, password);
+  if (!parent || !ok) {
+    await recordFailedLogin(db, email, new Date(), device);
+    // Spec 1 §8: an unknown email gets the shop banner (sign-up tells whether an email exists anyway; the per-IP
+    // limit holds); a known one with a wrong password the plain message.
+    return parent
+      ? { ok: false, status: 400, message: "Invalid email or password.", unknownEmail: false }
+      : { ok: false, status: 400, message: INVALID_EMAIL_BANNER, unknownEmail: true };
+  }
+  return { ok: true, parent };
+}
+
+/** Spec 1 §8, word for word; 'click here' links to the shop. */
+export const INVALID_EMAIL_BANNER =
+  "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
 
 /**
  * A provider (Google, Apple) vouched for an email. A known parent signs in (two-step still applies); an

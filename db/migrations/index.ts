@@ -29,6 +29,7 @@ import * as webhooks from "./2026-11-29T08-webhooks";
 import * as pushSubscriptions from "./2026-11-29T06-push-subscriptions";
 import * as devicePrivateDns from "./2026-11-29T03-device-private-dns";
 import * as alerts from "./2026-11-29T05-alerts";
+import * as apiTokens from "./2026-11-29T07-api-tokens";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -61,5 +62,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29T03-device-private-dns": devicePrivateDns,
   "2026-11-29T05-alerts": alerts,
   "2026-11-29T06-push-subscriptions": pushSubscriptions,
+  "2026-11-29T07-api-tokens": apiTokens,
   "2026-11-29T08-webhooks": webhooks,
 };

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "#db/queries/api-tokens";
+import { hashPassword } from "#core/password.server";
+import { createAuthzFixture, type Fixture } from "../authz.testing";
+import { sleepMode, kidsList } from "./calls/device";
+import { login, verifyOtpCall } from "./calls/users";
+import { MESSAGES } from "./envelope";
+import { startApiHarness, type ApiHarness } from "./probes.testing";
+import { API_BASE } from "./router.server";
+
+/** Bad input and safety (issue 56): the spec's envelope, the right status, and nothing changed. */
+let fx: Fixture;
+let h: ApiHarness;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  fx = await createAuthzFixture();
+  const services = fx.context().services as { log: (...a: unknown[]) => void };
+  services.log = (...a: unknown[]) => void logged.push(JSON.stringify(a));
+  h = await startApiHarness(fx, { callsPerMinute: 20 });
+});
+afterAll(async () => {
+  await h?.close();
+  await fx?.close();
+});
+
+const sleepOf = async () =>
+  (await fx.t.db.selectFrom("kid_profiles").select("sleep_mode").where("id", "=", fx.ids.profileId).executeTakeFirstOrThrow()).sleep_mode;
+
+async function raw(path: string, init: RequestInit & { token?: string | null } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
+  const res = await fetch(`${h.base}${API_BASE}${path}`, { ...init, headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("/api/v1: bad input", () => {
+  it("malformed JSON is a 400 with respones_msg, nothing changed", async () => {
+    const token = await h.token("owner");
+    const before = await sleepOf();
+    const r = await raw("/device-profile/update/sleepMode", {
+      method: "POST",
+      token,
+      headers: { "Content-Type": "application/json" },
+      body: '{"profileId": ',
+    });
+    expect(r).toEqual({ status: 400, body: { respones_msg: "The request is not valid JSON." } });
+    expect(await sleepOf()).toBe(before);
+  });
+
+  it("a wrong type, a missing field and an unknown field are 400s that name the field", async () => {
+    const wrong = await h.call(sleepMode, "owner", { profileId: fx.ids.profileId, sleepMode: "yes" });
+    expect(wrong).toEqual({ status: 400, body: { respones_msg: "sleepMode must be a boolean, not string." } });
+    const missing = await h.call(sleepMode, "owner", { profileId: fx.ids.profileId });
+    expect(missing).toEqual({ status: 400, body: { respones_msg: "sleepMode is required." } });
+    const unknown = await h.call(sleepMode, "owner", { profileId: fx.ids.profileId, sleepMode: true, admin: true });
+    expect(unknown).toEqual({ status: 400, body: { respones_msg: "Unknown field: admin." } });
+    const unknownQuery = await h.call(kidsList, "owner", { pageSize: "5", debug: "1" });
+    expect(unknownQuery.status).toBe(400);
+    expect(unknownQuery.body.respones_msg).toBe("Unknown field: debug.");
+    const array = await raw("/device-profile/update/sleepMode", {
+      method: "POST",
+      token: await h.token("owner"),
+      headers: { "Content-Type": "application/json" },
+      body: "[1]",
+    });
+    expect(array).toEqual({ status: 400, body: { respones_msg: "The body must be a JSON object." } });
+  });
+
+  it("a body over 64 KB is a 413, a body that is not JSON a 415", async () => {
+    const token = await h.token("owner");
+    const huge = await raw("/device-profile/update/sleepMode", {
+      method: "POST",
+      token,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ profileId: fx.ids.profileId, sleepMode: true, pad: "x".repeat(70_000) }),
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.respones_msg).toBe("The request is too large.");
+    const form = await raw("/device-profile/update/sleepMode", {
+      method: "POST",
+      token,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "sleepMode=true",
+    });
+    expect(form).toEqual({ status: 415, body: { respones_msg: MESSAGES.notJson } });
+  });
+
+  it("an unknown path is a 404 and a wrong method a 405, both enveloped", async () => {
+    const token = await h.token("owner");
+    expect(await raw("/device/nothing-here", { token })).toEqual({ status: 404, body: { respones_msg: MESSAGES.notFound } });
+    expect(await raw("/device-profile/update/sleepMode", { token })).toEqual({ status: 405, body: { respones_msg: MESSAGES.method } });
+  });
+
+  it("another family's kid is a 404 that reveals nothing, and nothing changes", async () => {
+    const before = (
+      await fx.t.db.selectFrom("kid_profiles").select("sleep_mode").where("id", "=", fx.ids.strangerProfileId).executeTakeFirstOrThrow()
+    ).sleep_mode;
+    const r = await h.call(sleepMode, "owner", { profileId: fx.ids.strangerProfileId, sleepMode: true });
+    expect(r).toEqual({ status: 404, body: { respones_msg: "We couldn't find this kid in your account." } });
+    const after = (
+      await fx.t.db.selectFrom("kid_profiles").select("sleep_mode").where("id", "=", fx.ids.strangerProfileId).executeTakeFirstOrThrow()
+    ).sleep_mode;
+    expect(after).toBe(before);
+  });
+});
+
+describe("/api/v1: tokens", () => {
+  it("no token, an unknown, expired or revoked token: 401 with is_logout 1", async () => {
+    expect(await h.call(kidsList, null, {})).toEqual({ status: 401, body: { respones_msg: MESSAGES.signIn, is_logout: 1 } });
+    expect(await h.call(kidsList, "kp_" + "a".repeat(43), {})).toEqual({
+      status: 401,
+      body: { respones_msg: MESSAGES.unknownToken, is_logout: 1 },
+    });
+    const expired = await createApiToken(fx.t.db, fx.parents.owner.id, {
+      name: "old",
+      scope: "control",
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    expect(await h.call(kidsList, expired.token, {})).toEqual({ status: 401, body: { respones_msg: MESSAGES.expiredToken, is_logout: 1 } });
+    const live = await createApiToken(fx.t.db, fx.parents.owner.id, {
+      name: "ci",
+      scope: "control",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    expect((await h.call(kidsList, live.token, {})).status).toBe(200);
+    await fx.t.db.updateTable("api_tokens").set({ revoked_at: new Date().toISOString() }).where("id", "=", live.row.id).execute();
+    expect(await h.call(kidsList, live.token, {})).toEqual({ status: 401, body: { respones_msg: MESSAGES.revokedToken, is_logout: 1 } });
+  });
+
+  it("a read-scoped token reads, and is refused (403) every call that changes something, nothing changed", async () => {
+    const read = await createApiToken(fx.t.db, fx.parents.owner.id, {
+      name: "dash",
+      scope: "read",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    expect((await h.call(kidsList, read.token, {})).status).toBe(200);
+    const before = await sleepOf();
+    const r = await h.call(sleepMode, read.token, { profileId: fx.ids.profileId, sleepMode: !before });
+    expect(r).toEqual({ status: 403, body: { respones_msg: MESSAGES.readScope } });
+    expect(await sleepOf()).toBe(before);
+    const row = await fx.t.db.selectFrom("api_tokens").select("last_used_at").where("id", "=", read.row.id).executeTakeFirstOrThrow();
+    expect(row.last_used_at).not.toBeNull();
+  });
+
+  it("a delegate's token reaches only the kids shared with them, until the access is revoked", async () => {
+    const t = await createApiToken(fx.t.db, fx.parents.accepted.id, {
+      name: "gran",
+      scope: "control",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const list = await h.call(kidsList, t.token, {});
+    expect((list.body.data as { _id: string }[]).map((k) => k._id)).toEqual([fx.ids.profileId]);
+    expect((await h.call(sleepMode, t.token, { profileId: fx.ids.otherKidId, sleepMode: true })).status).toBe(404);
+    await fx.t.db.updateTable("delegations").set({ status: "Revoked" }).where("id", "=", fx.delegationIds.accepted).execute();
+    expect((await h.call(sleepMode, t.token, { profileId: fx.ids.profileId, sleepMode: true })).status).toBe(404);
+    expect((await h.call(kidsList, t.token, {})).body.data).toEqual([]);
+    await fx.t.db.updateTable("delegations").set({ status: "Accepted" }).where("id", "=", fx.delegationIds.accepted).execute();
+  });
+
+  it("limits calls per token a minute (429 with Retry-After), each token on its own allowance", async () => {
+    const a = await createApiToken(fx.t.db, fx.parents.owner.id, {
+      name: "busy",
+      scope: "read",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const b = await createApiToken(fx.t.db, fx.parents.owner.id, {
+      name: "calm",
+      scope: "read",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await h.call(kidsList, a.token, {})).status);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    const last = await fetch(`${h.base}${API_BASE}/device/kids-list`, { headers: { Authorization: `Bearer ${a.token}` } });
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(((await last.json()) as { respones_msg: string }).respones_msg).toBe(MESSAGES.rateLimited);
+    expect((await h.call(kidsList, b.token, {})).status).toBe(200);
+  });
+
+  it("signs in with the password (and the emailed code when two-step is on); the session token works as a bearer", async () => {
+    await fx.t.db
+      .updateTable("parents")
+      .set({ password_hash: await hashPassword("Secret-Pass-2026") })
+      .where("id", "=", fx.parents.pending.id)
+      .execute();
+    const bad = await h.call(login, null, { email: fx.parents.pending.email, password: "nope" });
+    expect(bad).toEqual({ status: 400, body: { respones_msg: "Invalid email or password." } });
+    const unknown = await h.call(login, null, { email: "who@nowhere.example", password: "nope" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.invalidEmail).toBe(true);
+    const ok = await h.call(login, null, { email: fx.parents.pending.email, password: "Secret-Pass-2026" });
+    expect(ok.status).toBe(200);
+    const token = (ok.body.data as { token: string }).token;
+    expect(ok.body.enable_two_step_email_verification).toBe(false);
+    expect((await h.call(kidsList, token, {})).status).toBe(200);
+
+    await fx.t.db.updateTable("parents").set({ two_step_enabled: 1 }).where("id", "=", fx.parents.pending.id).execute();
+    const first = await h.call(login, null, { email: fx.parents.pending.email, password: "Secret-Pass-2026" });
+    expect(first.body.enable_two_step_email_verification).toBe(true);
+    const data = first.body.data as { token: null; twoStepToken: string };
+    expect(data.token).toBeNull();
+    const mail = await fx.t.db
+      .selectFrom("mail_outbox")
+      .select("text_body")
+      .where("to_address", "=", fx.parents.pending.email)
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
+    const code = /code is: (\d+)/.exec(mail.text_body)![1]!;
+    const wrongToken = await h.call(verifyOtpCall, null, { otp: code, email: fx.parents.pending.email, twoStepToken: "forged" });
+    expect(wrongToken.status).toBe(400);
+    const done = await h.call(verifyOtpCall, null, { otp: code, email: fx.parents.pending.email, twoStepToken: data.twoStepToken });
+    expect(done.body).toMatchObject({ respones_msg: "Signed in." });
+    expect(done.status).toBe(200);
+    expect((await h.call(kidsList, (done.body.data as { token: string }).token, {})).status).toBe(200);
+  });
+
+  it("never writes a token to the log", async () => {
+    const t = await createApiToken(fx.t.db, fx.parents.owner.id, {
+      name: "log",
+      scope: "control",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    await h.call(kidsList, t.token, { pageSize: "x" });
+    await h.call(sleepMode, t.token, { profileId: fx.ids.profileId, sleepMode: "x" });
+    const session = await h.token("owner");
+    await h.call(kidsList, session, {});
+    const all = logged.join("\n");
+    expect(all).not.toContain(t.token);
+    expect(all).not.toContain(session!);
+    expect(all).not.toContain("kp_");
+  });
+});
