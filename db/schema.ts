@@ -7,6 +7,7 @@ import type { ReportsDatabase } from "./schema-reports";
 import type { StoreDatabase } from "./schema-store";
 import type { DeviceServiceDatabase } from "./schema-device-service";
 import type { WebFilterDatabase } from "./schema-web-filter";
+import type { PlacesDatabase } from "./schema-places";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -223,6 +224,8 @@ export interface DeviceLocationsTable {
   longitude: number;
   device_time: string;
   received_at: string;
+  /** The fix's accuracy in metres, when the phone says it (migration 2026-11-29T04-places). */
+  accuracy_m: Generated<number | null>;
 }
 
 export interface NotificationsTable {
@@ -264,7 +267,8 @@ export interface Database
     ReportsDatabase,
     TimeRulesDatabase,
     StoreDatabase,
-    WebFilterDatabase {
+    WebFilterDatabase,
+    PlacesDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

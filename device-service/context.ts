@@ -3,6 +3,7 @@ import type { Bus, CarriedCommand } from "./bus";
 import type { PushTransport } from "./commands/push";
 import type { JobQueue } from "../core/job-queues";
 import type { ReportMailer } from "../core/report-mail";
+import type { AlertEvent } from "../core/alert-events";
 
 export interface ParentIdentity {
   id: string;
@@ -40,6 +41,12 @@ export interface DeviceServiceDeps {
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL from the composition root: real store icons for master applications; empty → drawn locally. */
   catalogIconBase?: string;
+  /**
+   * Where the events this service notices go (place arrivals and departures, device-service/places.ts), after the
+   * transaction that stored them commits; the alert pipeline in the composition root. Absent: nowhere (they stay in
+   * place_events).
+   */
+  onAlertEvent?: (e: AlertEvent) => void;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

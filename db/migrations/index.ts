@@ -24,6 +24,7 @@ import * as devicesEnrolledBy from "./2026-11-28T00-devices-enrolled-by";
 import * as telemetryLimits from "./2026-11-28T01-telemetry-limits";
 import * as webFilterLists from "./2026-11-29T00-web-filter-lists";
 import * as webFilterSettings from "./2026-11-29T01-web-filter-settings";
+import * as places from "./2026-11-29T04-places";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T01-telemetry-limits": telemetryLimits,
   "2026-11-29T00-web-filter-lists": webFilterLists,
   "2026-11-29T01-web-filter-settings": webFilterSettings,
+  "2026-11-29T04-places": places,
 };
