@@ -1,6 +1,7 @@
 import type { DB } from "../db/index";
 import { nowIso } from "../core/ids.server";
 import { pruneAccountState } from "../db/queries/accounts";
+import { pruneTrail } from "../db/queries/places";
 
 /** How long a phone's message ids are remembered for de-duplication: far beyond any retry of an upload. */
 export const RECEIPT_RETENTION_DAYS = 7;
@@ -9,7 +10,8 @@ export const ENDED_SESSION_RETENTION_DAYS = 30;
 
 /**
  * Removes state that only matters for a while: message receipts, used or expired enrollment tokens, ended
- * sessions, rate-limit windows, used links, old codes and sign-in tokens. Idempotent; every process may run
+ * sessions, rate-limit windows, used links, old codes and sign-in tokens, and locations and place events older
+ * than 30 days (the map page's trail; a phone's newest location stays). Idempotent; every process may run
  * it (start-up and hourly), and a missed run is simply caught up by the next one.
  */
 export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise<Record<string, number>> {
@@ -33,5 +35,8 @@ export async function pruneExpiredState(db: DB, now: Date = new Date()): Promise
     .executeTakeFirst();
   counts.sessions = Number(sessions.numDeletedRows);
   await pruneAccountState(db, now);
+  const trail = await pruneTrail(db, now);
+  counts.locations = trail.locations;
+  counts.placeEvents = trail.placeEvents;
   return counts;
 }
