@@ -97,11 +97,12 @@ export default function MapPage() {
   const svg = useBaseSvg(baseSvg);
   const ref = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<MapState>("loading");
-  const [leaflet, setLeaflet] = useState<{ L: typeof import("leaflet"); map: import("leaflet").Map } | null>(null);
+  const [leaflet, setLeaflet] = useState<Leaflet | null>(null);
   const [picked, setPicked] = useState<{ latitude: number; longitude: number; n: number } | null>(null);
   const pickable = places !== null;
   useEffect(() => {
     let map: import("leaflet").Map | undefined;
+    let drawn: Leaflet | undefined;
     let cancelled = false;
     let resized: ResizeObserver | undefined;
     void import("leaflet").then((mod) => {
@@ -160,15 +161,19 @@ export default function MapPage() {
       L.circleMarker([lat, long], { radius: 9, color: "#fff", weight: 3, fillColor: "#0f766e", fillOpacity: 1 }).addTo(m);
       // A click on the map sets the Places form's centre.
       if (pickable) m.on("click", (e) => setPicked((p) => ({ latitude: e.latlng.lat, longitude: e.latlng.lng, n: (p?.n ?? 0) + 1 })));
-      setLeaflet({ L, map: m });
+      drawn = { L, map: m, alive: true };
+      setLeaflet(drawn);
     });
     return () => {
       cancelled = true;
       resized?.disconnect();
+      // The layers' effect may still hold this map for a render: it draws nothing on a removed one.
+      if (drawn) drawn.alive = false;
       setLeaflet(null);
       map?.remove();
     };
-  }, [lat, long, zoom, bbox, outlineZoom, pickable]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the box by value: a revalidation's new array is the same box
+  }, [lat, long, zoom, bbox.join(","), outlineZoom, pickable]);
   useMapLayers(leaflet, places, picked);
   return (
     <main className={`map-page${embed ? " map-embed" : ""}${places ? " map-with-places" : ""}`}>
@@ -219,21 +224,20 @@ const PLACE_COLOUR = "#7c3aed";
 const TRAIL_COLOUR = "#b45309";
 
 /** The places (circles, named), the day's trail (a line through its points) and the picked centre, over Leaflet's map. */
-function useMapLayers(
-  leaflet: { L: typeof import("leaflet"); map: import("leaflet").Map } | null,
-  places: PlacesData | null,
-  picked: { latitude: number; longitude: number } | null,
-) {
+type Leaflet = { L: typeof import("leaflet"); map: import("leaflet").Map; alive: boolean };
+
+function useMapLayers(leaflet: Leaflet | null, places: PlacesData | null, picked: { latitude: number; longitude: number } | null) {
   useEffect(() => {
-    if (!leaflet || !places) return;
+    if (!leaflet?.alive || !places) return;
     const { L, map } = leaflet;
     const group = L.layerGroup().addTo(map);
     for (const p of places.places)
-      L.circle([p.latitude, p.longitude], { radius: p.radiusM, color: PLACE_COLOUR, weight: 2, fillOpacity: 0.12 })
+      L.circle([p.latitude, p.longitude], { radius: p.radiusM, color: PLACE_COLOUR, weight: 2, fillOpacity: 0.12, className: "map-place" })
         .bindTooltip(p.name, { permanent: false })
         .addTo(group);
     const line = places.trail.map((p) => [p.latitude, p.longitude] as [number, number]);
-    if (line.length > 1) L.polyline(line, { color: TRAIL_COLOUR, weight: 3, opacity: 0.85, interactive: false }).addTo(group);
+    if (line.length > 1)
+      L.polyline(line, { color: TRAIL_COLOUR, weight: 3, opacity: 0.85, interactive: false, className: "map-trail" }).addTo(group);
     for (const p of places.trail)
       L.circleMarker([p.latitude, p.longitude], { radius: 3, color: TRAIL_COLOUR, weight: 1, fillOpacity: 1, interactive: false }).addTo(
         group,
