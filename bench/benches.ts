@@ -13,4 +13,5 @@ export const BENCHES: { name: string; script: string; args: string[]; smoke: str
   { name: "apps-pages", script: "bench/apps-pages.ts", args: [], smoke: ["--smoke"] },
   { name: "reports", script: "bench/reports.ts", args: [], smoke: ["--smoke"] },
   { name: "web-filter-lists", script: "bench/web-filter-lists.ts", args: [], smoke: ["--smoke"] },
+  { name: "places", script: "bench/places.ts", args: [], smoke: ["--smoke"] },
 ];
