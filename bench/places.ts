@@ -6,8 +6,8 @@
  *
  * Phones: `--phones` per path, each its own family with one kid (with places: the family's Home and the kid's School
  * and Club, 200–300 m). Each phone sends `--reports` locations one after the other, waiting for each acknowledgement
- * (as a phone on its socket does), all phones at once. The places path's walk crosses places on purpose: far away,
- * home, jitter at home's edge, school, far away (transitions for a third of its reports, none from the jitter).
+ * (as a phone on its socket does), all phones at once. The places path's walk (WALK) crosses places on purpose: a
+ * transition every second report, none from the jitter at the edges.
  * After each path the stored locations and place events are counted: a missing one fails.
  *
  *   npx tsx bench/places.ts [--dialect sqlite|postgres] [--phones 10000] [--reports 5] [--json] [--smoke]
@@ -47,7 +47,7 @@ const { values } = (() => {
 })();
 const SMOKE = values.smoke!;
 const PHONES = Number(values.phones ?? (SMOKE ? 100 : 10_000));
-const REPORTS = Number(values.reports ?? (SMOKE ? 5 : 5));
+const REPORTS = Number(values.reports ?? (SMOKE ? 10 : 10));
 const DIALECTS: Dialect[] = values.dialect ? [values.dialect as Dialect] : ["sqlite", "postgres"];
 const PG_BASE = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432";
 const out = reporter(values.json!);
@@ -62,8 +62,11 @@ if (
 const ENROLLED_AT = new Date(Date.now() - 2 * 86_400_000).toISOString();
 const HOME = { latitude: 51.5014, longitude: -0.1419 };
 const north = (m: number) => ({ latitude: HOME.latitude + m / 111_195, longitude: HOME.longitude });
-/** The walk, metres north of home: far, home, home's edge (jitter, no event), school (1.5 km north), far. */
-const WALK = [4_000, 0, 195, 1_500, 4_000];
+/**
+ * The walk, metres north of home, 10 reports a cycle: far, home, home's edge (jitter, no event), home, school (1.5 km
+ * north), school, school's edge, far, far, home. A transition every second report: far more than a real day's.
+ */
+const WALK = [4_000, 0, 195, 30, 1_500, 1_520, 1_780, 4_000, 4_010, 0];
 const BASE_TIME = Date.now() - 3_600_000;
 
 /** One family and kid per phone; with `places`, the family's Home and the kid's School and Club. */
@@ -172,11 +175,12 @@ async function count(db: DB, table: "device_locations" | "place_events", phones:
   return n;
 }
 
-/** Transitions the walk makes per phone: far (decided outside, no event), home (arrive), edge (none), school (leave Home, arrive School), far (leave School). */
+/** Events the walk makes per phone: the first far fix decides without one; arrive Home; leave Home and arrive School; leave School; arrive Home. */
 function expectedEvents(): number {
-  const perStep = [0, 1, 0, 2, 1];
+  const perStep = [0, 1, 0, 0, 2, 0, 0, 1, 0, 1];
   let n = 0;
-  for (let r = 0; r < REPORTS; r++) n += perStep[r % WALK.length];
+  // After the first cycle its far fix leaves Home (where the last one arrived).
+  for (let r = 0; r < REPORTS; r++) n += r >= WALK.length && r % WALK.length === 0 ? 1 : perStep[r % WALK.length];
   return n;
 }
 

@@ -5,7 +5,8 @@ import type { Kysely } from "kysely";
 // - places: a named circle (centre, radius_m 50–5,000) for one kid (profile_id) or the whole family (profile_id
 //   null; parent_id is the family's owner in both cases).
 // - place_presence: per phone and place, inside or outside since a fix's time (the geofence's hysteresis state).
-// - place_events: each arrival and departure once (id = the alert event id), kept 30 days.
+// - place_events: each arrival and departure once (id = the alert event id), kept 30 days; indexed by kid and time
+//   only (every index costs each event's insert at ingest; a place's or phone's cascade scans 30 days of events).
 // - device_locations.accuracy_m: the fix's accuracy in metres when the phone says it (a poor fix decides nothing);
 //   device_locations_time_idx: the 30-day trail is pruned by the fix's time.
 
@@ -46,8 +47,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("place_events_profile_idx").on("place_events").columns(["profile_id", "at"]).execute();
-  await db.schema.createIndex("place_events_place_idx").on("place_events").column("place_id").execute();
-  await db.schema.createIndex("place_events_device_idx").on("place_events").column("device_id").execute();
   await db.schema.alterTable("device_locations").addColumn("accuracy_m", "real").execute();
   await db.schema.createIndex("device_locations_time_idx").on("device_locations").column("device_time").execute();
 }
