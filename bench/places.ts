@@ -141,15 +141,23 @@ async function provision(db: DB, prefix: string, places: boolean): Promise<Devic
   return refs;
 }
 
+/**
+ * Each path runs ROUNDS times, alternating with the other (no places, places, no places, places), and its best round
+ * counts: the first path of a run meets colder caches and a shorter WAL than the second (at 3,000 phones the order
+ * alone moved the ratio from 0.6× to 1.6×).
+ */
+const ROUNDS = 2;
+
 /** Every phone sends its reports one after the other, all phones at once; returns reports/s. */
-async function drive(db: DB, phones: DeviceRef[], sink: (e: AlertEvent) => void): Promise<number> {
+async function drive(db: DB, phones: DeviceRef[], sink: (e: AlertEvent) => void, round = 0): Promise<number> {
   const batcher = createIngestBatcher({ db, bus: createLocalBus(), log: () => {}, onAlertEvent: sink });
   const t0 = performance.now();
   await Promise.all(
     phones.map(async (p) => {
       for (let r = 0; r < REPORTS; r++) {
-        const at = north(WALK[r % WALK.length]);
-        await batcher.location(p, `m${r}`, { ...at, accuracy: 15, deviceTime: new Date(BASE_TIME + r * 60_000).toISOString() });
+        const n = round * REPORTS + r;
+        const at = north(WALK[n % WALK.length]);
+        await batcher.location(p, `m${n}`, { ...at, accuracy: 15, deviceTime: new Date(BASE_TIME + n * 60_000).toISOString() });
       }
     }),
   );
@@ -180,7 +188,7 @@ function expectedEvents(): number {
   const perStep = [0, 1, 0, 0, 2, 0, 0, 1, 0, 1];
   let n = 0;
   // After the first cycle its far fix leaves Home (where the last one arrived).
-  for (let r = 0; r < REPORTS; r++) n += r >= WALK.length && r % WALK.length === 0 ? 1 : perStep[r % WALK.length];
+  for (let r = 0; r < ROUNDS * REPORTS; r++) n += r >= WALK.length && r % WALK.length === 0 ? 1 : perStep[r % WALK.length];
   return n;
 }
 
@@ -204,12 +212,16 @@ async function measure(dialect: Dialect) {
     const withPlaces = await provision(db, "p", true);
     const warm = await provision(db, "w", true);
     await drive(db, warm.slice(0, 50), () => {});
-    let sunk = 0;
-    const noneRate = await drive(db, none, () => sunk++);
-    const noneEvents = sunk;
-    const placesRate = await drive(db, withPlaces, () => sunk++);
-    const events = sunk - noneEvents;
-    const missing = 2 * PHONES * REPORTS - (await count(db, "device_locations", none)) - (await count(db, "device_locations", withPlaces));
+    let noneEvents = 0;
+    let events = 0;
+    let noneRate = 0;
+    let placesRate = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      noneRate = Math.max(noneRate, await drive(db, none, () => noneEvents++, round));
+      placesRate = Math.max(placesRate, await drive(db, withPlaces, () => events++, round));
+    }
+    const missing =
+      2 * ROUNDS * PHONES * REPORTS - (await count(db, "device_locations", none)) - (await count(db, "device_locations", withPlaces));
     const stored = await count(db, "place_events", withPlaces);
     return { noneRate, placesRate, events, stored, missing, noneEvents };
   } finally {
@@ -227,7 +239,7 @@ async function measure(dialect: Dialect) {
 
 async function main() {
   out.say(
-    `# places bench: ${PHONES} phones × ${REPORTS} location reports per path, 3 places per kid vs none · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`,
+    `# places bench: ${PHONES} phones × ${REPORTS} location reports per path and round (best of ${ROUNDS}, alternating), 3 places per kid vs none · ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString()}${SMOKE ? " (smoke: no measurement)" : ""}`,
   );
   const figures: Record<string, number> = { phones: PHONES, reports: REPORTS };
   const baselines: Record<string, number> = {};
