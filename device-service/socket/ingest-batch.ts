@@ -211,7 +211,7 @@ async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<AlertEvent[]>
   const usage = items.filter((i): i is Extract<Item, { kind: "usage" }> => i.kind === "usage");
   const locations = items.filter((i): i is Extract<Item, { kind: "location" }> => i.kind === "location");
   if (usage.length) await writeUsage(db, trx, usage);
-  return locations.length ? writeLocations(trx, locations) : [];
+  return locations.length ? writeLocations(trx, locations, sqliteHandleOf(db)) : [];
 }
 
 async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
@@ -235,7 +235,11 @@ async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: 
   await writeUsageRows(db, trx, groups);
 }
 
-async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; data: Location }[]): Promise<AlertEvent[]> {
+async function writeLocations(
+  trx: Tx,
+  items: { device: DeviceRef; id: string; data: Location }[],
+  handle: ReturnType<typeof sqliteHandleOf>,
+): Promise<AlertEvent[]> {
   // The same message twice in one batch: the first one counts (as one transaction after the other would).
   const first = new Map<string, (typeof items)[number]>();
   for (const it of items) if (!first.has(`${it.device.id}|${it.id}`)) first.set(`${it.device.id}|${it.id}`, it);
@@ -279,5 +283,6 @@ async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; d
       at: rows[i].device_time,
     })),
     ts,
+    handle,
   );
 }

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema";
-import { dbDialect, type DB } from "../../db/index";
+import { dbDialect, sqliteHandleOf, type DB } from "../../db/index";
 import { bumpKidsOfPhones } from "../../db/view-revisions";
 import { newId, nowIso } from "../../core/ids.server";
 import { cleanPhoneValue } from "../../core/phone-text";
@@ -279,7 +279,7 @@ export async function handleDeviceMessage(
           accuracyM: accuracy,
           at,
         };
-        return decidePlaces(trx, [fix], ts);
+        return decidePlaces(trx, [fix], ts, sqliteHandleOf(db));
       });
       handOn(events, deps.onAlertEvent, deps.log);
       await notifyParents(deps, device.profile_id, "device.location");
