@@ -121,16 +121,8 @@ export async function decidePlaces(trx: Tx, fixes: readonly LocatedFix[], now: s
   const ordered = [...located].sort((a, b) =>
     a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
   );
-  const changed = new Map<string, { device_id: string; place_id: string; state: "inside" | "outside"; since: string }>();
-  const transitions: {
-    id: string;
-    place_id: string;
-    device_id: string;
-    profile_id: string;
-    kind: "arrive" | "leave";
-    place_name: string;
-    at: string;
-  }[] = [];
+  const changed = new Map<string, PresenceRow>();
+  const transitions: EventRow[] = [];
   for (const fix of ordered) {
     for (const place of placesOf.get(fix.profileId)!) {
       const key = `${fix.deviceId}|${place.id}`;
