@@ -24,6 +24,8 @@ import {
   schedulesQs,
   bedtimeForm,
   ownersEndpoint,
+  aPlace,
+  placeForm,
 } from "./authz-probes.testing";
 import { readToast } from "./utils/toast.server";
 
@@ -61,6 +63,8 @@ const dashboardAction = (intent: string, extra: (i: Ids) => Record<string, strin
   url: (i) => `/kids-device?profileId=${i.profileId}`,
   form: (i) => ({ intent, profileId: i.profileId, ...extra(i) }),
 });
+
+const mapQs = (i: Ids) => `/map?lat=51.5&long=-0.14&profileId=${i.profileId}`;
 
 export const MATRIX: Record<string, Row | { exempt: string }> = {
   "_app.api-tokens.tsx": {
@@ -434,6 +438,46 @@ export const MATRIX: Record<string, Row | { exempt: string }> = {
     probes: [
       { name: "loader, named after the kid", method: "GET", url: (i) => `/map?lat=51.5&long=-0.14&profileId=${i.profileId}` },
       { name: "loader, framed", method: "GET", url: (i) => `/map?lat=51.5&long=-0.14&profileId=${i.profileId}&embed=1` },
+      { name: "loader, a day's trail", method: "GET", url: (i) => `/map?lat=51.5&long=-0.14&profileId=${i.profileId}&day=2026-11-28` },
+      { name: "action add-place", method: "POST", url: mapQs, form: (i) => ({ intent: "add-place", ...placeForm(i) }) },
+      {
+        name: "action edit-place (the kid's place)",
+        method: "POST",
+        url: mapQs,
+        form: (i) => ({ intent: "edit-place", ...placeForm(i) }),
+        prepare: aPlace("kid"),
+      },
+      {
+        name: "action delete-place (the kid's place)",
+        method: "POST",
+        url: mapQs,
+        form: (i) => ({ intent: "delete-place", placeId: i.placeId! }),
+        prepare: aPlace("kid"),
+      },
+      {
+        name: "action delete-place (the family's place: its owner only)",
+        method: "POST",
+        url: mapQs,
+        form: (i) => ({ intent: "delete-place", placeId: i.placeId! }),
+        prepare: aPlace("family"),
+        allow: ["owner"],
+      },
+      {
+        name: "action edit-place (another family's place)",
+        method: "POST",
+        url: mapQs,
+        form: (i) => ({ intent: "edit-place", ...placeForm(i) }),
+        prepare: aPlace("stranger"),
+        allow: [],
+      },
+      {
+        name: "action delete-place (another family's place)",
+        method: "POST",
+        url: mapQs,
+        form: (i) => ({ intent: "delete-place", placeId: i.placeId! }),
+        prepare: aPlace("stranger"),
+        allow: [],
+      },
     ],
   },
   "_app.reports.tsx": {

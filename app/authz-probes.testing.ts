@@ -15,6 +15,7 @@ export type Ids = Fixture["ids"] & {
   requestId?: string;
   scheduleId?: string;
   endpointId?: string;
+  placeId?: string;
 };
 export const kidQs = (i: Ids) => `profileId=${i.profileId}&serialNumber=${i.serialNumber}`;
 
@@ -334,3 +335,37 @@ export async function kidSchedule(fx: Fixture): Promise<Partial<Ids>> {
 export const WEEK = Object.fromEntries([60, 60, 60, 60, 60, 120, 120].map((m, d) => [`day${d}`, String(m)]));
 export const schedulesQs = (i: Ids) => `/schedules?${kidQs(i)}`;
 export const bedtimeForm = { intent: "save", name: "Bedtime", days: ["0", "6"], start: "21:00", end: "07:00", blocks: "all" };
+
+/** A place named by the map page's forms: Mia's own, the family's, or one of the stranger's family (issue 55). */
+export function aPlace(whose: "kid" | "family" | "stranger") {
+  return async (fx: Fixture): Promise<Partial<Ids>> => {
+    const id = newId();
+    const ts = nowIso();
+    const stranger = whose === "stranger";
+    await fx.t.db
+      .insertInto("places")
+      .values({
+        id,
+        parent_id: stranger ? fx.parents.stranger.id : fx.parents.owner.id,
+        profile_id: whose === "kid" ? fx.ids.profileId : stranger ? fx.ids.strangerProfileId : null,
+        name: "Home",
+        latitude: 51.5,
+        longitude: -0.14,
+        radius_m: 200,
+        created_by: null,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    return { placeId: id };
+  };
+}
+export const placeForm = (i: Ids) => ({
+  name: "School",
+  radiusM: "300",
+  centre: "coordinates",
+  latitude: "51.5",
+  longitude: "-0.14",
+  scope: "kid",
+  ...(i.placeId ? { placeId: i.placeId } : {}),
+});

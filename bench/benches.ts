@@ -15,4 +15,5 @@ export const BENCHES: { name: string; script: string; args: string[]; smoke: str
   { name: "web-filter-lists", script: "bench/web-filter-lists.ts", args: [], smoke: ["--smoke"] },
   { name: "web-filter", script: "bench/web-filter.ts", args: [], smoke: ["--smoke"] },
   { name: "api", script: "bench/api.ts", args: [], smoke: ["--smoke"] },
+  { name: "places", script: "bench/places.ts", args: [], smoke: ["--smoke"] },
 ];

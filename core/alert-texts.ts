@@ -38,10 +38,13 @@ const TEXTS: Record<AlertKind, (kid: string, d: Details) => AlertText> = {
     };
   },
   "place.arrive": (kid, d) => ({
-    title: `${kid} arrived at ${str(d, "place", "a place")}`,
+    title: `${kid} arrived at ${str(d, "placeName", str(d, "place", "a place"))}`,
     body: `${kid}'s phone entered the place's area.`,
   }),
-  "place.leave": (kid, d) => ({ title: `${kid} left ${str(d, "place", "a place")}`, body: `${kid}'s phone left the place's area.` }),
+  "place.leave": (kid, d) => ({
+    title: `${kid} left ${str(d, "placeName", str(d, "place", "a place"))}`,
+    body: `${kid}'s phone left the place's area.`,
+  }),
   "battery.low": (kid, d) => ({
     title: `${kid}'s phone battery is at ${num(d, "percent") ?? 0} %`,
     body: "It may switch off soon. Protection and location stop while it is off.",

@@ -11,6 +11,7 @@ import type { WebhooksDatabase } from "./schema-webhooks";
 import type { PushDatabase } from "./schema-push";
 import type { AlertsDatabase } from "./schema-alerts";
 import type { ApiDatabase } from "./schema-api";
+import type { PlacesDatabase } from "./schema-places";
 
 /** Timestamps are ISO-8601 UTC strings; booleans are 0/1 integers. */
 type Bool = number;
@@ -232,6 +233,8 @@ export interface DeviceLocationsTable {
   longitude: number;
   device_time: string;
   received_at: string;
+  /** The fix's accuracy in metres, when the phone says it (migration 2026-11-29T04-places). */
+  accuracy_m: Generated<number | null>;
 }
 
 export interface NotificationsTable {
@@ -277,7 +280,8 @@ export interface Database
     WebhooksDatabase,
     PushDatabase,
     AlertsDatabase,
-    ApiDatabase {
+    ApiDatabase,
+    PlacesDatabase {
   parents: ParentsTable;
   sessions: SessionsTable;
   kid_profiles: KidProfilesTable;

@@ -7,6 +7,7 @@ import type { Mail } from "../core/mail.server";
 import type { Resolver } from "../core/net-guard.server";
 import type { PrivateDnsTransition } from "../core/private-dns";
 import type { AlertDelivery } from "../core/alert-events";
+import type { AlertEvent } from "../core/alert-events";
 
 export interface ParentIdentity {
   id: string;
@@ -66,6 +67,12 @@ export interface DeviceServiceDeps {
    * child_status): the alerts pipeline listens here (kind "tamper.private-dns", `privateDnsAlertEvent`).
    */
   onPrivateDnsTransition?: (t: PrivateDnsTransition) => void | Promise<void>;
+  /**
+   * Where the events this service notices go (place arrivals and departures, device-service/places.ts), after the
+   * transaction that stored them commits; the alert pipeline in the composition root. Absent: nowhere (they stay in
+   * place_events).
+   */
+  onAlertEvent?: (e: AlertEvent) => void;
 }
 
 export interface DeviceServiceContext extends DeviceServiceDeps {

@@ -3,6 +3,7 @@ import type { DB } from "../db/index";
 import type { Bus } from "./bus";
 import { expireOverdue } from "./commands/outbox";
 import { createFcmTransport, createLoggingTransport, type PushTransport } from "./commands/push";
+import { raiseAlert } from "./alerts";
 import type { DeviceServiceDeps, LogFn } from "./context";
 import { createGateway, type Gateway } from "./socket/gateway";
 import { startPresence, type Presence } from "./socket/presence";
@@ -60,7 +61,7 @@ export function createDeviceDeps(
   o: Omit<DeviceRuntimeOptions, "startJobs" | "pingIntervalMs" | "presence" | "redisUrl">,
 ): DeviceServiceDeps {
   const push = o.push ?? createPushTransport(o);
-  return {
+  const deps: DeviceServiceDeps = {
     db: o.db,
     bus: o.bus,
     log: o.log,
@@ -76,6 +77,9 @@ export function createDeviceDeps(
     privateDnsDomain: o.privateDnsDomain,
     onPrivateDnsTransition: o.onPrivateDnsTransition,
   };
+  // What the service notices (places' arrivals and departures) becomes alerts: recorded once, delivered by jobs.
+  deps.onAlertEvent = (e) => void raiseAlert(deps, e);
+  return deps;
 }
 
 /** Wires the device service: push transport, socket gateway, presence, the expiry sweep, then the job side (startJobs). */

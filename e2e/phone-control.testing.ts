@@ -62,3 +62,11 @@ export async function setPrivateDnsOnPhone(serialNumber: string, mode: string): 
   if (!res.ok) throw new Error(`Private DNS control answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
+
+/** Walks a demo phone along `points` (through the e2e server's control server): it reports its location at each. */
+export async function movePhone(serialNumber: string, points: { latitude: number; longitude: number }[]): Promise<void> {
+  const port = readFileSync(controlFile(Number(process.env.E2E_PORT ?? 3199)), "utf8").trim();
+  const path = points.map((p) => `${p.latitude},${p.longitude}`).join(";");
+  const res = await fetch(`http://127.0.0.1:${port}/move?${new URLSearchParams({ serialNumber, path })}`, { method: "POST" });
+  if (!res.ok) throw new Error(`move control answered ${res.status}: ${await res.text()}`);
+}

@@ -35,6 +35,7 @@ process.once("SIGINT", stop);
   const { writeFileSync } = await import("node:fs");
   const { isBlocked } = await import("../device-service/policy/urls");
   const { controlFile } = await import("./phone-control.testing");
+  const { parsePath } = await import("../device-service/simulator/path");
   // `POST /report-mail?profileId=…` (issue 16): the kid's newest report is owed its mail again, and the report job
   // is queued as the hourly tick queues it; the job sends the mail to the SMTP peer of the journeys. The demo's
   // reports were back-filled at start-up (no mail), so this is the one way a journey sees a report mail.
@@ -125,6 +126,18 @@ process.once("SIGINT", stop);
                 : { mode: "hostname", hostname: mode },
         );
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(phone.state.privateDns ?? null));
+        return;
+      }
+      if (req.method === "POST" && u.pathname === "/move") {
+        // A demo phone walks along a path ("lat,lng;lat,lng;…"), reporting its location at each point (issue 55).
+        const mover = started.demo?.phones.find((p) => p.serialNumber === u.searchParams.get("serialNumber"));
+        if (!mover) {
+          res.writeHead(404).end();
+          return;
+        }
+        const points = parsePath(u.searchParams.get("path") ?? "");
+        await mover.moveAlong(points);
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ moved: points.length }));
         return;
       }
       if (req.method === "POST" && u.pathname === "/device-logs") {

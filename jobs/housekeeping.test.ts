@@ -93,7 +93,16 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
       .execute();
 
     const counts = await pruneExpiredState(t.db, now);
-    expect(counts).toEqual({ receipts: 1, enrollmentTokens: 1, sessions: 2, pushDeliveries: 1, webVisits: 0, webVisitsOverCap: 0 });
+    expect(counts).toEqual({
+      receipts: 1,
+      enrollmentTokens: 1,
+      sessions: 2,
+      pushDeliveries: 1,
+      webVisits: 0,
+      webVisitsOverCap: 0,
+      locations: 0,
+      placeEvents: 0,
+    });
     expect((await t.db.selectFrom("push_deliveries").select("alert_id").execute()).map((r) => r.alert_id)).toEqual(["recent"]);
     expect((await t.db.selectFrom("device_message_receipts").select("message_id").execute()).map((r) => r.message_id)).toEqual(["recent"]);
     expect((await t.db.selectFrom("enrollment_tokens").select("token_hash").execute()).map((r) => r.token_hash)).toEqual(["live"]);
@@ -107,6 +116,8 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
       pushDeliveries: 0,
       webVisits: 0,
       webVisitsOverCap: 0,
+      locations: 0,
+      placeEvents: 0,
     });
   });
 
@@ -135,5 +146,75 @@ describe.each(DIALECTS)("housekeeping on %s", (dialect) => {
     });
     const left = await t.db.selectFrom("web_visits").select("domain").orderBy("domain").execute();
     expect(left.map((r) => r.domain)).toEqual(["b.example", "c.example"]);
+  });
+
+  it("keeps 30 days of locations and place events, and every phone's newest location however old", async () => {
+    const now = new Date("2027-03-01T12:00:00Z");
+    const ago = (days: number) => nowIso(new Date(now.getTime() - days * 86_400_000));
+    const [a, b] = await t.db.selectFrom("devices").select(["id", "profile_id"]).orderBy("id").limit(2).execute();
+    const loc = (device_id: string, days: number) => ({
+      id: newId(),
+      device_id,
+      latitude: 51.5,
+      longitude: -0.14,
+      device_time: ago(days),
+      received_at: ago(days),
+    });
+    await t.db.deleteFrom("device_locations").execute();
+    await t.db
+      .insertInto("device_locations")
+      .values([loc(a.id, 40), loc(a.id, 31), loc(a.id, 29), loc(a.id, 1), loc(b.id, 60), loc(b.id, 45)])
+      .execute();
+    const ts = ago(0);
+    const place = newId();
+    const parentId = (await t.db.selectFrom("kid_profiles").select("parent_id").where("id", "=", a.profile_id).executeTakeFirstOrThrow())
+      .parent_id;
+    await t.db
+      .insertInto("places")
+      .values({
+        id: place,
+        parent_id: parentId,
+        profile_id: null,
+        name: "Home",
+        latitude: 51.5,
+        longitude: -0.14,
+        radius_m: 100,
+        created_by: null,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    const event = (id: string, days: number) => ({
+      id,
+      place_id: place,
+      device_id: a.id,
+      profile_id: a.profile_id,
+      kind: "arrive" as const,
+      place_name: "Home",
+      at: ago(days),
+      created_at: ago(days),
+    });
+    await t.db
+      .insertInto("place_events")
+      .values([event("old", 31), event("new", 2)])
+      .execute();
+
+    const counts = await pruneExpiredState(t.db, now);
+    expect(counts).toMatchObject({ locations: 3, placeEvents: 1 });
+    const left = await t.db
+      .selectFrom("device_locations")
+      .select(["device_id", "device_time"])
+      .orderBy("device_id")
+      .orderBy("device_time")
+      .execute();
+    expect(left).toEqual(
+      [
+        { device_id: a.id, device_time: ago(29) },
+        { device_id: a.id, device_time: ago(1) },
+        { device_id: b.id, device_time: ago(45) },
+      ].sort((x, y) => (x.device_id < y.device_id ? -1 : x.device_id > y.device_id ? 1 : 0)),
+    );
+    expect((await t.db.selectFrom("place_events").select("id").execute()).map((r) => r.id)).toEqual(["new"]);
+    expect(await pruneExpiredState(t.db, now)).toMatchObject({ locations: 0, placeEvents: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { nowIso } from "../core/ids.server";
 import { pruneAccountState } from "../db/queries/accounts";
 import { pruneWebVisits } from "../db/queries/web-filter/visits";
 import { prunePushDeliveries } from "../db/queries/push-subscriptions";
+import { pruneTrail } from "../db/queries/places";
 
 /** How long a phone's message ids are remembered for de-duplication: far beyond any retry of an upload. */
 export const RECEIPT_RETENTION_DAYS = 7;
@@ -19,8 +20,9 @@ export interface Retention {
 
 /**
  * Removes state that only matters for a while: message receipts, used or expired enrollment tokens, ended
- * sessions, rate-limit windows, used links, old codes and sign-in tokens, and the web filter's visited sites older
- * than WEB_LOG_DAYS or past a kid's WEB_LOG_MAX_ROWS_PER_KID, old Web Push delivery records. Idempotent; every process may run
+ * sessions, rate-limit windows, used links, old codes and sign-in tokens, the web filter's visited sites older
+ * than WEB_LOG_DAYS or past a kid's WEB_LOG_MAX_ROWS_PER_KID, old Web Push delivery records, and locations and place
+ * events older than 30 days (the map page's trail; a phone's newest location stays). Idempotent; every process may run
  * it (start-up and hourly), and a missed run is simply caught up by the next one.
  */
 export async function pruneExpiredState(db: DB, now: Date = new Date(), retention: Retention = {}): Promise<Record<string, number>> {
@@ -46,5 +48,8 @@ export async function pruneExpiredState(db: DB, now: Date = new Date(), retentio
   counts.pushDeliveries = await prunePushDeliveries(db, new Date(now.getTime() - PUSH_DELIVERY_RETENTION_DAYS * 86_400_000));
   await pruneAccountState(db, now);
   Object.assign(counts, await pruneWebVisits(db, now, { days: retention.webLogDays, maxRowsPerKid: retention.webLogMaxRowsPerKid }));
+  const trail = await pruneTrail(db, now);
+  counts.locations = trail.locations;
+  counts.placeEvents = trail.placeEvents;
   return counts;
 }

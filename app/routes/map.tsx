@@ -1,5 +1,5 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import leafletStyles from "../../node_modules/leaflet/dist/leaflet.css?url";
 import dashboardStyles from "../styles/dashboard.css?url";
@@ -10,6 +10,8 @@ import { BASE_MAP_COLOURS, BASE_MAP_KEY, baseMapSvg, outlinesHref } from "~/comp
 import { baseMapAround } from "~/components/map/outlines.server";
 import { documentOnly } from "~/utils/document-markup.server";
 import { useDocumentMarkup } from "~/utils/document-markup";
+import { placesAction, placesData } from "~/components/map/places.server";
+import { PlacesSection, TrailSection, type PlaceFormResult, type PlacesData } from "~/components/map/places";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: leafletStyles },
@@ -24,13 +26,17 @@ function num(v: string | null, min: number, max: number): number | null {
 }
 
 /**
- * `/map?lat&long&zoom&bbox&at&profileId&embed`: the local map page (framed by the dashboard with `embed`, or opened
- * on its own). With `profileId` the map is named after the kid.
+ * `/map?lat&long&zoom&bbox&at&profileId&embed&day&edit`: the local map page (framed by the dashboard with `embed`, or
+ * opened on its own). With `profileId` the map is named after the kid, and (not framed) shows the kid's places and
+ * the day's trail (`day`, the family's calendar day; `edit`, the place being edited).
  */
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const profileId = url.searchParams.get("profileId");
-  const kidName = profileId ? (await requireKidAccess(args, profileId)).kid.name : (await requireParent(args), null);
+  const access = profileId ? await requireKidAccess(args, profileId) : null;
+  if (!access) await requireParent(args);
+  const kidName = access?.kid.name ?? null;
+  const embed = url.searchParams.get("embed") === "1";
   const lat = num(url.searchParams.get("lat"), -90, 90);
   const long = num(url.searchParams.get("long"), -180, 180);
   if (lat === null || long === null) throw new Response("A latitude and a longitude are needed.", { status: 400 });
@@ -52,12 +58,20 @@ export async function loader(args: LoaderFunctionArgs) {
     title,
     country: base.country,
     outlineZoom: base.zoom,
-    embed: url.searchParams.get("embed") === "1",
+    embed,
     external: externalMapUrl(lat, long),
     reportedAt,
     // The drawn base map's markup goes once in a document (its HTML), in the data only on a client-side visit.
     baseSvg: documentOnly(args.context, BASE_MAP_KEY, baseMapSvg(base, label)),
+    places: access && !embed ? await placesData(args.context, url, access.parent.id, access.kid) : null,
   });
+}
+
+/** The Places section's forms (add, edit, delete a place) for the kid the URL names. */
+export async function action(args: ActionFunctionArgs) {
+  const url = new URL(args.request.url);
+  const { parent, kid } = await requireKidAccess(args, url.searchParams.get("profileId"));
+  return placesAction(args, await args.request.formData(), parent.id, kid);
 }
 
 type MapState = "loading" | "drawn" | "no-tiles";
@@ -76,13 +90,19 @@ function useBaseSvg(fromData: string | null): string {
  * same outlines (resources.map-outlines), which show, zoomed out to where they mean something, when no tile loads.
  */
 export default function MapPage() {
-  const { lat, long, zoom, bbox, place, title, country, outlineZoom, embed, external, reportedAt, baseSvg } =
+  const { lat, long, zoom, bbox, place, title, country, outlineZoom, embed, external, reportedAt, baseSvg, places } =
     useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as PlaceFormResult | undefined;
+  const { search } = useLocation();
   const svg = useBaseSvg(baseSvg);
   const ref = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<MapState>("loading");
+  const [leaflet, setLeaflet] = useState<Leaflet | null>(null);
+  const [picked, setPicked] = useState<{ latitude: number; longitude: number; n: number } | null>(null);
+  const pickable = places !== null;
   useEffect(() => {
     let map: import("leaflet").Map | undefined;
+    let drawn: Leaflet | undefined;
     let cancelled = false;
     let resized: ResizeObserver | undefined;
     void import("leaflet").then((mod) => {
@@ -139,15 +159,24 @@ export default function MapPage() {
         { color: "#0f766e", weight: 1, fillOpacity: 0.08 },
       ).addTo(m);
       L.circleMarker([lat, long], { radius: 9, color: "#fff", weight: 3, fillColor: "#0f766e", fillOpacity: 1 }).addTo(m);
+      // A click on the map sets the Places form's centre.
+      if (pickable) m.on("click", (e) => setPicked((p) => ({ latitude: e.latlng.lat, longitude: e.latlng.lng, n: (p?.n ?? 0) + 1 })));
+      drawn = { L, map: m, alive: true };
+      setLeaflet(drawn);
     });
     return () => {
       cancelled = true;
       resized?.disconnect();
+      // The layers' effect may still hold this map for a render: it draws nothing on a removed one.
+      if (drawn) drawn.alive = false;
+      setLeaflet(null);
       map?.remove();
     };
-  }, [lat, long, zoom, bbox, outlineZoom]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the box by value: a revalidation's new array is the same box
+  }, [lat, long, zoom, bbox.join(","), outlineZoom, pickable]);
+  useMapLayers(leaflet, places, picked);
   return (
-    <main className={`map-page${embed ? " map-embed" : ""}`}>
+    <main className={`map-page${embed ? " map-embed" : ""}${places ? " map-with-places" : ""}`}>
       <h1 className="sr-only">{title}</h1>
       <div className="map-stage">
         <div id="base-map" className="map-base" data-testid="base-map" dangerouslySetInnerHTML={{ __html: svg }} />
@@ -181,6 +210,46 @@ export default function MapPage() {
           </p>
         ) : null}
       </div>
+      {places ? (
+        <div className="map-sections">
+          <PlacesSection data={places} search={search} result={actionData?.errors ? actionData : null} picked={picked} />
+          <TrailSection data={places} search={search} />
+        </div>
+      ) : null}
     </main>
   );
+}
+
+const PLACE_COLOUR = "#7c3aed";
+const TRAIL_COLOUR = "#b45309";
+
+/** The places (circles, named), the day's trail (a line through its points) and the picked centre, over Leaflet's map. */
+type Leaflet = { L: typeof import("leaflet"); map: import("leaflet").Map; alive: boolean };
+
+function useMapLayers(leaflet: Leaflet | null, places: PlacesData | null, picked: { latitude: number; longitude: number } | null) {
+  useEffect(() => {
+    if (!leaflet?.alive || !places) return;
+    const { L, map } = leaflet;
+    const group = L.layerGroup().addTo(map);
+    for (const p of places.places)
+      L.circle([p.latitude, p.longitude], { radius: p.radiusM, color: PLACE_COLOUR, weight: 2, fillOpacity: 0.12, className: "map-place" })
+        .bindTooltip(p.name, { permanent: false })
+        .addTo(group);
+    const line = places.trail.map((p) => [p.latitude, p.longitude] as [number, number]);
+    if (line.length > 1)
+      L.polyline(line, { color: TRAIL_COLOUR, weight: 3, opacity: 0.85, interactive: false, className: "map-trail" }).addTo(group);
+    for (const p of places.trail)
+      L.circleMarker([p.latitude, p.longitude], { radius: 3, color: TRAIL_COLOUR, weight: 1, fillOpacity: 1, interactive: false }).addTo(
+        group,
+      );
+    if (picked)
+      L.circleMarker([picked.latitude, picked.longitude], {
+        radius: 6,
+        color: PLACE_COLOUR,
+        weight: 2,
+        fillOpacity: 0.6,
+        interactive: false,
+      }).addTo(group);
+    return () => void group.remove();
+  }, [leaflet, places, picked]);
 }

@@ -30,6 +30,7 @@ import * as pushSubscriptions from "./2026-11-29T06-push-subscriptions";
 import * as devicePrivateDns from "./2026-11-29T03-device-private-dns";
 import * as alerts from "./2026-11-29T05-alerts";
 import * as apiTokens from "./2026-11-29T07-api-tokens";
+import * as places from "./2026-11-29T04-places";
 
 /** Every migration, in order. Names are ISO-dated so they sort. Later issues append here. */
 export const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29T01-web-filter-settings": webFilterSettings,
   "2026-11-29T02-web-visits": webVisits,
   "2026-11-29T03-device-private-dns": devicePrivateDns,
+  "2026-11-29T04-places": places,
   "2026-11-29T05-alerts": alerts,
   "2026-11-29T06-push-subscriptions": pushSubscriptions,
   "2026-11-29T07-api-tokens": apiTokens,

@@ -3,6 +3,7 @@
  *   npm run device:sim -- --url http://localhost:3000 --token enr_…  [--serial SIM-0001]
  *   npm run device:sim -- --url http://localhost:3000 --credential <deviceId.secret> --serial SIM-0001
  * Options: --usage-every <s> (send usage for the current hour), --location "lat,lng", --battery <n>,
+ *   --path "lat,lng;lat,lng;…" or --move-to "lat,lng" (walk there, reporting the location every --step-every s),
  *   --fail-install com.a=NOT_FOUND,com.b=INSTALLATION_FAILURE_REASON_UNKNOWN:2 (installs that fail: always, or n times).
  * It enrolls (printing its credential for next time), connects, reports, and obeys commands until Ctrl-C.
  *
@@ -28,6 +29,7 @@ import { PRIVATE_DNS_MODES, type PrivateDnsState } from "../../core/private-dns"
 import { readFileSync } from "node:fs";
 import { parseFailInstalls } from "./installer";
 import { SimulatedPhone } from "./phone";
+import { parsePath, parsePoint, walkTo } from "./path";
 import { rateApp } from "./ratings";
 import { devCertificateFile, readDevCertificate, type DotTarget, type LookupType, type PhoneLookup } from "./private-dns";
 import { REQUEST_KINDS, type RequestKind } from "./requests";
@@ -52,6 +54,10 @@ Options:
   --serial <serial number>   the phone's serial number (default SIM-<random>)
   --usage-every <seconds>    send usage for the current hour this often (default 60; 0: never)
   --location "<lat>,<lng>"   the phone's location (default 51.5014,-0.1419)
+  --path "<lat>,<lng>;…"     after connecting, move along these points, reporting the location at each
+  --move-to "<lat>,<lng>"    after connecting, walk there from --location in a straight line (steps of 100 m at most)
+  --step-every <seconds>     time between two points of --path or --move-to (default 5; locations are limited to 30 a minute)
+  --accuracy <metres>        the accuracy reported with each location (default 10; a fix less accurate than a place's radius decides nothing)
   --battery <percent>        battery level (default 80; under 15 raises the battery alert)
   --tamper <kind>            report tampering: ${TAMPER_KINDS.join(", ")}
                              (protection turned off, kids-app permissions turned off, device admin removed,
@@ -84,6 +90,10 @@ const options = {
   serial: { type: "string", default: `SIM-${Math.random().toString(36).slice(2, 8).toUpperCase()}` },
   "usage-every": { type: "string", default: "60" },
   location: { type: "string", default: "51.5014,-0.1419" },
+  path: { type: "string" },
+  "move-to": { type: "string" },
+  "step-every": { type: "string", default: "5" },
+  accuracy: { type: "string", default: "10" },
   battery: { type: "string", default: "80" },
   tamper: { type: "string" },
   apps: { type: "string", default: "com.kidsportal.kidsapp,org.khanacademy.android,com.duolingo" },
@@ -177,12 +187,29 @@ if (values.tamper !== undefined && !isTamperKind(values.tamper)) {
   process.exit(2);
 }
 const [lat, lng] = values.location.split(",").map(Number);
+function readMoves() {
+  try {
+    const start = parsePoint(values.location);
+    const points = values.path ? parsePath(values.path) : values["move-to"] ? walkTo(start, parsePoint(values["move-to"])) : [];
+    const stepSeconds = Number(values["step-every"]);
+    const accuracy = Number(values.accuracy);
+    if (!(stepSeconds >= 2 && stepSeconds <= 3_600)) throw new Error("--step-every is a number of seconds from 2 to 3600.");
+    if (!(accuracy >= 0 && accuracy <= 100_000)) throw new Error("--accuracy is a number of metres from 0 to 100000.");
+    if (values.path && values["move-to"]) throw new Error("Give --path or --move-to, not both.");
+    return { start, points, stepMs: stepSeconds * 1000, accuracy };
+  } catch (err) {
+    console.error(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const moves = readMoves();
 const phone = new SimulatedPhone({
   baseUrl: values.url,
   serialNumber: values.serial,
   credential: values.credential,
   status: { batteryPercentage: battery, ...(isTamperKind(values.tamper) ? tamperStatus(values.tamper) : {}) },
-  location: { latitude: lat, longitude: lng },
+  location: moves.start,
+  accuracyM: moves.accuracy,
   failInstalls: parseFailInstalls(values["fail-install"]),
   log: (m) => console.error(m),
   dot,
@@ -231,6 +258,18 @@ async function main() {
         .then(() => console.log("→ usage stored"))
         .catch((e: unknown) => console.error(String(e)));
     }, every);
+  }
+  if (moves.points.length) {
+    void phone
+      .send("location", phone.locationData())
+      .then(() =>
+        phone.moveAlong(moves.points, {
+          stepMs: moves.stepMs,
+          onStep: (p, i) =>
+            console.log(`→ location ${i + 1}/${moves.points.length} stored: ${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`),
+        }),
+      )
+      .catch((e: unknown) => console.error(String(e)));
   }
   const stop = () => void phone.close().then(() => process.exit(0));
   process.once("SIGINT", stop);

@@ -46,6 +46,8 @@ export interface PhoneOptions {
   /** Act on each command this long after it arrives, like a phone that has to wake up (default 0). */
   ackDelayMs?: number;
   location?: { latitude: number; longitude: number };
+  /** The accuracy (metres) the phone reports with each location; absent: none reported. */
+  accuracyM?: number;
   log?: (msg: string) => void;
   /**
    * Where the web filter's DNS-over-TLS listens, and the certificate to trust (simulator/private-dns.ts): with it, the
@@ -350,11 +352,7 @@ export class SimulatedPhone extends EventEmitter {
         s.ringing = false;
         return void (await this.ack(cmd));
       case "SEND_LOCATION": {
-        const loc = {
-          latitude: this.opts.location?.latitude ?? 51.5014,
-          longitude: this.opts.location?.longitude ?? -0.1419,
-          deviceTime: new Date().toISOString(),
-        };
+        const loc = this.locationData();
         // A location the server refuses (over the phone's limits, socket/telemetry-limits.ts) fails the command with its reason.
         const refused = await this.send("location", loc).then(() => null, limitRefusal);
         if (refused) return void (await this.ack(cmd, "failed", undefined, refused.slice(0, 500)));
@@ -480,6 +478,32 @@ export class SimulatedPhone extends EventEmitter {
   }
 
   /** The battery level changed: the phone reports its status (child_status) with it; resolves once acknowledged. */
+  /** Where the phone is now, as a location report says it. */
+  locationData(): { latitude: number; longitude: number; deviceTime: string; accuracy?: number } {
+    return {
+      latitude: this.opts.location?.latitude ?? 51.5014,
+      longitude: this.opts.location?.longitude ?? -0.1419,
+      deviceTime: new Date().toISOString(),
+      ...(this.opts.accuracyM !== undefined ? { accuracy: this.opts.accuracyM } : {}),
+    };
+  }
+
+  /**
+   * Moves along `points`, reporting its location at each (stored when this resolves), `stepMs` apart; `onStep` hears
+   * each point reported. The server decides arrivals and departures from these reports (device-service/places.ts).
+   */
+  async moveAlong(
+    points: readonly { latitude: number; longitude: number }[],
+    opts: { stepMs?: number; onStep?: (p: { latitude: number; longitude: number }, i: number) => void } = {},
+  ): Promise<void> {
+    for (let i = 0; i < points.length; i++) {
+      if (i > 0 && opts.stepMs) await new Promise((r) => setTimeout(r, opts.stepMs));
+      this.opts.location = { latitude: points[i].latitude, longitude: points[i].longitude };
+      await this.send("location", this.locationData());
+      opts.onStep?.(points[i], i);
+    }
+  }
+
   async reportBattery(percentage: number): Promise<void> {
     this.opts.status = { ...this.opts.status, batteryPercentage: percentage };
     await this.send("child_status", this.statusData());

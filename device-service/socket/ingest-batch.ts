@@ -6,6 +6,8 @@ import type { DeviceServiceDeps } from "../context";
 import { notifyParents } from "../notify";
 import { checkUsageWindow, hourBucket, type DeviceRef } from "./telemetry";
 import { writeUsageRows, type UsageHour } from "./ingest-usage";
+import { decidePlaces, handOn } from "../places";
+import type { AlertEvent } from "../../core/alert-events";
 
 /**
  * Group commit for telemetry (issue 22 item 3). Usage uploads and locations from many phones that arrive within
@@ -29,7 +31,7 @@ import { writeUsageRows, type UsageHour } from "./ingest-usage";
  */
 
 type Bucket = { packageName: string; hour: string; minutes: number };
-type Location = { latitude: number; longitude: number; deviceTime: string };
+type Location = { latitude: number; longitude: number; deviceTime: string; accuracy?: number };
 type Work = { device: DeviceRef; id: string } & ({ kind: "usage"; buckets: Bucket[] } | { kind: "location"; data: Location });
 type Item = Work & { resolve: () => void; reject: (err: unknown) => void };
 type Tx = Transaction<Database>;
@@ -70,7 +72,10 @@ export const INGEST_WINDOW_MS = 50;
 const CHUNK = 500;
 const chunks = <T>(xs: T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
-export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" | "log">, opts: IngestOptions = {}): IngestBatcher {
+export function createIngestBatcher(
+  deps: Pick<DeviceServiceDeps, "db" | "bus" | "log" | "onAlertEvent">,
+  opts: IngestOptions = {},
+): IngestBatcher {
   const windowMs = opts.windowMs ?? INGEST_WINDOW_MS;
   const maxRows = opts.maxRows ?? 2_000;
   // SQLite has one connection (one writer); PostgreSQL writes a batch's lanes on two connections at once.
@@ -121,12 +126,13 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
 
   async function writeLane(batch: Item[]): Promise<void> {
     try {
-      await deps.db.transaction().execute(async (trx) => {
-        await writeItems(deps.db, trx, batch);
+      const events = await deps.db.transaction().execute(async (trx) => {
+        const decided = await writeItems(deps.db, trx, batch);
         await opts.beforeCommit?.({ items: batch.length, retry: false });
+        return decided;
       });
       for (const it of batch) it.resolve();
-      await afterCommit(batch);
+      await afterCommit(batch, events);
       return;
     } catch (err) {
       if (batch.length === 1) {
@@ -136,24 +142,31 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
     }
     // The group failed: each item on its own, so one bad upload does not cost the others their ack.
     const ok: Item[] = [];
+    const events: AlertEvent[] = [];
     for (const it of batch) {
       counts.retried++;
       try {
-        await deps.db.transaction().execute(async (trx) => {
-          await writeItems(deps.db, trx, [it]);
+        const decided = await deps.db.transaction().execute(async (trx) => {
+          const d = await writeItems(deps.db, trx, [it]);
           await opts.beforeCommit?.({ items: 1, retry: true });
+          return d;
         });
         it.resolve();
         ok.push(it);
+        events.push(...decided);
       } catch (err) {
         it.reject(err);
       }
     }
-    await afterCommit(ok);
+    await afterCommit(ok, events);
   }
 
-  /** Parents' open dashboards are told once per kid and batch (locations; usage is picked up by view_rev). */
-  async function afterCommit(items: Item[]) {
+  /**
+   * Parents' open dashboards are told once per kid and batch (locations; usage is picked up by view_rev), and the
+   * places' arrivals and departures the batch decided go to the alert sink.
+   */
+  async function afterCommit(items: Item[], events: readonly AlertEvent[]) {
+    handOn(events, deps.onAlertEvent, deps.log);
     const kids = new Set(items.filter((i) => i.kind === "location").map((i) => i.device.profile_id));
     for (const profileId of kids) await notifyParents(deps, profileId, "device.location");
   }
@@ -190,12 +203,15 @@ export function createIngestBatcher(deps: Pick<DeviceServiceDeps, "db" | "bus" |
   };
 }
 
-/** Every item's effect, in arrival order, in the caller's transaction. Throws if any upload is refused. */
-async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<void> {
+/**
+ * Every item's effect, in arrival order, in the caller's transaction; returns the places' arrivals and departures
+ * the new locations decided (to hand on after the commit). Throws if any upload is refused.
+ */
+async function writeItems(db: DB, trx: Tx, items: Item[]): Promise<AlertEvent[]> {
   const usage = items.filter((i): i is Extract<Item, { kind: "usage" }> => i.kind === "usage");
   const locations = items.filter((i): i is Extract<Item, { kind: "location" }> => i.kind === "location");
   if (usage.length) await writeUsage(db, trx, usage);
-  if (locations.length) await writeLocations(trx, locations);
+  return locations.length ? writeLocations(trx, locations, sqliteHandleOf(db)) : [];
 }
 
 async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: Bucket[] }[]): Promise<void> {
@@ -219,7 +235,11 @@ async function writeUsage(db: DB, trx: Tx, items: { device: DeviceRef; buckets: 
   await writeUsageRows(db, trx, groups);
 }
 
-async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; data: Location }[]): Promise<void> {
+async function writeLocations(
+  trx: Tx,
+  items: { device: DeviceRef; id: string; data: Location }[],
+  handle: ReturnType<typeof sqliteHandleOf>,
+): Promise<AlertEvent[]> {
   // The same message twice in one batch: the first one counts (as one transaction after the other would).
   const first = new Map<string, (typeof items)[number]>();
   for (const it of items) if (!first.has(`${it.device.id}|${it.id}`)) first.set(`${it.device.id}|${it.id}`, it);
@@ -241,15 +261,28 @@ async function writeLocations(trx: Tx, items: { device: DeviceRef; id: string; d
       .execute();
     for (const r of inserted) fresh.add(`${r.device_id}|${r.message_id}`);
   }
-  const rows = [...first.entries()]
-    .filter(([k]) => fresh.has(k))
-    .map(([, it]) => ({
-      id: newId(),
-      device_id: it.device.id,
+  const stored = [...first.entries()].filter(([k]) => fresh.has(k)).map(([, it]) => it);
+  const rows = stored.map((it) => ({
+    id: newId(),
+    device_id: it.device.id,
+    latitude: it.data.latitude,
+    longitude: it.data.longitude,
+    device_time: new Date(it.data.deviceTime).toISOString(),
+    received_at: ts,
+    accuracy_m: it.data.accuracy ?? null,
+  }));
+  for (const part of chunks(rows)) await trx.insertInto("device_locations").values(part).execute();
+  return decidePlaces(
+    trx,
+    stored.map((it, i) => ({
+      deviceId: it.device.id,
+      profileId: it.device.profile_id,
       latitude: it.data.latitude,
       longitude: it.data.longitude,
-      device_time: new Date(it.data.deviceTime).toISOString(),
-      received_at: ts,
-    }));
-  for (const part of chunks(rows)) await trx.insertInto("device_locations").values(part).execute();
+      accuracyM: it.data.accuracy ?? null,
+      at: rows[i].device_time,
+    })),
+    ts,
+    handle,
+  );
 }

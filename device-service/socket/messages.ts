@@ -87,7 +87,13 @@ export const deviceToServer = z.discriminatedUnion("event", [
   z.object({
     event: z.literal("location"),
     id: msgId,
-    data: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180), deviceTime: iso }),
+    data: z.object({
+      latitude: z.number().min(-90).max(90),
+      longitude: z.number().min(-180).max(180),
+      deviceTime: iso,
+      /** The fix's accuracy in metres (Android's 68 % radius); a fix less accurate than a place's radius decides nothing there. */
+      accuracy: z.number().min(0).max(100_000).optional(),
+    }),
   }),
   z.object({
     event: z.literal("notification"),

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema";
-import { dbDialect, type DB } from "../../db/index";
+import { dbDialect, sqliteHandleOf, type DB } from "../../db/index";
 import { bumpKidsOfPhones } from "../../db/view-revisions";
 import { newId, nowIso } from "../../core/ids.server";
 import { cleanPhoneValue } from "../../core/phone-text";
@@ -21,6 +21,7 @@ import { upsertStatus } from "./status-rows";
 import type { PrivateDnsState } from "../../core/private-dns";
 import { ingestPrivateDns, privateDnsAlertEvent } from "../private-dns";
 import { applyStatusAlerts, raiseAlert } from "../alerts";
+import { decidePlaces, handOn } from "../places";
 
 export interface DeviceRef {
   id: string;
@@ -282,20 +283,34 @@ export async function handleDeviceMessage(
       return;
     case "location": {
       if (ingest) return ingest.location(device, msg.id, msg.data);
-      await db.transaction().execute(async (trx) => {
-        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return;
+      const d = msg.data;
+      const events = await db.transaction().execute(async (trx) => {
+        if (!(await firstTime(trx, device.id, msg.id, msg.event))) return [];
+        const at = new Date(d.deviceTime).toISOString();
+        const accuracy = d.accuracy ?? null;
         await trx
           .insertInto("device_locations")
           .values({
             id: newId(),
             device_id: device.id,
-            latitude: msg.data.latitude,
-            longitude: msg.data.longitude,
-            device_time: new Date(msg.data.deviceTime).toISOString(),
+            latitude: d.latitude,
+            longitude: d.longitude,
+            device_time: at,
             received_at: ts,
+            accuracy_m: accuracy,
           })
           .execute();
+        const fix = {
+          deviceId: device.id,
+          profileId: device.profile_id,
+          latitude: d.latitude,
+          longitude: d.longitude,
+          accuracyM: accuracy,
+          at,
+        };
+        return decidePlaces(trx, [fix], ts, sqliteHandleOf(db));
       });
+      handOn(events, deps.onAlertEvent, deps.log);
       await notifyParents(deps, device.profile_id, "device.location");
       return;
     }
