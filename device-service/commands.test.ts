@@ -255,6 +255,10 @@ describe.each(DIALECTS)("device service: commands and authorisation on %s", (dia
         "install-retry",
         "daily-reset",
         "reports",
+        "webhook-delivery",
+        "webhook-sweep",
+        "alert-delivery",
+        "alert-tick",
       ]);
       const parent = await fetch(`${h.url}/admin/queues`, {
         headers: { Authorization: `Bearer ${await h.sessionFor(h.demo.id)}`, Accept: "application/json" },

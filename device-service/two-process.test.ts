@@ -154,7 +154,17 @@ describe("two processes through Redis", () => {
       headers: { Authorization: `Bearer ${await createSession(tdb.db, op.id, { idleMinutes: 60, absoluteDays: 1 })}` },
     });
     const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(["command-expiry", "daily-reset", "install-retry", "kids-refresh", "reports"]);
+    expect(names).toEqual([
+      "alert-delivery",
+      "alert-tick",
+      "command-expiry",
+      "daily-reset",
+      "install-retry",
+      "kids-refresh",
+      "reports",
+      "webhook-delivery",
+      "webhook-sweep",
+    ]);
     const pRes = await fetch(`${b.url}/admin/queues`, {
       headers: { Authorization: `Bearer ${await createSession(tdb.db, parent.id, { idleMinutes: 60, absoluteDays: 1 })}` },
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PUSH_BROWSERS } from "~/components/alerts/push-subscription.server";
 import { startRouteHarness, type RouteHarness } from "../route-harness.testing";
 import { action, loader } from "./resources.push-subscription";
-import { loader as accountLoader } from "./_app.account";
+import { loader as alertSettingsLoader } from "./_app.alert-settings";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 
@@ -117,7 +117,7 @@ describe("/resources/push-subscription", () => {
     expect(row!.endpoint).toBe(b.endpoint);
     const theirs = await rh.call(action, "/resources/push-subscription", {
       token: rh.otherToken,
-      form: { intent: "remove", id: row!.id, redirectTo: "/account" },
+      form: { intent: "remove", id: row!.id, redirectTo: "/alert-settings" },
     });
     expect(await rh.toastOf(theirs)).toMatchObject({ type: "error", message: "That browser was already removed." });
     expect(await rowsOf(rh.h.demo.id)).toHaveLength(1);
@@ -125,7 +125,7 @@ describe("/resources/push-subscription", () => {
       form: { intent: "remove", id: row!.id, redirectTo: "https://evil.example/" },
     });
     expect(mine.status).toBe(302);
-    expect(mine.headers.get("Location")).toBe("/account");
+    expect(mine.headers.get("Location")).toBe("/alert-settings");
     expect(await rh.toastOf(mine)).toMatchObject({ type: "success", message: "That browser will no longer get notifications." });
     expect(await rowsOf(rh.h.demo.id)).toEqual([]);
   });
@@ -140,10 +140,10 @@ describe("/resources/push-subscription", () => {
     expect(await db().selectFrom("push_subscriptions").selectAll().execute()).toEqual([]);
   });
 
-  it("/account lists the parent's browsers and hands the page the VAPID public key", async () => {
+  it("/alert-settings lists the parent's browsers and hands the page the VAPID public key", async () => {
     const sub = browserSubscription();
     await subscribe(sub);
-    const data = (await (await rh.call(accountLoader, "/account")).json()) as {
+    const data = (await (await rh.call(alertSettingsLoader, "/alert-settings")).json()) as {
       push: { publicKey: string; browsers: { label: string }[] };
     };
     expect(data.push.browsers.map((b) => b.label)).toEqual(["Chrome on Linux"]);

@@ -70,7 +70,7 @@ export async function action(args: ActionFunctionArgs) {
     }
     case "remove": {
       const done = await deletePushSubscription(db, parent.id, { id: v.id });
-      return redirectWithToast(safeRedirect(v.redirectTo, "/account"), {
+      return redirectWithToast(safeRedirect(v.redirectTo, "/alert-settings"), {
         type: done ? "success" : "error",
         message: done ? "That browser will no longer get notifications." : "That browser was already removed.",
       });

@@ -42,9 +42,10 @@ import { setBounded } from "#core/bounded";
  * Tables the key covers directly: the session is checked per request; parent row and kids list are in the key.
  * Another parent's row (who last changed a setting: "Changed by Sam (sam@example.com)") is not in the key: a change
  * of a parent's name or e-mail moves the revision of every kid whose pages can name them (migration
- * 2026-11-27T01-actor-names-view-rev).
+ * 2026-11-27T01-actor-names-view-rev). The header's alert bell: the parent's unread alert count is read per request
+ * (`unreadAlertsForKey`, one indexed count) and is in the key.
  */
-export const KEYED_TABLES = ["sessions", "parents", "delegations", "delegation_kids"] as const;
+export const KEYED_TABLES = ["sessions", "parents", "delegations", "delegation_kids", "alerts"] as const;
 
 interface Entry {
   /** The body, gzip-compressed once when stored: a document without nonce attributes, or a single-fetch `.data` body. */
@@ -344,7 +345,8 @@ export function pageCacheRoute(opts: {
       const rev = (kidId && viewRevs.get(kidId)) ?? null;
       // The key is the text itself: a Map hashes and compares it faster than a SHA-256 digest of it is made (the
       // digest was 3 % of a hit); its length counts in the entry's bytes (keep).
-      const key = JSON.stringify([req.originalUrl, parent, kids, kidId, rev, new Date().toISOString().slice(0, 10)]);
+      const unread = await unreadAlertsForKey(db, parent.id);
+      const key = JSON.stringify([req.originalUrl, parent, kids, kidId, rev, unread, new Date().toISOString().slice(0, 10)]);
       const isData = isSingleFetchData(req);
       // The loader may shorten the entry's life (context.pageCacheUntil); the earliest time it names wins.
       let expiresAt = Infinity;
@@ -391,4 +393,16 @@ export function pageCacheRoute(opts: {
       next(err);
     }
   };
+}
+
+/** The parent's unread alerts in the centre (the header's bell), for the key: a new alert or one read makes a new key. */
+async function unreadAlertsForKey(db: DB, parentId: string): Promise<number> {
+  const row = await db
+    .selectFrom("alerts")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("parent_id", "=", parentId)
+    .where("in_centre", "=", 1)
+    .where("read_at", "is", null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
