@@ -186,7 +186,6 @@ if (values.tamper !== undefined && !isTamperKind(values.tamper)) {
   console.error(`--tamper takes one of: ${TAMPER_KINDS.join(", ")} (not ${values.tamper}).\n\n${USAGE}`);
   process.exit(2);
 }
-const [lat, lng] = values.location.split(",").map(Number);
 function readMoves() {
   try {
     const start = parsePoint(values.location);
