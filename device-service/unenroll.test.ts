@@ -7,6 +7,7 @@ import { ensureFilterIdsForAllKids, findKidByFilterId } from "../db/queries/web-
 import type { BusMessage } from "./bus";
 import { SimulatedPhone } from "./simulator/phone";
 import { startHarness, waitFor, type Harness } from "../server/harness.testing";
+import { latestPolicy } from "./policy/store";
 
 // More phones any time: a kid's phone is replaced (the old one unenrolled, its history kept) and a kid is removed.
 const MIA = "DEMO-MIA-0001";
@@ -148,13 +149,15 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
       ).filter_id;
     const heard: BusMessage[] = [];
     const unsubscribe = h.bus.subscribe((m) => heard.push(m));
+    // Policies name the kid's Private DNS hostname (the web filter on, as under npm start).
+    h.runtime.deps.privateDnsDomain = "dns.test";
     try {
       // Mia has two phones now (the new one and the old one enrolled again): replacing one, the other needs the new hostname too.
       const first = await filterId();
       const res = await h.caller(h.demo).enrollment.replacePhone({ profileId: mia.profileId, serialNumber: "MIA-NEW-0100" });
       expect(res.respones_msg).toBe(
         "Mia's old phone (MIA-NEW-0100) was removed from your account. Its history stays with Mia. Now add the new phone. " +
-          "Mia's web filter has a new Private DNS hostname: set it on the new phone and on Mia's other phones (Web Filter page).",
+          "Mia's web filter has a new Private DNS hostname: the new phone and Mia's other phones get it with their policy, or set it by hand (Web Filter page).",
       );
       const second = await filterId();
       expect(second).not.toBe(first);
@@ -163,16 +166,19 @@ describe.each(DIALECTS)("device service: replacing and removing phones on %s", (
       expect(await findKidByFilterId(h.tdb.db, second)).toBe(mia.profileId);
       // Every process serving the filter hears it and reloads the kid.
       await waitFor(async () => heard.some((m) => m.type === "web-filter.kid" && m.profileId === mia.profileId));
+      // The kid's remaining phone gets the new hostname in its policy.
+      expect((await latestPolicy(h.tdb.db, mia.deviceId))?.doc.privateDns?.hostname).toBe(`${second}.dns.test`);
 
       const last = await h.caller(h.demo).enrollment.replacePhone({ profileId: mia.profileId, serialNumber: MIA });
       expect(last.respones_msg).toBe(
         "Mia's old phone (DEMO-MIA-0001) was removed from your account. Its history stays with Mia. Now add the new phone. " +
-          "Mia's web filter has a new Private DNS hostname: set it on the new phone (Web Filter page).",
+          "Mia's web filter has a new Private DNS hostname: the new phone gets it with its policy, or set it by hand (Web Filter page).",
       );
       expect(await findKidByFilterId(h.tdb.db, second)).toBeUndefined();
       expect(await findKidByFilterId(h.tdb.db, await filterId())).toBe(mia.profileId);
     } finally {
       unsubscribe();
+      h.runtime.deps.privateDnsDomain = undefined;
     }
   });
 

@@ -3,7 +3,7 @@ import { renewFilterId } from "../db/queries/web-filter/settings";
 import { retryOnConflict } from "../db/retry";
 import type { DeviceServiceDeps } from "./context";
 import { OPEN_STATUSES } from "./commands/outbox";
-import { announceToWebFilter } from "./policy/store";
+import { applyKidPolicies } from "./policy/store";
 
 /** Close code the device socket uses when its phone is removed from the account (the phone should stop). */
 export const UNENROLLED_CLOSE = { code: 4003, reason: "Phone removed from the account" } as const;
@@ -42,6 +42,7 @@ export async function unenrollDevice(deps: DeviceServiceDeps, deviceId: string, 
     // The credential is already revoked: a socket that stays open is closed at the next reconnect.
     deps.log("warn", "device.unenrolled not published", { deviceId, error: err instanceof Error ? err.message : String(err) });
   });
-  if (profileId) await announceToWebFilter(deps, { profileId });
+  // The kid's other phones get the new hostname in their policy (a kid without one: the filter still hears of the id).
+  if (profileId) await applyKidPolicies(deps, profileId);
   return { filterIdRenewed: profileId !== null };
 }

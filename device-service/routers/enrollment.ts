@@ -52,16 +52,19 @@ export const enrollmentRouter = router({
     }
     const removed = `${possessive(ctx.kid.name)} old phone (${device.serial_number}) was removed from your account. Its history stays with ${ctx.kid.name}. Now add the new phone.`;
     if (!filterIdRenewed) return { respones_msg: removed };
-    // The old phone's Private DNS hostname is refused from now on (decision 015): the kid's phones need the new one.
+    // The old phone's Private DNS hostname is refused from now on (decision 015): the kid's phones get the new one in
+    // their policy (a kids app that cannot set Private DNS itself needs it set by hand).
     const others = await ctx.db
       .selectFrom("devices")
       .select("id")
       .where("profile_id", "=", ctx.kid.id)
       .where("unenrolled_at", "is", null)
       .executeTakeFirst();
-    const where = others ? `on the new phone and on ${possessive(ctx.kid.name)} other phones` : "on the new phone";
+    const which = others
+      ? `the new phone and ${possessive(ctx.kid.name)} other phones get it with their policy`
+      : "the new phone gets it with its policy";
     return {
-      respones_msg: `${removed} ${possessive(ctx.kid.name)} web filter has a new Private DNS hostname: set it ${where} (Web Filter page).`,
+      respones_msg: `${removed} ${possessive(ctx.kid.name)} web filter has a new Private DNS hostname: ${which}, or set it by hand (Web Filter page).`,
     };
   }),
 
