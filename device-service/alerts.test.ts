@@ -51,6 +51,34 @@ describe("alerts from a phone", () => {
     await phone.close();
   });
 
+  it("a phone arriving at a place raises place.arrive with the place's name (the places' events reach the pipeline)", async () => {
+    const ts = new Date().toISOString();
+    await h.tdb.db
+      .insertInto("places")
+      .values({
+        id: "place-test-school",
+        parent_id: h.demo.id,
+        profile_id: leo.profileId,
+        name: "Test School",
+        latitude: 48.2,
+        longitude: 16.37,
+        radius_m: 200,
+        created_by: h.demo.id,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    const phone = await h.phone(LEO);
+    // Far away first (decided outside, no event), then at the centre: one arrival.
+    await phone.moveAlong([
+      { latitude: 48.25, longitude: 16.37 },
+      { latitude: 48.2, longitude: 16.37 },
+    ]);
+    await waitFor(async () => (await alertsOf("place.arrive")).length > 0);
+    expect((await alertsOf("place.arrive")).map((r) => r.title)).toEqual(["Leo arrived at Test School"]);
+    await phone.close();
+  });
+
   it("a limit the phone enforces raises limit.reached once a day", async () => {
     const phone = await h.phone(LEO);
     const app = await h.tdb.db

@@ -5,7 +5,9 @@ import { movePhone } from "./phone-control.testing";
 // Issue 55 items 1, 2 and 5, in the `js` and the `no-js` project: a parent adds a place on Mia's map page, Mia's
 // simulated phone walks into it, and the page shows her there, the arrival (from place_events) and the day's trail.
 
-test("add a place; the simulated phone walks in; the place shows the kid there and the arrival", async ({ page }, info) => {
+test("add a place; the simulated phone walks in; the place shows the kid there and the arrival, and the alert centre has it", async ({
+  page,
+}, info) => {
   const js = info.project.name === "js";
   await page.route(/tile\.openstreetmap\.org/, (route) => route.abort());
   // Each project its own place, away from the demo phone's spot (the two projects share one server).
@@ -88,4 +90,8 @@ test("add a place; the simulated phone walks in; the place shows the kid there a
   await page.getByRole("button", { name: `Delete ${name}` }).click();
   await expectToast(page, "success", `Deleted ${name}.`);
   await expect(page.getByTestId(`place-${name}`)).toHaveCount(0);
+
+  // The arrival reached the parent's alert centre (the place is gone, the alert stays).
+  await page.goto("/alerts");
+  await expect(page.getByText(`Mia arrived at ${name}`, { exact: true })).toHaveCount(1);
 });
