@@ -16,7 +16,7 @@ test("the side menu and the kid switcher close after a choice, on a click outsid
   // A choice: the next page has both closed.
   await menu.locator("summary").click();
   await expect(menu).toHaveAttribute("open", "");
-  await menu.getByRole("link", { name: "Settings" }).click();
+  await menu.getByRole("link", { name: "Settings", exact: true }).click();
   await expect(page).toHaveURL(/\/global-settings/);
   await expect(menu).not.toHaveAttribute("open");
   await page.goto("/kids-device");

@@ -94,4 +94,7 @@ test("add a place; the simulated phone walks in; the place shows the kid there a
   // The arrival reached the parent's alert centre (the place is gone, the alert stays).
   await page.goto("/alerts");
   await expect(page.getByText(`Mia arrived at ${name}`, { exact: true })).toHaveCount(1);
+
+  // The phone goes back to the demo's spot: the journeys after this one (the other project's too) read it there.
+  await movePhone(mia.serialNumber, [{ latitude: 51.5014, longitude: -0.1419 }]);
 });

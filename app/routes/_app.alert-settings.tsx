@@ -74,7 +74,9 @@ export default function AlertSettingsPage() {
   const data = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const busy = useIsSubmitting();
-  const [form, fields] = useForm({ lastResult, shouldRevalidate: "onBlur" });
+  // Checked on submit only: a server round trip on blur (conform revalidating a refused form) raced the Save click
+  // that caused the blur, and the re-keyed form dropped the save.
+  const [form, fields] = useForm({ lastResult, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
   // After a refused save, the form shows what was sent (nothing is lost); else what is stored.
   const sent = (lastResult?.initialValue ?? null) as Record<string, unknown> | null;
   const checked = (kind: string, channel: string) =>
