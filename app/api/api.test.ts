@@ -7,6 +7,8 @@ import { login, verifyOtpCall } from "./calls/users";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
+import { categoryDetail, categoryDetailChart } from "./calls/application";
+import { installedApp } from "../authz-probes.testing";
 
 /** Bad input and safety (issue 56): the spec's envelope, the right status, and nothing changed. */
 let fx: Fixture;
@@ -230,5 +232,45 @@ describe("/api/v1: tokens", () => {
     expect(all).not.toContain(t.token);
     expect(all).not.toContain(session!);
     expect(all).not.toContain("kp_");
+  });
+});
+
+describe("/api/v1: the pages' calls", () => {
+  it("category detail and its chart: the /category page's data for the parent's kid; another family's phone is a 404", async () => {
+    const { packageName, category } = await installedApp(fx);
+    const day = new Date().toISOString().slice(0, 10);
+    await fx.t.db
+      .insertInto("app_usage_daily")
+      .values({ device_id: fx.ids.deviceId, package_name: packageName!, day, minutes: 25 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const detail = await h.call(categoryDetail, "owner", { id: category!, serialNumber: fx.ids.serialNumber, filterType: "week" });
+    expect(detail.status).toBe(200);
+    const data = detail.body.data as { category: string; usedTime: number; apps: { packageName: string; timeInMinute: number }[] };
+    expect(data.category).toBe(category);
+    expect(data.apps.find((a) => a.packageName === packageName)?.timeInMinute).toBeGreaterThanOrEqual(25);
+    expect(data.usedTime).toBeGreaterThanOrEqual(25);
+    expect(detail.body).not.toHaveProperty("data.chart");
+    const chart = await h.call(categoryDetailChart, "owner", {
+      profileId: fx.ids.profileId,
+      serialNumber: fx.ids.serialNumber,
+      playStoreCategory: category!,
+      filterType: "week",
+    });
+    expect(chart.status).toBe(200);
+    expect(chart.body).toMatchObject({ deviceDetail: { _id: fx.ids.deviceId, serialNumber: fx.ids.serialNumber } });
+    expect((chart.body.data as { slots: string[] }).slots).toHaveLength(7);
+    expect(chart.body.totalUsedTime).toBe(data.usedTime);
+    // Another family's phone, and the owner's phone under another family's kid: 404s that reveal nothing.
+    const theirs = await h.call(categoryDetail, "owner", { id: category!, serialNumber: fx.ids.strangerSerial });
+    expect(theirs.status).toBe(404);
+    const mixed = await h.call(categoryDetailChart, "owner", {
+      profileId: fx.ids.strangerProfileId,
+      serialNumber: fx.ids.serialNumber,
+      playStoreCategory: category!,
+    });
+    expect(mixed.status).toBe(404);
+    const unknown = await h.call(categoryDetail, "owner", { id: "NO_SUCH_CATEGORY", serialNumber: fx.ids.serialNumber });
+    expect(unknown).toEqual({ status: 404, body: { respones_msg: "Category not found." } });
   });
 });

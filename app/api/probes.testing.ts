@@ -194,6 +194,12 @@ export const API_PROBES: Record<string, ApiProbe> = {
       cvc: "123",
     }),
   },
+  getApplicationCategoryDetail: { allow: KID, prepare: installedApp, input: (i) => ({ id: i.category, serialNumber: i.serialNumber }) },
+  getApplicationCategoryDetailChart: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({ ...kid(i), playStoreCategory: i.category, filterType: "week" }),
+  },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };
 
