@@ -7,7 +7,7 @@ import { login, verifyOtpCall } from "./calls/users";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
-import { categoryDetail, categoryDetailChart } from "./calls/application";
+import { appDetail, categoryDetail, categoryDetailChart, parentRatingCall } from "./calls/application";
 import { installedApp } from "../authz-probes.testing";
 
 /** Bad input and safety (issue 56): the spec's envelope, the right status, and nothing changed. */
@@ -272,5 +272,42 @@ describe("/api/v1: the pages' calls", () => {
     expect(mixed.status).toBe(404);
     const unknown = await h.call(categoryDetail, "owner", { id: "NO_SUCH_CATEGORY", serialNumber: fx.ids.serialNumber });
     expect(unknown).toEqual({ status: 404, body: { respones_msg: "Category not found." } });
+  });
+
+  it("application detail and the parent's rating: the /application page's data and its rating intent; another family's kid is a 404", async () => {
+    const { packageName } = await installedApp(fx);
+    const pkg = packageName!;
+    const kidOf = { profile_id: fx.ids.profileId, serialNumber: fx.ids.serialNumber, package_name: pkg };
+    const stars = { isEducational: 4, isPositive: 4, isSuitableContent: 4, isEasyToUnderstand: 4 };
+    const rated = await h.call(parentRatingCall, "owner", {
+      profileId: fx.ids.profileId,
+      packageName: pkg,
+      ...stars,
+      isRecommend: true,
+      review: " Good ",
+    });
+    expect(rated.status).toBe(200);
+    const row = await fx.t.db
+      .selectFrom("parent_ratings")
+      .select(["is_recommend", "review"])
+      .where("parent_id", "=", fx.parents.owner.id)
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ is_recommend: 1, review: "Good" });
+    const detail = await h.call(appDetail, "owner", kidOf);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ data: { package_name: pkg, appExist: true }, parentRating: { totalParentsRating: 1 } });
+    expect((detail.body.data as { _id: string | null })._id).toEqual(expect.any(String));
+    expect(detail.body.overallRating).toBe(4);
+    // Bad stars are a 400 that names the field; another family's kid (or its phone) a 404; nothing stored for them.
+    const bad = await h.call(parentRatingCall, "owner", { profileId: fx.ids.profileId, packageName: pkg, ...stars, isPositive: 6 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.respones_msg).toContain("isPositive");
+    const theirs = await h.call(parentRatingCall, "owner", { profileId: fx.ids.strangerProfileId, packageName: pkg, ...stars });
+    expect(theirs.status).toBe(404);
+    expect((await h.call(appDetail, "owner", { ...kidOf, profile_id: fx.ids.strangerProfileId })).status).toBe(404);
+    expect((await h.call(appDetail, "owner", { ...kidOf, serialNumber: fx.ids.strangerSerial })).status).toBe(404);
+    const stored = await fx.t.db.selectFrom("parent_ratings").select("id").where("profile_id", "=", fx.ids.strangerProfileId).execute();
+    expect(stored).toEqual([]);
   });
 });

@@ -200,6 +200,24 @@ export const API_PROBES: Record<string, ApiProbe> = {
     prepare: installedApp,
     input: (i) => ({ ...kid(i), playStoreCategory: i.category, filterType: "week" }),
   },
+  getApplicationDetail: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({ profile_id: i.profileId, serialNumber: i.serialNumber, package_name: i.packageName, filterType: "week" }),
+  },
+  postApplicationParentRating: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({
+      profileId: i.profileId,
+      packageName: i.packageName,
+      isEducational: 4,
+      isPositive: 3,
+      isSuitableContent: 5,
+      isEasyToUnderstand: 2,
+      isRecommend: true,
+    }),
+  },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };
 

@@ -29,6 +29,8 @@ export async function getAppDetail(db: DB, deviceId: string, packageName: string
       : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
   return {
     packageName,
+    /** The app's row on the phone (null: not on it). */
+    id: app?.id ?? null,
     catalog: catalog ?? null,
     appExist: Boolean(app),
     isAppInstalled: app?.is_installed === 1,
