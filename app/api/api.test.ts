@@ -7,8 +7,8 @@ import { login, verifyOtpCall } from "./calls/users";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
-import { appDetail, categoryDetail, categoryDetailChart, parentRatingCall } from "./calls/application";
-import { installedApp } from "../authz-probes.testing";
+import { appDetail, categoryDetail, categoryDetailChart, parentRatingCall, playstore, playstoreSearch } from "./calls/application";
+import { installedApp, installedStoreApp } from "../authz-probes.testing";
 
 /** Bad input and safety (issue 56): the spec's envelope, the right status, and nothing changed. */
 let fx: Fixture;
@@ -309,5 +309,26 @@ describe("/api/v1: the pages' calls", () => {
     expect((await h.call(appDetail, "owner", { ...kidOf, serialNumber: fx.ids.strangerSerial })).status).toBe(404);
     const stored = await fx.t.db.selectFrom("parent_ratings").select("id").where("profile_id", "=", fx.ids.strangerProfileId).execute();
     expect(stored).toEqual([]);
+  });
+
+  it("the play store: the phone's installed apps, a search's matches (the page's storePage); another family's kid is a 404", async () => {
+    const { packageName } = await installedStoreApp(fx);
+    const kidOf = { profileId: fx.ids.profileId, serialNumber: fx.ids.serialNumber };
+    const installed = await h.call(playstore, "owner", kidOf);
+    expect(installed.status).toBe(200);
+    expect(installed.body).toMatchObject({ tab: "installed", label: null, deviceDetail: { _id: fx.ids.deviceId, profile_name: "Mia" } });
+    expect((installed.body.data as { appId: string; isAppInstalled: boolean }[]).find((a) => a.appId === packageName)).toMatchObject({
+      isAppInstalled: true,
+    });
+    const found = await h.call(playstoreSearch, "owner", { ...kidOf, playstoreText: "Matrix Store" });
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ tab: "search", label: "Show result for 'Matrix Store'" });
+    expect((found.body.data as { appId: string }[]).map((a) => a.appId)).toContain(packageName);
+    const filtered = await h.call(playstore, "owner", { ...kidOf, playstoreText: "Matrix Store" });
+    expect(filtered.body.tab).toBe("search");
+    expect((await h.call(playstoreSearch, "owner", { ...kidOf, ageFilter: "AGE_RANGE9" })).status).toBe(400);
+    const theirs = await h.call(playstore, "owner", { profileId: fx.ids.strangerProfileId, serialNumber: fx.ids.strangerSerial });
+    expect(theirs.status).toBe(404);
+    expect((await h.call(playstoreSearch, "stranger", kidOf)).status).toBe(404);
   });
 });

@@ -218,6 +218,8 @@ export const API_PROBES: Record<string, ApiProbe> = {
       isRecommend: true,
     }),
   },
+  getApplicationPlaystore: { allow: KID, input: kid },
+  getApplicationPlaystoreSearch: { allow: KID, input: (i) => ({ ...kid(i), ageFilter: "AGE_RANGE2", shown: "40" }) },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };
 

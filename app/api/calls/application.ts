@@ -11,7 +11,10 @@ import { overallRating } from "#db/queries/store/catalog";
 import { appTitle } from "#core/store";
 import { appIconHref } from "#core/app-icon";
 import { packageName } from "#core/values";
-import { body, defineCall, query } from "../define";
+import { storePage } from "~/components/store/page.server";
+import { SEARCH_TEXT_MAX, STORE_RESULTS_MAX, STORE_RESULTS_PAGE } from "~/rules/store";
+import { AGE_RANGES, EXPERT_FILTERS } from "#core/store";
+import { body, defineCall, query, queryInt, type CallContext } from "../define";
 import { ApiError } from "../envelope";
 import { accessibleDevice, kidDevice, periodQuery } from "./device";
 
@@ -270,4 +273,114 @@ export const parentRatingCall = defineCall({
     const r = await ctx.device().apps.rate({ ...input, review: input.review?.trim() || undefined });
     return { respones_msg: r.respones_msg };
   },
+});
+
+const STORE = "Play store";
+
+const storeQuery = query({
+  profileId: recordId,
+  serialNumber,
+  playstoreText: z.string().max(SEARCH_TEXT_MAX).optional(),
+  ageFilter: z.enum(AGE_RANGES).optional(),
+  filterCategory: z
+    .string()
+    .regex(/^[A-Z_]{2,40}$/, "filterCategory must be a store category's id (application/most-used-category's category).")
+    .optional(),
+  expertRatingFilter: z.enum(EXPERT_FILTERS).optional(),
+  shown: queryInt(1, STORE_RESULTS_MAX).optional(),
+});
+
+const storeReply = z.object({
+  data: z.array(
+    z.object({
+      appId: z.string().describe("The package name"),
+      title: z.string(),
+      icon: z.string(),
+      expertRating: z.enum(["EXPERT_RECOMMENDATION", "PARENTAL_SUPERVISION", "16+"]).nullable(),
+      scoreText: z.string().nullable(),
+      kidsRating: z.number().nullable(),
+      overallRating: z.number().nullable(),
+      price: z.number(),
+      free: z.boolean(),
+      isAppInstalled: z.boolean(),
+      isSystemApp: z.boolean(),
+      installState: z.string().nullable().describe("On the phone: installing, installed, failed … (null: not on it)"),
+      failureReason: z.string().nullable(),
+      enableDailyLimit: z.boolean().nullable(),
+      dailyLimitTime: z.number().nullable(),
+      changedBy: z.string().nullable().describe("Who installed it or last changed its limit from the portal ('you', or a delegate)"),
+    }),
+  ),
+  tab: z.enum(["installed", "search"]).describe("Which list: the phone's apps installed from the store, or the catalogue's matches"),
+  label: z.string().nullable().describe("The page's label of a filtered list ('Show result for …'); null: no filter"),
+  showMore: z.number().nullable().describe("Search results: the shown value that lists one page more (null: nothing more)"),
+  deviceDetail: z.object({
+    _id: z.string(),
+    serialNumber: z.string(),
+    brand: z.string().nullable(),
+    model: z.string().nullable(),
+    profile_name: z.string(),
+  }),
+});
+
+/** The /play-store page's list (storePage, from the same query parameters), for one tab. */
+async function storeList(ctx: CallContext, input: z.output<typeof storeQuery>, tab: "page" | "search") {
+  const { parent, device, kid } = await kidDevice(ctx, input.profileId, input.serialNumber);
+  const url = new URL("http://api.invalid/play-store");
+  for (const k of ["playstoreText", "ageFilter", "filterCategory", "expertRatingFilter"] as const)
+    if (input[k]) url.searchParams.set(k, input[k]);
+  if (input.shown) url.searchParams.set("shown", String(input.shown));
+  if (tab === "search") url.searchParams.set("tab", "search");
+  const page = await storePage(ctx.services.db, url, device, kid, parent.id, { iconBase: ctx.services.env.CATALOG_ICON_BASE_URL });
+  return {
+    respones_msg: page.items.length ? "Play store." : "No data found.",
+    data: page.items.map((a) => ({
+      appId: a.appId,
+      title: a.title,
+      icon: a.icon,
+      expertRating: a.expertRating,
+      scoreText: a.scoreText,
+      kidsRating: a.kidsRating ?? null,
+      overallRating: a.overallRating ?? null,
+      price: a.price,
+      free: a.free,
+      isAppInstalled: a.isAppInstalled,
+      isSystemApp: a.isSystemApp,
+      installState: a.installState ?? null,
+      failureReason: a.failureReason ?? null,
+      enableDailyLimit: a.enableDailyLimit ?? null,
+      dailyLimitTime: a.dailyLimitTime ?? null,
+      changedBy: a.changedBy ?? null,
+    })),
+    tab: page.tab,
+    label: page.label,
+    showMore: page.paging?.showMore ?? null,
+    deviceDetail: { _id: device.id, serialNumber: device.serial_number, brand: device.brand, model: device.model, profile_name: kid.name },
+  };
+}
+
+export const playstore = defineCall({
+  method: "get",
+  path: "/application/playstore",
+  tag: STORE,
+  summary: "The play store as the page opens it: the phone's installed apps, or with a filter its results",
+  note: `One filter at a time (the page's: the text first, then age, category, expert rating). No filter: the apps installed from the store (the page's Installed tab); a filter: the catalogue's matches, ${STORE_RESULTS_PAGE} at first; shown asks for more (a multiple of ${STORE_RESULTS_PAGE}, up to ${STORE_RESULTS_MAX}).`,
+  auth: "parent",
+  changes: false,
+  input: storeQuery,
+  reply: storeReply,
+  handle: (ctx, input) => storeList(ctx, input, "page"),
+});
+
+export const playstoreSearch = defineCall({
+  method: "get",
+  path: "/application/playstore/search",
+  tag: STORE,
+  summary: "The play store's search results (the page's Search Result tab)",
+  note: `Always the catalogue's matches of the filter (no filter: the whole catalogue, best known first), ${STORE_RESULTS_PAGE} at first; shown asks for more.`,
+  auth: "parent",
+  changes: false,
+  input: storeQuery,
+  reply: storeReply,
+  handle: (ctx, input) => storeList(ctx, input, "search"),
 });
