@@ -7,7 +7,15 @@ import { login, verifyOtpCall } from "./calls/users";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
-import { appDetail, categoryDetail, categoryDetailChart, parentRatingCall, playstore, playstoreSearch } from "./calls/application";
+import {
+  appDetail,
+  categoryDetail,
+  categoryDetailChart,
+  parentRatingCall,
+  playstore,
+  playstoreSearch,
+  profileApplicationList,
+} from "./calls/application";
 import { installedApp, installedStoreApp } from "../authz-probes.testing";
 
 /** Bad input and safety (issue 56): the spec's envelope, the right status, and nothing changed. */
@@ -330,5 +338,20 @@ describe("/api/v1: the pages' calls", () => {
     const theirs = await h.call(playstore, "owner", { profileId: fx.ids.strangerProfileId, serialNumber: fx.ids.strangerSerial });
     expect(theirs.status).toBe(404);
     expect((await h.call(playstoreSearch, "stranger", kidOf)).status).toBe(404);
+  });
+
+  it("the device profile application list: the Apps page's list and search; another family's kid is a 404", async () => {
+    const { packageName: own } = await installedApp(fx);
+    const { packageName: fromStore } = await installedStoreApp(fx);
+    const kidOf = { profile_id: fx.ids.profileId, serialNumber: fx.ids.serialNumber };
+    const all = await h.call(profileApplicationList, "owner", kidOf);
+    expect(all.status).toBe(200);
+    const names = (all.body.data as { package_name: string; _id: string }[]).map((a) => a.package_name);
+    expect(names).toEqual(expect.arrayContaining([own, fromStore]));
+    const forced = await h.call(profileApplicationList, "owner", { ...kidOf, install_type: "FORCE_INSTALLED", q: fromStore! });
+    expect((forced.body.data as { package_name: string }[]).map((a) => a.package_name)).toEqual([fromStore]);
+    expect((await h.call(profileApplicationList, "owner", { ...kidOf, install_type: "ALL" })).status).toBe(400);
+    expect((await h.call(profileApplicationList, "owner", { ...kidOf, profile_id: fx.ids.strangerProfileId })).status).toBe(404);
+    expect((await h.call(profileApplicationList, "stranger", kidOf)).status).toBe(404);
   });
 });

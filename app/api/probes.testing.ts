@@ -220,6 +220,10 @@ export const API_PROBES: Record<string, ApiProbe> = {
   },
   getApplicationPlaystore: { allow: KID, input: kid },
   getApplicationPlaystoreSearch: { allow: KID, input: (i) => ({ ...kid(i), ageFilter: "AGE_RANGE2", shown: "40" }) },
+  getDeviceProfileApplicationList: {
+    allow: KID,
+    input: (i) => ({ profile_id: i.profileId, serialNumber: i.serialNumber, install_type: "FORCE_INSTALLED" }),
+  },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };
 

@@ -5,7 +5,7 @@ import { resolvePeriod } from "~/rules/periods";
 import { limitProgress } from "~/rules/minutes";
 import { formatMinutes } from "#core/duration";
 import { getItemAck } from "#device-service/ack";
-import { getAppDetail, getAppUsageChart } from "#db/queries/apps";
+import { getAppDetail, getAppUsageChart, listKidApps } from "#db/queries/apps";
 import { getKidRatings, getParentRatings } from "#db/queries/ratings";
 import { overallRating } from "#db/queries/store/catalog";
 import { appTitle } from "#core/store";
@@ -383,4 +383,57 @@ export const playstoreSearch = defineCall({
   input: storeQuery,
   reply: storeReply,
   handle: (ctx, input) => storeList(ctx, input, "search"),
+});
+
+export const profileApplicationList = defineCall({
+  method: "get",
+  path: "/device-profile/application/list",
+  tag: APPS,
+  summary: "The apps installed on the kid's phone, most used today first (the Apps page's list)",
+  note: "The spec does not show the path: GET device-profile/application/list. install_type FORCE_INSTALLED is the only value (every app on the phone is in its policy; apps still on their way or failed are the play store's Installed tab, application/playstore); q (title or package) and category narrow the list as the Apps page's search does. _id is application_id of device-profile/application/update/status.",
+  auth: "parent",
+  changes: false,
+  input: query({
+    profile_id: recordId,
+    serialNumber,
+    install_type: z.literal("FORCE_INSTALLED").optional(),
+    q: z.string().max(100).optional(),
+    category: z.string().max(64).optional(),
+  }),
+  reply: z.object({
+    data: z.array(
+      z.object({
+        _id: z.string(),
+        package_name: z.string(),
+        title: z.string(),
+        icon: z.string().nullable(),
+        category: z.string(),
+        categoryName: z.string(),
+        enableDailyLimit: z.boolean(),
+        dailyLimitTime: z.number().describe("Minutes a day"),
+        is_app_disabled: z.boolean(),
+        appEnabledDisabledType: z.string().nullable(),
+        usedToday: z.number().describe("Minutes"),
+        progressBarPercentage: z.number().describe("Today's screen time against the daily limit, 0 to 100"),
+      }),
+    ),
+  }),
+  handle: async (ctx, input) => {
+    const { device } = await kidDevice(ctx, input.profile_id, input.serialNumber);
+    const data = (await listKidApps(ctx.services.db, device.id, { q: input.q, category: input.category || undefined })).map((a) => ({
+      _id: a.id,
+      package_name: a.packageName,
+      title: a.title,
+      icon: a.icon,
+      category: a.category,
+      categoryName: a.categoryName,
+      enableDailyLimit: a.enableDailyLimit,
+      dailyLimitTime: a.dailyLimit,
+      is_app_disabled: a.isAppDisabled,
+      appEnabledDisabledType: a.disabledType,
+      usedToday: a.usedToday,
+      progressBarPercentage: limitProgress(a.usedToday, a.enableDailyLimit ? a.dailyLimit : 0).percent,
+    }));
+    return { respones_msg: data.length ? "Applications." : "No data found.", data };
+  },
 });
