@@ -3,7 +3,7 @@ import { createApiToken } from "#db/queries/api-tokens";
 import { hashPassword } from "#core/password.server";
 import { createAuthzFixture, type Fixture } from "../authz.testing";
 import { sleepMode, kidsList } from "./calls/device";
-import { login, verifyOtpCall } from "./calls/users";
+import { login, sendForgetPasswordLink, verifyOtpCall } from "./calls/users";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
@@ -353,5 +353,22 @@ describe("/api/v1: the pages' calls", () => {
     expect((await h.call(profileApplicationList, "owner", { ...kidOf, install_type: "ALL" })).status).toBe(400);
     expect((await h.call(profileApplicationList, "owner", { ...kidOf, profile_id: fx.ids.strangerProfileId })).status).toBe(404);
     expect((await h.call(profileApplicationList, "stranger", kidOf)).status).toBe(404);
+  });
+
+  it("send-forget-password-link: the page's one answer for any address, a link mailed to an account's", async () => {
+    const known = await h.call(sendForgetPasswordLink, null, { email: fx.parents.owner.email });
+    const unknown = await h.call(sendForgetPasswordLink, null, { email: "nobody@nowhere.example" });
+    expect(known).toEqual(unknown);
+    expect(known.status).toBe(200);
+    expect(known.body.respones_msg).toContain("we've sent a link to reset your password");
+    await expect
+      .poll(async () =>
+        (await fx.t.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", fx.parents.owner.email).execute()).some((m) =>
+          // The fixture's parents have no password yet: the page's link to set one.
+          m.text_body.includes("/password/set?"),
+        ),
+      )
+      .toBe(true);
+    expect((await h.call(sendForgetPasswordLink, null, { email: "not-an-email" })).status).toBe(400);
   });
 });

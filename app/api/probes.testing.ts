@@ -82,6 +82,7 @@ export const API_PROBES: Record<string, ApiProbe> = {
     input: () => ({ email: "nobody@nowhere.example", password: "wrong-password" }),
     headers: (h) => ({ "x-api-key": h.services.env.KIDS_APP_API_KEY }),
   },
+  postUsersSendForgetPasswordLink: { allow: ANYONE, input: () => ({ email: "nobody@nowhere.example" }) },
   getDeviceKidsList: { allow: SIGNED_IN, input: () => ({ pageSize: "50" }) },
   getDeviceMostUsedApps: { allow: KID, input: (i) => ({ ...kid(i), filterType: "week" }) },
   getApplicationMostUsedCategory: { allow: KID, input: (i) => ({ ...kid(i), filterType: "day" }) },

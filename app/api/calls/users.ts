@@ -10,6 +10,7 @@ import { hashToken } from "#db/queries/sessions";
 import { answer, invite, revoke } from "~/components/profile/delegation.server";
 import { checkDelegateForm, emailDomain } from "~/rules/delegation";
 import { allowIp } from "~/utils/rate-limit.server";
+import { FORGOT_SENT_MESSAGE, ForgotSchema, sendPasswordLink } from "~/utils/forgot-password.server";
 import { beginTwoStep, checkPassword, defaultTarget, twoStepCookie, type TwoStepState } from "~/utils/signin.server";
 import { ChangePasswordFields, PASSWORD_CHANGED_MESSAGE, applyPasswordChange, changePasswordChecks } from "~/utils/password-change.server";
 import { endStreams } from "~/utils/sse.server";
@@ -344,5 +345,23 @@ export const reportFrequency = defineCall({
   handle: async (ctx, input) => {
     await setReportType(ctx.services.db, ctx.parent!.id, input.kidsReportType);
     return { respones_msg: "Report frequency saved." };
+  },
+});
+
+export const sendForgetPasswordLink = defineCall({
+  method: "post",
+  path: "/users/send-forget-password-link",
+  tag: TAG,
+  summary: "Mail a link to reset the password",
+  note: "The forgotten-password page's action: the same answer whether or not the email has an account (nothing revealed), the page's per-address limit (429) and at most five mails an hour to one account. The link opens the /reset-password page (or /password/set for an account without a password).",
+  auth: "none",
+  changes: true,
+  input: ForgotSchema.strict(),
+  reply: z.object({}),
+  handle: async (ctx, input) => {
+    const { db, env } = ctx.services;
+    if (!(await allowIp(db, env, ctx.guardArgs().request, "forgot"))) throw new ApiError(429, RATE_LIMIT_MESSAGE);
+    await sendPasswordLink(ctx.services, input.email);
+    return { respones_msg: FORGOT_SENT_MESSAGE };
   },
 });
