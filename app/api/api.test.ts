@@ -3,7 +3,8 @@ import { createApiToken } from "#db/queries/api-tokens";
 import { hashPassword } from "#core/password.server";
 import { createAuthzFixture, type Fixture } from "../authz.testing";
 import { sleepMode, kidsList } from "./calls/device";
-import { login, sendForgetPasswordLink, verifyOtpCall } from "./calls/users";
+import { login, resetPassword, sendForgetPasswordLink, verifyOtpCall } from "./calls/users";
+import { newLink } from "../utils/links.server";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
@@ -370,5 +371,33 @@ describe("/api/v1: the pages' calls", () => {
       )
       .toBe(true);
     expect((await h.call(sendForgetPasswordLink, null, { email: "not-an-email" })).status).toBe(400);
+  });
+
+  it("reset-password: the link's new password (the page's rules), the link spent, the old sessions ended", async () => {
+    const who = fx.parents.rejected;
+    const oldHash = await hashPassword("old-Reset-Pass-2026");
+    await fx.t.db.updateTable("parents").set({ password_hash: oldHash }).where("id", "=", who.id).execute();
+    const session = await h.token("rejected");
+    const link = newLink(h.services.env.SESSION_SECRET, { parentId: who.id, purpose: "reset-password", passwordHash: oldHash });
+    const fields = { iv: link.iv, encrypted_data: link.encryptedData };
+    const mismatch = await h.call(resetPassword, null, { ...fields, password: "New-Reset-Pass-2026", confirm_password: "other" });
+    expect(mismatch).toEqual({ status: 400, body: { respones_msg: "Password and confirm password do not match." } });
+    const done = await h.call(resetPassword, null, { ...fields, password: "New-Reset-Pass-2026", confirm_password: "New-Reset-Pass-2026" });
+    expect(done).toEqual({ status: 200, body: { respones_msg: "Your password has been changed. Please sign in with your new password." } });
+    expect((await h.call(kidsList, session, {})).status).toBe(401);
+    const again = await h.call(resetPassword, null, {
+      ...fields,
+      password: "Other-Reset-Pass-2026",
+      confirm_password: "Other-Reset-Pass-2026",
+    });
+    expect(again.status).toBe(400);
+    const forged = await h.call(resetPassword, null, {
+      iv: "x",
+      encrypted_data: "y",
+      password: "Other-Reset-Pass-2026",
+      confirm_password: "Other-Reset-Pass-2026",
+    });
+    expect(forged.status).toBe(400);
+    expect((await h.call(login, null, { email: who.email, password: "New-Reset-Pass-2026" })).status).toBe(200);
   });
 });

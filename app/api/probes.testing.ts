@@ -83,6 +83,10 @@ export const API_PROBES: Record<string, ApiProbe> = {
     headers: (h) => ({ "x-api-key": h.services.env.KIDS_APP_API_KEY }),
   },
   postUsersSendForgetPasswordLink: { allow: ANYONE, input: () => ({ email: "nobody@nowhere.example" }) },
+  postUsersResetPassword: {
+    allow: ANYONE,
+    input: () => ({ password: "new-Password-2026!", confirm_password: "new-Password-2026!", iv: "x", encrypted_data: "y" }),
+  },
   getDeviceKidsList: { allow: SIGNED_IN, input: () => ({ pageSize: "50" }) },
   getDeviceMostUsedApps: { allow: KID, input: (i) => ({ ...kid(i), filterType: "week" }) },
   getApplicationMostUsedCategory: { allow: KID, input: (i) => ({ ...kid(i), filterType: "day" }) },

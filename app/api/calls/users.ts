@@ -10,6 +10,7 @@ import { hashToken } from "#db/queries/sessions";
 import { answer, invite, revoke } from "~/components/profile/delegation.server";
 import { checkDelegateForm, emailDomain } from "~/rules/delegation";
 import { allowIp } from "~/utils/rate-limit.server";
+import { PASSWORD_RESET_MESSAGE, applyPasswordLink, newPasswordProblems } from "~/utils/password-links.server";
 import { FORGOT_SENT_MESSAGE, ForgotSchema, sendPasswordLink } from "~/utils/forgot-password.server";
 import { beginTwoStep, checkPassword, defaultTarget, twoStepCookie, type TwoStepState } from "~/utils/signin.server";
 import { ChangePasswordFields, PASSWORD_CHANGED_MESSAGE, applyPasswordChange, changePasswordChecks } from "~/utils/password-change.server";
@@ -363,5 +364,32 @@ export const sendForgetPasswordLink = defineCall({
     if (!(await allowIp(db, env, ctx.guardArgs().request, "forgot"))) throw new ApiError(429, RATE_LIMIT_MESSAGE);
     await sendPasswordLink(ctx.services, input.email);
     return { respones_msg: FORGOT_SENT_MESSAGE };
+  },
+});
+
+export const resetPassword = defineCall({
+  method: "post",
+  path: "/users/reset-password",
+  tag: TAG,
+  summary: "Set a new password with the emailed reset link's iv and encryptedData",
+  note: "The /reset-password page's action: the password rules, the link checked and spent (one use; a link older than the account's password is spent), every session of the account ended, and the page's per-address limit (429). encrypted_data is the link's encryptedData.",
+  auth: "none",
+  changes: true,
+  input: body({
+    password: z.string().max(128),
+    confirm_password: z.string().max(128),
+    iv: z.string().min(1).max(200),
+    encrypted_data: z.string().min(1).max(2000),
+  }),
+  reply: z.object({}),
+  handle: async (ctx, input) => {
+    const { db, env } = ctx.services;
+    const args = ctx.guardArgs();
+    if (!(await allowIp(db, env, args.request, "reset"))) throw new ApiError(429, RATE_LIMIT_MESSAGE);
+    const problem = newPasswordProblems(input)[0];
+    if (problem) throw new ApiError(400, problem.message);
+    const applied = await applyPasswordLink(args, "reset-password", input.iv, input.encrypted_data, input.password);
+    if (!applied.ok) throw new ApiError(400, applied.message);
+    return { respones_msg: PASSWORD_RESET_MESSAGE };
   },
 });
