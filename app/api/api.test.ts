@@ -3,7 +3,7 @@ import { createApiToken } from "#db/queries/api-tokens";
 import { hashPassword } from "#core/password.server";
 import { createAuthzFixture, type Fixture } from "../authz.testing";
 import { sleepMode, kidsList } from "./calls/device";
-import { login, resetPassword, sendForgetPasswordLink, verifyOtpCall } from "./calls/users";
+import { login, resetPassword, sendForgetPasswordLink, verifyEmail, verifyOtpCall } from "./calls/users";
 import { newLink } from "../utils/links.server";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
@@ -399,5 +399,19 @@ describe("/api/v1: the pages' calls", () => {
     });
     expect(forged.status).toBe(400);
     expect((await h.call(login, null, { email: who.email, password: "New-Reset-Pass-2026" })).status).toBe(200);
+  });
+
+  it("verify/email: the registration link verifies the email and signs in (once); a forged link is a 400", async () => {
+    const who = fx.parents.revoked;
+    await fx.t.db.updateTable("parents").set({ email_verified_at: null }).where("id", "=", who.id).execute();
+    const link = newLink(h.services.env.SESSION_SECRET, { parentId: who.id, purpose: "verify-email", passwordHash: null });
+    const done = await h.call(verifyEmail, null, { iv: link.iv, encryptedData: link.encryptedData });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ respones_msg: "Signed in.", enable_two_step_email_verification: false });
+    expect((await h.call(kidsList, (done.body.data as { token: string }).token, {})).status).toBe(200);
+    const row = await fx.t.db.selectFrom("parents").select("email_verified_at").where("id", "=", who.id).executeTakeFirstOrThrow();
+    expect(row.email_verified_at).not.toBeNull();
+    expect((await h.call(verifyEmail, null, { iv: link.iv, encryptedData: link.encryptedData })).status).toBe(400);
+    expect((await h.call(verifyEmail, null, { iv: "x", encryptedData: "y" })).status).toBe(400);
   });
 });

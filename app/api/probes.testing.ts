@@ -87,6 +87,7 @@ export const API_PROBES: Record<string, ApiProbe> = {
     allow: ANYONE,
     input: () => ({ password: "new-Password-2026!", confirm_password: "new-Password-2026!", iv: "x", encrypted_data: "y" }),
   },
+  postUsersVerifyEmail: { allow: ANYONE, input: () => ({ iv: "x", encryptedData: "y" }) },
   getDeviceKidsList: { allow: SIGNED_IN, input: () => ({ pageSize: "50" }) },
   getDeviceMostUsedApps: { allow: KID, input: (i) => ({ ...kid(i), filterType: "week" }) },
   getApplicationMostUsedCategory: { allow: KID, input: (i) => ({ ...kid(i), filterType: "day" }) },
