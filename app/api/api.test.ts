@@ -13,6 +13,7 @@ import {
   categoryDetail,
   categoryDetailChart,
   parentRatingCall,
+  parentRecommended,
   playstore,
   playstoreSearch,
   profileApplicationList,
@@ -318,6 +319,16 @@ describe("/api/v1: the pages' calls", () => {
     expect((await h.call(appDetail, "owner", { ...kidOf, serialNumber: fx.ids.strangerSerial })).status).toBe(404);
     const stored = await fx.t.db.selectFrom("parent_ratings").select("id").where("profile_id", "=", fx.ids.strangerProfileId).execute();
     expect(stored).toEqual([]);
+    // The recommendation alone: on the parent's own rating; a parent who has not rated the app has nothing to change.
+    expect((await h.call(parentRecommended, "owner", { packageName: pkg, isRecommend: false })).status).toBe(200);
+    const after = await fx.t.db
+      .selectFrom("parent_ratings")
+      .select("is_recommend")
+      .where("parent_id", "=", fx.parents.owner.id)
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
+    expect(after.is_recommend).toBe(0);
+    expect((await h.call(parentRecommended, "operator", { packageName: pkg, isRecommend: true })).status).toBe(404);
   });
 
   it("the play store: the phone's installed apps, a search's matches (the page's storePage); another family's kid is a 404", async () => {

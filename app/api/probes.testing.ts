@@ -230,6 +230,36 @@ export const API_PROBES: Record<string, ApiProbe> = {
     allow: KID,
     input: (i) => ({ profile_id: i.profileId, serialNumber: i.serialNumber, install_type: "FORCE_INSTALLED" }),
   },
+  postApplicationParentAppRecommended: {
+    // Every family's parent has rated the app (the operator has not: 404, nothing to change).
+    allow: ["owner", "accepted", "pending", "revoked", "rejected", "stranger"],
+    prepare: async (fx) => {
+      const app = await installedApp(fx);
+      const ts = new Date().toISOString();
+      for (const p of Object.values(fx.parents))
+        await fx.t.db
+          .insertInto("parent_ratings")
+          .values({
+            id: `rate-${p.id}`.slice(0, 40),
+            parent_id: p.id,
+            profile_id: fx.ids.profileId,
+            package_name: app.packageName!,
+            is_educational: 3,
+            is_positive: 3,
+            is_suitable_content: 3,
+            is_easy_to_understand: 3,
+            is_recommend: 0,
+            is_easy_to_stop: null,
+            review: null,
+            created_at: ts,
+            updated_at: ts,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      return app;
+    },
+    input: (i) => ({ packageName: i.packageName, isRecommend: true }),
+  },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };
 

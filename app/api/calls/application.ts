@@ -6,7 +6,7 @@ import { limitProgress } from "~/rules/minutes";
 import { formatMinutes } from "#core/duration";
 import { getItemAck } from "#device-service/ack";
 import { getAppDetail, getAppUsageChart, listKidApps } from "#db/queries/apps";
-import { getKidRatings, getParentRatings } from "#db/queries/ratings";
+import { getKidRatings, getParentRatings, setParentRecommendation } from "#db/queries/ratings";
 import { overallRating } from "#db/queries/store/catalog";
 import { appTitle } from "#core/store";
 import { appIconHref } from "#core/app-icon";
@@ -435,5 +435,23 @@ export const profileApplicationList = defineCall({
       progressBarPercentage: limitProgress(a.usedToday, a.enableDailyLimit ? a.dailyLimit : 0).percent,
     }));
     return { respones_msg: data.length ? "Applications." : "No data found.", data };
+  },
+});
+
+export const parentRecommended = defineCall({
+  method: "post",
+  path: "/application/parent/app/recommended",
+  tag: APPS,
+  summary: "Whether the parent recommends an app (on their ratings of it)",
+  note: "The recommendation is part of the parent's rating (application/parent/rating's isRecommend, one per kid): this changes it on each of their ratings of the app; none yet is a 404 ('Please rate this app first.').",
+  auth: "parent",
+  changes: true,
+  input: body({ packageName, isRecommend: z.boolean() }),
+  reply: z.object({}),
+  errors: { 404: "The parent has not rated this app." },
+  handle: async (ctx, input) => {
+    const changed = await setParentRecommendation(ctx.services.db, ctx.parent!.id, input.packageName, input.isRecommend);
+    if (!changed) throw new ApiError(404, "Please rate this app first.");
+    return { respones_msg: input.isRecommend ? "You recommend this app." : "You no longer recommend this app." };
   },
 });
