@@ -3,10 +3,22 @@ import { createApiToken } from "#db/queries/api-tokens";
 import { hashPassword } from "#core/password.server";
 import { createAuthzFixture, type Fixture } from "../authz.testing";
 import { sleepMode, kidsList } from "./calls/device";
-import { login, verifyOtpCall } from "./calls/users";
+import { login, resetPassword, sendForgetPasswordLink, verifyEmail, verifyOtpCall } from "./calls/users";
+import { newLink } from "../utils/links.server";
 import { MESSAGES } from "./envelope";
 import { startApiHarness, type ApiHarness } from "./probes.testing";
 import { API_BASE } from "./router.server";
+import {
+  appDetail,
+  categoryDetail,
+  categoryDetailChart,
+  parentRatingCall,
+  parentRecommended,
+  playstore,
+  playstoreSearch,
+  profileApplicationList,
+} from "./calls/application";
+import { installedApp, installedStoreApp } from "../authz-probes.testing";
 
 /** Bad input and safety (issue 56): the spec's envelope, the right status, and nothing changed. */
 let fx: Fixture;
@@ -230,5 +242,187 @@ describe("/api/v1: tokens", () => {
     expect(all).not.toContain(t.token);
     expect(all).not.toContain(session!);
     expect(all).not.toContain("kp_");
+  });
+});
+
+describe("/api/v1: the pages' calls", () => {
+  it("category detail and its chart: the /category page's data for the parent's kid; another family's phone is a 404", async () => {
+    const { packageName, category } = await installedApp(fx);
+    const day = new Date().toISOString().slice(0, 10);
+    await fx.t.db
+      .insertInto("app_usage_daily")
+      .values({ device_id: fx.ids.deviceId, package_name: packageName!, day, minutes: 25 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const detail = await h.call(categoryDetail, "owner", { id: category!, serialNumber: fx.ids.serialNumber, filterType: "week" });
+    expect(detail.status).toBe(200);
+    const data = detail.body.data as { category: string; usedTime: number; apps: { packageName: string; timeInMinute: number }[] };
+    expect(data.category).toBe(category);
+    expect(data.apps.find((a) => a.packageName === packageName)?.timeInMinute).toBeGreaterThanOrEqual(25);
+    expect(data.usedTime).toBeGreaterThanOrEqual(25);
+    expect(detail.body).not.toHaveProperty("data.chart");
+    const chart = await h.call(categoryDetailChart, "owner", {
+      profileId: fx.ids.profileId,
+      serialNumber: fx.ids.serialNumber,
+      playStoreCategory: category!,
+      filterType: "week",
+    });
+    expect(chart.status).toBe(200);
+    expect(chart.body).toMatchObject({ deviceDetail: { _id: fx.ids.deviceId, serialNumber: fx.ids.serialNumber } });
+    expect((chart.body.data as { slots: string[] }).slots).toHaveLength(7);
+    expect(chart.body.totalUsedTime).toBe(data.usedTime);
+    // Another family's phone, and the owner's phone under another family's kid: 404s that reveal nothing.
+    const theirs = await h.call(categoryDetail, "owner", { id: category!, serialNumber: fx.ids.strangerSerial });
+    expect(theirs.status).toBe(404);
+    const mixed = await h.call(categoryDetailChart, "owner", {
+      profileId: fx.ids.strangerProfileId,
+      serialNumber: fx.ids.serialNumber,
+      playStoreCategory: category!,
+    });
+    expect(mixed.status).toBe(404);
+    const unknown = await h.call(categoryDetail, "owner", { id: "NO_SUCH_CATEGORY", serialNumber: fx.ids.serialNumber });
+    expect(unknown).toEqual({ status: 404, body: { respones_msg: "Category not found." } });
+  });
+
+  it("application detail and the parent's rating: the /application page's data and its rating intent; another family's kid is a 404", async () => {
+    const { packageName } = await installedApp(fx);
+    const pkg = packageName!;
+    const kidOf = { profile_id: fx.ids.profileId, serialNumber: fx.ids.serialNumber, package_name: pkg };
+    const stars = { isEducational: 4, isPositive: 4, isSuitableContent: 4, isEasyToUnderstand: 4 };
+    const rated = await h.call(parentRatingCall, "owner", {
+      profileId: fx.ids.profileId,
+      packageName: pkg,
+      ...stars,
+      isRecommend: true,
+      review: " Good ",
+    });
+    expect(rated.status).toBe(200);
+    const row = await fx.t.db
+      .selectFrom("parent_ratings")
+      .select(["is_recommend", "review"])
+      .where("parent_id", "=", fx.parents.owner.id)
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ is_recommend: 1, review: "Good" });
+    const detail = await h.call(appDetail, "owner", kidOf);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ data: { package_name: pkg, appExist: true }, parentRating: { totalParentsRating: 1 } });
+    expect((detail.body.data as { _id: string | null })._id).toEqual(expect.any(String));
+    expect(detail.body.overallRating).toBe(4);
+    // Bad stars are a 400 that names the field; another family's kid (or its phone) a 404; nothing stored for them.
+    const bad = await h.call(parentRatingCall, "owner", { profileId: fx.ids.profileId, packageName: pkg, ...stars, isPositive: 6 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.respones_msg).toContain("isPositive");
+    const theirs = await h.call(parentRatingCall, "owner", { profileId: fx.ids.strangerProfileId, packageName: pkg, ...stars });
+    expect(theirs.status).toBe(404);
+    expect((await h.call(appDetail, "owner", { ...kidOf, profile_id: fx.ids.strangerProfileId })).status).toBe(404);
+    expect((await h.call(appDetail, "owner", { ...kidOf, serialNumber: fx.ids.strangerSerial })).status).toBe(404);
+    const stored = await fx.t.db.selectFrom("parent_ratings").select("id").where("profile_id", "=", fx.ids.strangerProfileId).execute();
+    expect(stored).toEqual([]);
+    // The recommendation alone: on the parent's own rating; a parent who has not rated the app has nothing to change.
+    expect((await h.call(parentRecommended, "owner", { packageName: pkg, isRecommend: false })).status).toBe(200);
+    const after = await fx.t.db
+      .selectFrom("parent_ratings")
+      .select("is_recommend")
+      .where("parent_id", "=", fx.parents.owner.id)
+      .where("package_name", "=", pkg)
+      .executeTakeFirstOrThrow();
+    expect(after.is_recommend).toBe(0);
+    expect((await h.call(parentRecommended, "operator", { packageName: pkg, isRecommend: true })).status).toBe(404);
+  });
+
+  it("the play store: the phone's installed apps, a search's matches (the page's storePage); another family's kid is a 404", async () => {
+    const { packageName } = await installedStoreApp(fx);
+    const kidOf = { profileId: fx.ids.profileId, serialNumber: fx.ids.serialNumber };
+    const installed = await h.call(playstore, "owner", kidOf);
+    expect(installed.status).toBe(200);
+    expect(installed.body).toMatchObject({ tab: "installed", label: null, deviceDetail: { _id: fx.ids.deviceId, profile_name: "Mia" } });
+    expect((installed.body.data as { appId: string; isAppInstalled: boolean }[]).find((a) => a.appId === packageName)).toMatchObject({
+      isAppInstalled: true,
+    });
+    const found = await h.call(playstoreSearch, "owner", { ...kidOf, playstoreText: "Matrix Store" });
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ tab: "search", label: "Show result for 'Matrix Store'" });
+    expect((found.body.data as { appId: string }[]).map((a) => a.appId)).toContain(packageName);
+    const filtered = await h.call(playstore, "owner", { ...kidOf, playstoreText: "Matrix Store" });
+    expect(filtered.body.tab).toBe("search");
+    expect((await h.call(playstoreSearch, "owner", { ...kidOf, ageFilter: "AGE_RANGE9" })).status).toBe(400);
+    const theirs = await h.call(playstore, "owner", { profileId: fx.ids.strangerProfileId, serialNumber: fx.ids.strangerSerial });
+    expect(theirs.status).toBe(404);
+    expect((await h.call(playstoreSearch, "stranger", kidOf)).status).toBe(404);
+  });
+
+  it("the device profile application list: the Apps page's list and search; another family's kid is a 404", async () => {
+    const { packageName: own } = await installedApp(fx);
+    const { packageName: fromStore } = await installedStoreApp(fx);
+    const kidOf = { profile_id: fx.ids.profileId, serialNumber: fx.ids.serialNumber };
+    const all = await h.call(profileApplicationList, "owner", kidOf);
+    expect(all.status).toBe(200);
+    const names = (all.body.data as { package_name: string; _id: string }[]).map((a) => a.package_name);
+    expect(names).toEqual(expect.arrayContaining([own, fromStore]));
+    const forced = await h.call(profileApplicationList, "owner", { ...kidOf, install_type: "FORCE_INSTALLED", q: fromStore! });
+    expect((forced.body.data as { package_name: string }[]).map((a) => a.package_name)).toEqual([fromStore]);
+    expect((await h.call(profileApplicationList, "owner", { ...kidOf, install_type: "ALL" })).status).toBe(400);
+    expect((await h.call(profileApplicationList, "owner", { ...kidOf, profile_id: fx.ids.strangerProfileId })).status).toBe(404);
+    expect((await h.call(profileApplicationList, "stranger", kidOf)).status).toBe(404);
+  });
+
+  it("send-forget-password-link: the page's one answer for any address, a link mailed to an account's", async () => {
+    const known = await h.call(sendForgetPasswordLink, null, { email: fx.parents.owner.email });
+    const unknown = await h.call(sendForgetPasswordLink, null, { email: "nobody@nowhere.example" });
+    expect(known).toEqual(unknown);
+    expect(known.status).toBe(200);
+    expect(known.body.respones_msg).toContain("we've sent a link to reset your password");
+    await expect
+      .poll(async () =>
+        (await fx.t.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", fx.parents.owner.email).execute()).some((m) =>
+          // The fixture's parents have no password yet: the page's link to set one.
+          m.text_body.includes("/password/set?"),
+        ),
+      )
+      .toBe(true);
+    expect((await h.call(sendForgetPasswordLink, null, { email: "not-an-email" })).status).toBe(400);
+  });
+
+  it("reset-password: the link's new password (the page's rules), the link spent, the old sessions ended", async () => {
+    const who = fx.parents.rejected;
+    const oldHash = await hashPassword("old-Reset-Pass-2026");
+    await fx.t.db.updateTable("parents").set({ password_hash: oldHash }).where("id", "=", who.id).execute();
+    const session = await h.token("rejected");
+    const link = newLink(h.services.env.SESSION_SECRET, { parentId: who.id, purpose: "reset-password", passwordHash: oldHash });
+    const fields = { iv: link.iv, encrypted_data: link.encryptedData };
+    const mismatch = await h.call(resetPassword, null, { ...fields, password: "New-Reset-Pass-2026", confirm_password: "other" });
+    expect(mismatch).toEqual({ status: 400, body: { respones_msg: "Password and confirm password do not match." } });
+    const done = await h.call(resetPassword, null, { ...fields, password: "New-Reset-Pass-2026", confirm_password: "New-Reset-Pass-2026" });
+    expect(done).toEqual({ status: 200, body: { respones_msg: "Your password has been changed. Please sign in with your new password." } });
+    expect((await h.call(kidsList, session, {})).status).toBe(401);
+    const again = await h.call(resetPassword, null, {
+      ...fields,
+      password: "Other-Reset-Pass-2026",
+      confirm_password: "Other-Reset-Pass-2026",
+    });
+    expect(again.status).toBe(400);
+    const forged = await h.call(resetPassword, null, {
+      iv: "x",
+      encrypted_data: "y",
+      password: "Other-Reset-Pass-2026",
+      confirm_password: "Other-Reset-Pass-2026",
+    });
+    expect(forged.status).toBe(400);
+    expect((await h.call(login, null, { email: who.email, password: "New-Reset-Pass-2026" })).status).toBe(200);
+  });
+
+  it("verify/email: the registration link verifies the email and signs in (once); a forged link is a 400", async () => {
+    const who = fx.parents.revoked;
+    await fx.t.db.updateTable("parents").set({ email_verified_at: null }).where("id", "=", who.id).execute();
+    const link = newLink(h.services.env.SESSION_SECRET, { parentId: who.id, purpose: "verify-email", passwordHash: null });
+    const done = await h.call(verifyEmail, null, { iv: link.iv, encryptedData: link.encryptedData });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ respones_msg: "Signed in.", enable_two_step_email_verification: false });
+    expect((await h.call(kidsList, (done.body.data as { token: string }).token, {})).status).toBe(200);
+    const row = await fx.t.db.selectFrom("parents").select("email_verified_at").where("id", "=", who.id).executeTakeFirstOrThrow();
+    expect(row.email_verified_at).not.toBeNull();
+    expect((await h.call(verifyEmail, null, { iv: link.iv, encryptedData: link.encryptedData })).status).toBe(400);
+    expect((await h.call(verifyEmail, null, { iv: "x", encryptedData: "y" })).status).toBe(400);
   });
 });

@@ -82,6 +82,12 @@ export const API_PROBES: Record<string, ApiProbe> = {
     input: () => ({ email: "nobody@nowhere.example", password: "wrong-password" }),
     headers: (h) => ({ "x-api-key": h.services.env.KIDS_APP_API_KEY }),
   },
+  postUsersSendForgetPasswordLink: { allow: ANYONE, input: () => ({ email: "nobody@nowhere.example" }) },
+  postUsersResetPassword: {
+    allow: ANYONE,
+    input: () => ({ password: "new-Password-2026!", confirm_password: "new-Password-2026!", iv: "x", encrypted_data: "y" }),
+  },
+  postUsersVerifyEmail: { allow: ANYONE, input: () => ({ iv: "x", encryptedData: "y" }) },
   getDeviceKidsList: { allow: SIGNED_IN, input: () => ({ pageSize: "50" }) },
   getDeviceMostUsedApps: { allow: KID, input: (i) => ({ ...kid(i), filterType: "week" }) },
   getApplicationMostUsedCategory: { allow: KID, input: (i) => ({ ...kid(i), filterType: "day" }) },
@@ -193,6 +199,66 @@ export const API_PROBES: Record<string, ApiProbe> = {
       exp_year: 2040 + Math.floor(Math.random() * 50),
       cvc: "123",
     }),
+  },
+  getApplicationCategoryDetail: { allow: KID, prepare: installedApp, input: (i) => ({ id: i.category, serialNumber: i.serialNumber }) },
+  getApplicationCategoryDetailChart: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({ ...kid(i), playStoreCategory: i.category, filterType: "week" }),
+  },
+  getApplicationDetail: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({ profile_id: i.profileId, serialNumber: i.serialNumber, package_name: i.packageName, filterType: "week" }),
+  },
+  postApplicationParentRating: {
+    allow: KID,
+    prepare: installedApp,
+    input: (i) => ({
+      profileId: i.profileId,
+      packageName: i.packageName,
+      isEducational: 4,
+      isPositive: 3,
+      isSuitableContent: 5,
+      isEasyToUnderstand: 2,
+      isRecommend: true,
+    }),
+  },
+  getApplicationPlaystore: { allow: KID, input: kid },
+  getApplicationPlaystoreSearch: { allow: KID, input: (i) => ({ ...kid(i), ageFilter: "AGE_RANGE2", shown: "40" }) },
+  getDeviceProfileApplicationList: {
+    allow: KID,
+    input: (i) => ({ profile_id: i.profileId, serialNumber: i.serialNumber, install_type: "FORCE_INSTALLED" }),
+  },
+  postApplicationParentAppRecommended: {
+    // Every family's parent has rated the app (the operator has not: 404, nothing to change).
+    allow: ["owner", "accepted", "pending", "revoked", "rejected", "stranger"],
+    prepare: async (fx) => {
+      const app = await installedApp(fx);
+      const ts = new Date().toISOString();
+      for (const p of Object.values(fx.parents))
+        await fx.t.db
+          .insertInto("parent_ratings")
+          .values({
+            id: `rate-${p.id}`.slice(0, 40),
+            parent_id: p.id,
+            profile_id: fx.ids.profileId,
+            package_name: app.packageName!,
+            is_educational: 3,
+            is_positive: 3,
+            is_suitable_content: 3,
+            is_easy_to_understand: 3,
+            is_recommend: 0,
+            is_easy_to_stop: null,
+            review: null,
+            created_at: ts,
+            updated_at: ts,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      return app;
+    },
+    input: (i) => ({ packageName: i.packageName, isRecommend: true }),
   },
   getDeviceServerLogsFiles: { allow: ["operator"], input: () => ({}) },
 };

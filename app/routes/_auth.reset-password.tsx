@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { PasswordLinkForm } from "~/utils/password-link-form";
-import { passwordLinkAction, passwordLinkLoader } from "~/utils/password-links.server";
+import { PASSWORD_RESET_MESSAGE, passwordLinkAction, passwordLinkLoader } from "~/utils/password-links.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset password · Kids Portal" }];
 
@@ -10,7 +10,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  return passwordLinkAction(args, "reset-password", "Your password has been changed. Please sign in with your new password.");
+  return passwordLinkAction(args, "reset-password", PASSWORD_RESET_MESSAGE);
 }
 
 export default function ResetPassword() {

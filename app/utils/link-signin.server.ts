@@ -64,6 +64,21 @@ export async function inspectSigninLink(
   return { confirm: { email: parent.email, signedInAs: current?.parent.email ?? null, fields } };
 }
 
+/** Uses an email-verification link (once): its parent, now with the email verified. */
+export async function redeemVerifyLink(
+  args: Args,
+  iv: string | null,
+  encryptedData: string | null,
+): Promise<{ ok: true; parent: Parent } | { ok: false; reason: keyof typeof LINK_MESSAGES }> {
+  const { db, env } = args.context.services;
+  const redeemed = await redeemLink(db, env.SESSION_SECRET, iv, encryptedData, "verify-email");
+  if (!redeemed.ok) return { ok: false, reason: redeemed.reason };
+  const parent = await findParentById(db, redeemed.payload.sub);
+  if (!parent) return { ok: false, reason: "invalid" };
+  await markEmailVerified(db, parent.id);
+  return { ok: true, parent };
+}
+
 /**
  * POST from the Continue button: use the link (once) and sign in (two-step still applies). A different
  * parent signed in on this browser is signed out: the person chose to continue.
@@ -78,11 +93,9 @@ export async function continueSigninLink(args: Args, form: FormData): Promise<Re
   };
   let parent: Parent | undefined;
   if (value("iv") !== null || value("encryptedData") !== null) {
-    const redeemed = await redeemLink(db, env.SESSION_SECRET, value("iv"), value("encryptedData"), "verify-email");
-    if (!redeemed.ok) return fail(redeemed.reason);
-    parent = await findParentById(db, redeemed.payload.sub);
-    if (!parent) return fail("invalid");
-    await markEmailVerified(db, parent.id);
+    const used = await redeemVerifyLink(args, value("iv"), value("encryptedData"));
+    if (!used.ok) return fail(used.reason);
+    parent = used.parent;
   } else {
     const parentId = await redeemSigninToken(db, value("token") ?? "");
     parent = parentId ? await findParentById(db, parentId) : undefined;

@@ -50,16 +50,50 @@ export async function passwordLinkLoader(args: Args, purpose: LinkPurpose) {
   );
 }
 
+/** The answer when a reset link set the password. */
+export const PASSWORD_RESET_MESSAGE = "Your password has been changed. Please sign in with your new password.";
+
+/** The new password's problems (the password rules, and the confirmation matching), each with its field. */
+export function newPasswordProblems(v: { password: string; confirm_password: string }) {
+  const problems: { field: "password" | "confirm_password"; message: string }[] = [];
+  const problem = passwordProblem(v.password);
+  if (problem) problems.push({ field: "password", message: problem });
+  if (v.password !== v.confirm_password)
+    problems.push({ field: "confirm_password", message: "Password and confirm password do not match." });
+  return problems;
+}
+
+/**
+ * Sets the password from an emailed link (checked, then spent), ends every session of the account and marks its
+ * email verified (the mail reached them): the pages' action and POST /api/v1/users/reset-password.
+ */
+export async function applyPasswordLink(
+  args: Args,
+  purpose: LinkPurpose,
+  iv: string | null,
+  encryptedData: string | null,
+  password: string,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { db, env, log } = args.context.services;
+  const checked = await checkPasswordLink(args, purpose, iv, encryptedData);
+  if (!checked.ok) return checked;
+  const redeemed = await redeemLink(db, env.SESSION_SECRET, iv, encryptedData, purpose);
+  if (!redeemed.ok) return { ok: false, message: LINK_MESSAGES[redeemed.reason] };
+  await updateParentPassword(db, checked.parent.id, await hashPassword(password));
+  const ended = await revokeAllSessions(db, checked.parent.id);
+  await endStreams(args.context.services, { parentIds: [checked.parent.id] }, "password-changed");
+  await markEmailVerified(db, checked.parent.id);
+  log("info", "password set from email link", { parent: checked.parent.id, purpose, sessionsEnded: ended });
+  return { ok: true };
+}
+
 /** Shared action of /reset-password and /password/set: new password, every session ended, then /login. */
 export async function passwordLinkAction(args: Args, purpose: LinkPurpose, successMessage: string) {
-  const { db, env, log } = args.context.services;
+  const { db, env } = args.context.services;
   const formData = await args.request.formData();
   const submission = parseWithZod(formData, {
     schema: PasswordLinkSchema.superRefine((v, ctx) => {
-      const problem = passwordProblem(v.password);
-      if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
-      if (v.password !== v.confirm_password)
-        ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "Password and confirm password do not match." });
+      for (const p of newPasswordProblems(v)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
     }),
   });
   const hide = { hideFields: ["password", "confirm_password"] };
@@ -69,15 +103,8 @@ export async function passwordLinkAction(args: Args, purpose: LinkPurpose, succe
   }
   if (submission.status !== "success") return json(submission.reply(hide), { status: 400 });
   const { iv = null, encryptedData = null, password } = submission.value;
-  const checked = await checkPasswordLink(args, purpose, iv, encryptedData);
-  if (!checked.ok) return json(submission.reply({ formErrors: [checked.message], ...hide }), { status: 400 });
-  const redeemed = await redeemLink(db, env.SESSION_SECRET, iv, encryptedData, purpose);
-  if (!redeemed.ok) return json(submission.reply({ formErrors: [LINK_MESSAGES[redeemed.reason]], ...hide }), { status: 400 });
-  await updateParentPassword(db, checked.parent.id, await hashPassword(password));
-  const ended = await revokeAllSessions(db, checked.parent.id);
-  await endStreams(args.context.services, { parentIds: [checked.parent.id] }, "password-changed");
-  await markEmailVerified(db, checked.parent.id);
-  log("info", "password set from email link", { parent: checked.parent.id, purpose, sessionsEnded: ended });
+  const applied = await applyPasswordLink(args, purpose, iv, encryptedData, password);
+  if (!applied.ok) return json(submission.reply({ formErrors: [applied.message], ...hide }), { status: 400 });
   return redirectWithToast(
     "/login",
     { type: "success", message: successMessage },

@@ -29,6 +29,8 @@ export async function getAppDetail(db: DB, deviceId: string, packageName: string
       : ((await db.selectFrom("store_categories").select("name").where("id", "=", category).executeTakeFirst())?.name ?? category);
   return {
     packageName,
+    /** The app's row on the phone (null: not on it). */
+    id: app?.id ?? null,
     catalog: catalog ?? null,
     appExist: Boolean(app),
     isAppInstalled: app?.is_installed === 1,
@@ -98,6 +100,7 @@ export async function listKidApps(db: DB, deviceId: string, opts: { q?: string; 
       j.onRef("u.device_id", "=", "pa.device_id").onRef("u.package_name", "=", "pa.package_name").on("u.day", "=", limitDay()),
     )
     .select([
+      "pa.id",
       "pa.package_name",
       "pa.play_store_category",
       "pa.enable_daily_limit",
@@ -116,6 +119,7 @@ export async function listKidApps(db: DB, deviceId: string, opts: { q?: string; 
   const q = opts.q?.trim().toLowerCase();
   return rows
     .map((r) => ({
+      id: r.id,
       packageName: r.package_name,
       title: appTitle(r.title, r.package_name),
       icon: r.icon,

@@ -1,4 +1,5 @@
 import type { DB } from "../index";
+import { nowIso } from "../../core/ids.server";
 import { cleanPhoneTextOrNull } from "../../core/phone-text";
 
 /** Kids' and parents' ratings of one app (spec 2 §3), across every family: aggregates and the last five reviews. */
@@ -113,4 +114,15 @@ export async function getParentRatings(db: DB, packageName: string) {
       updated_at: r.updated_at,
     })),
   };
+}
+
+/** Whether the parent recommends an app, on each of their ratings of it (one per kid): how many ratings changed. */
+export async function setParentRecommendation(db: DB, parentId: string, packageName: string, isRecommend: boolean): Promise<number> {
+  const r = await db
+    .updateTable("parent_ratings")
+    .set({ is_recommend: isRecommend ? 1 : 0, updated_at: nowIso() })
+    .where("parent_id", "=", parentId)
+    .where("package_name", "=", packageName)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

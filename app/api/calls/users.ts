@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Parent } from "#db/schema";
 import { OTP_MESSAGES, verifyOtp } from "#db/queries/otp";
 import { findParentById, normalizeEmail } from "#db/queries/parents";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
@@ -10,6 +11,10 @@ import { hashToken } from "#db/queries/sessions";
 import { answer, invite, revoke } from "~/components/profile/delegation.server";
 import { checkDelegateForm, emailDomain } from "~/rules/delegation";
 import { allowIp } from "~/utils/rate-limit.server";
+import { redeemVerifyLink } from "~/utils/link-signin.server";
+import { LINK_MESSAGES } from "~/utils/links.server";
+import { PASSWORD_RESET_MESSAGE, applyPasswordLink, newPasswordProblems } from "~/utils/password-links.server";
+import { FORGOT_SENT_MESSAGE, ForgotSchema, sendPasswordLink } from "~/utils/forgot-password.server";
 import { beginTwoStep, checkPassword, defaultTarget, twoStepCookie, type TwoStepState } from "~/utils/signin.server";
 import { ChangePasswordFields, PASSWORD_CHANGED_MESSAGE, applyPasswordChange, changePasswordChecks } from "~/utils/password-change.server";
 import { endStreams } from "~/utils/sse.server";
@@ -62,6 +67,31 @@ async function newSession(ctx: CallContext, parentId: string, userAgent: string 
   );
 }
 
+/** A parent who proved who they are (password, or email link): a session token, or with two-step on the code's step. */
+async function signIn(ctx: CallContext, parent: Parent, userAgent: string | undefined) {
+  const args = ctx.guardArgs();
+  const redirectUrl = defaultTarget(parent);
+  if (parent.two_step_enabled) {
+    const state = await beginTwoStep(args, parent, redirectUrl);
+    return {
+      respones_msg: state.notMailed ? OTP_MESSAGES.notMailed : `We emailed a 4-digit code to ${parent.email}.`,
+      data: {
+        token: null,
+        useDefaultPassword: Boolean(parent.use_default_password),
+        redirectUrl,
+        twoStepToken: await twoStepToken(state),
+      },
+      enable_two_step_email_verification: true,
+    };
+  }
+  const token = await newSession(ctx, parent.id, userAgent);
+  return {
+    respones_msg: "Signed in.",
+    data: { token, useDefaultPassword: Boolean(parent.use_default_password), redirectUrl },
+    enable_two_step_email_verification: false,
+  };
+}
+
 const loginReply = z.object({
   data: z.object({
     token: z.string().nullable().describe("The session token (Authorization: Bearer); null while the emailed code is awaited."),
@@ -89,27 +119,7 @@ export const login = defineCall({
     // The API is an untrusted client (no device cookie): it shares the account's allowance for those.
     const checked = await checkPassword(ctx.services, input.email, input.password, null);
     if (!checked.ok) throw new ApiError(checked.status, checked.message, checked.unknownEmail ? { invalidEmail: true } : {});
-    const parent = checked.parent;
-    const redirectUrl = defaultTarget(parent);
-    if (parent.two_step_enabled) {
-      const state = await beginTwoStep(args, parent, redirectUrl);
-      return {
-        respones_msg: state.notMailed ? OTP_MESSAGES.notMailed : `We emailed a 4-digit code to ${parent.email}.`,
-        data: {
-          token: null,
-          useDefaultPassword: Boolean(parent.use_default_password),
-          redirectUrl,
-          twoStepToken: await twoStepToken(state),
-        },
-        enable_two_step_email_verification: true,
-      };
-    }
-    const token = await newSession(ctx, parent.id, input.userAgent);
-    return {
-      respones_msg: "Signed in.",
-      data: { token, useDefaultPassword: Boolean(parent.use_default_password), redirectUrl },
-      enable_two_step_email_verification: false,
-    };
+    return signIn(ctx, checked.parent, input.userAgent);
   },
 });
 
@@ -344,5 +354,70 @@ export const reportFrequency = defineCall({
   handle: async (ctx, input) => {
     await setReportType(ctx.services.db, ctx.parent!.id, input.kidsReportType);
     return { respones_msg: "Report frequency saved." };
+  },
+});
+
+export const sendForgetPasswordLink = defineCall({
+  method: "post",
+  path: "/users/send-forget-password-link",
+  tag: TAG,
+  summary: "Mail a link to reset the password",
+  note: "The forgotten-password page's action: the same answer whether or not the email has an account (nothing revealed), the page's per-address limit (429) and at most five mails an hour to one account. The link opens the /reset-password page (or /password/set for an account without a password).",
+  auth: "none",
+  changes: true,
+  input: ForgotSchema.strict(),
+  reply: z.object({}),
+  handle: async (ctx, input) => {
+    const { db, env } = ctx.services;
+    if (!(await allowIp(db, env, ctx.guardArgs().request, "forgot"))) throw new ApiError(429, RATE_LIMIT_MESSAGE);
+    await sendPasswordLink(ctx.services, input.email);
+    return { respones_msg: FORGOT_SENT_MESSAGE };
+  },
+});
+
+export const resetPassword = defineCall({
+  method: "post",
+  path: "/users/reset-password",
+  tag: TAG,
+  summary: "Set a new password with the emailed reset link's iv and encryptedData",
+  note: "The /reset-password page's action: the password rules, the link checked and spent (one use; a link older than the account's password is spent), every session of the account ended, and the page's per-address limit (429). encrypted_data is the link's encryptedData.",
+  auth: "none",
+  changes: true,
+  input: body({
+    password: z.string().max(128),
+    confirm_password: z.string().max(128),
+    iv: z.string().min(1).max(200),
+    encrypted_data: z.string().min(1).max(2000),
+  }),
+  reply: z.object({}),
+  handle: async (ctx, input) => {
+    const { db, env } = ctx.services;
+    const args = ctx.guardArgs();
+    if (!(await allowIp(db, env, args.request, "reset"))) throw new ApiError(429, RATE_LIMIT_MESSAGE);
+    const problem = newPasswordProblems(input)[0];
+    if (problem) throw new ApiError(400, problem.message);
+    const applied = await applyPasswordLink(args, "reset-password", input.iv, input.encrypted_data, input.password);
+    if (!applied.ok) throw new ApiError(400, applied.message);
+    return { respones_msg: PASSWORD_RESET_MESSAGE };
+  },
+});
+
+export const verifyEmail = defineCall({
+  method: "post",
+  path: "/users/verify/email",
+  tag: TAG,
+  summary: "Use the email-verification link: the email is verified and the parent signed in",
+  note: "iv and encryptedData of the link mailed at registration (one use, a day). The sign-in page's Continue step: the same limit and messages; with two-step verification on, no token yet (as POST /users/login answers).",
+  auth: "none",
+  changes: true,
+  input: body({ iv: z.string().min(1).max(200), encryptedData: z.string().min(1).max(2000), userAgent: z.string().max(300).optional() }),
+  reply: loginReply,
+  handle: async (ctx, input) => {
+    const { db, env } = ctx.services;
+    const args = ctx.guardArgs();
+    if (!(await allowIp(db, env, args.request, "login"))) throw new ApiError(429, RATE_LIMIT_MESSAGE);
+    const used = await redeemVerifyLink(args, input.iv, input.encryptedData);
+    if (!used.ok) throw new ApiError(400, LINK_MESSAGES[used.reason]);
+    return signIn(ctx, used.parent, input.userAgent);
   },
 });

@@ -191,7 +191,6 @@ async function decorate(db: DB, deviceId: string, rows: Row[], iconBase: string)
   return rows.map((r) => {
     const k = kidBy.get(r.package_name);
     const p = parentBy.get(r.package_name);
-    const n = (k?.n ?? 0) + (p?.n ?? 0);
     return {
       appId: r.package_name,
       title: r.title,
@@ -199,8 +198,7 @@ async function decorate(db: DB, deviceId: string, rows: Row[], iconBase: string)
       expertRating: r.expert_rating,
       scoreText: r.score_text,
       kidsRating: k ? one(k.avg) : null,
-      // Kids' stars and parents' average stars together, weighted by how many ratings each has.
-      overallRating: n ? one(((k?.avg ?? 0) * (k?.n ?? 0) + (p?.avg ?? 0) * (p?.n ?? 0)) / n) : null,
+      overallRating: overallRating(k, p),
       price: Number(r.price),
       free: r.free === 1 || !(Number(r.price) > 0),
       isAppInstalled: installed.has(r.package_name),
@@ -210,6 +208,12 @@ async function decorate(db: DB, deviceId: string, rows: Row[], iconBase: string)
       developer: r.developer,
     };
   });
+}
+
+/** Kids' stars and parents' average stars together, weighted by how many ratings each has (one decimal; none: null). */
+export function overallRating(kids: { avg: number; n: number } | undefined, parents: { avg: number; n: number } | undefined) {
+  const n = (kids?.n ?? 0) + (parents?.n ?? 0);
+  return n ? Math.round((((kids?.avg ?? 0) * (kids?.n ?? 0) + (parents?.avg ?? 0) * (parents?.n ?? 0)) / n) * 10) / 10 : null;
 }
 
 /** The 56 store categories in the store's order (the category popup, three per row). */
