@@ -45,7 +45,7 @@ export interface DeviceServiceDeps {
    * The alert pipeline (jobs/alerts/deliver.ts): `push`, the Web Push channel (absent: push deliveries are skipped);
    * `offlineHours`, ALERT_OFFLINE_HOURS (default 6). E-mail goes through `reports.mailer` and its signing key.
    */
-  alerts?: { push?: (d: AlertDelivery) => Promise<void>; offlineHours?: number };
+  alerts?: { push?: (d: AlertDelivery) => Promise<void>; offlineHours?: number; mailOff?: boolean };
   /** Store installs' automatic retries (INSTALL_RETRY_BASE_MS, INSTALL_RETRY_MAX_ATTEMPTS); defaults in installs.ts. */
   installRetry?: { baseMs: number; maxAttempts: number };
   /** CATALOG_ICON_BASE_URL from the composition root: real store icons for master applications; empty → drawn locally. */

@@ -9,6 +9,7 @@ import { privateDnsDomainFromEnv } from "../core/private-dns";
 import { createLogFileSink, serverLogDir } from "../core/log-files.server";
 import { deliverMail } from "../core/mail.server";
 import { cachedVapidKeys } from "../core/vapid.server";
+import { mailboxAvailable } from "../core/mailbox";
 import type { JobRunner } from "../core/job-queues";
 import { createLocalBus, createRedisBus, type Bus } from "../device-service/bus";
 import { createDeviceCaller, type DeviceCaller } from "../device-service/caller";
@@ -179,6 +180,8 @@ export async function createServices(o: ServiceOptions): Promise<Services | Work
     // (read, or made in DATA_DIR, at the first push: the web process and the workers share DATA_DIR or VAPID_*).
     alerts: {
       offlineHours: env.ALERT_OFFLINE_HOURS,
+      // No SMTP_URL and no dev mailbox (npm start, a deployment without mail): alert e-mails are skipped, not retried.
+      mailOff: !env.SMTP_URL && !mailboxAvailable(env),
       push: (d: AlertDelivery) => (pushSender ??= createPushSender({ db, vapid: cachedVapidKeys(env), log }))(d),
     },
   };

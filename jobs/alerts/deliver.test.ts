@@ -214,6 +214,19 @@ describe.each(DIALECTS)("alerts on %s", (dialect) => {
     expect((await deliveries(other)).find((r) => r.channel === "email")).toMatchObject({ state: "failed", attempts: ALERT_MAX_ATTEMPTS });
   });
 
+  it("with no mail transport (no SMTP_URL, no dev mailbox) e-mail is skipped at once, never retried", async () => {
+    const [id] = await recordAlertEvent(deps(), event());
+    const n = mails.length;
+    await deliverAlert({ ...deps(), mailOff: true }, id);
+    expect(mails.length).toBe(n);
+    expect((await deliveries(id)).find((r) => r.channel === "email")).toMatchObject({
+      state: "skipped",
+      attempts: 0,
+      error: "no mail transport",
+    });
+    expect((await deliveries(id)).find((r) => r.channel === "centre")).toMatchObject({ state: "sent" });
+  });
+
   it("quiet hours hold e-mail and push until they end; the centre shows at once", async () => {
     await t.db.updateTable("parents").set({ time_zone: "Europe/London" }).where("id", "=", owner.id).execute();
     await t.db

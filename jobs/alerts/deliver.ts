@@ -33,6 +33,8 @@ export interface AlertDeliveryDeps extends AlertDeps {
   publicUrl?: string;
   /** The Web Push channel (absent: push deliveries are skipped). */
   push?: (d: AlertDelivery) => Promise<void>;
+  /** No mail can leave this deployment (no SMTP_URL and no dev mailbox): e-mail deliveries are skipped, not retried. */
+  mailOff?: boolean;
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -169,12 +171,13 @@ export async function deliverAlert(deps: AlertDeliveryDeps, alertId: string, now
       later = Math.min(later ?? nextAt, nextAt);
       continue;
     }
-    if (channel === "push" && !deps.push) {
+    const skip = channel === "push" && !deps.push ? "no push channel" : channel === "email" && deps.mailOff ? "no mail transport" : null;
+    if (skip) {
       await db
         .updateTable("alert_deliveries")
-        .set({ state: "skipped", error: "no push channel" })
+        .set({ state: "skipped", error: skip })
         .where("alert_id", "=", alertId)
-        .where("channel", "=", "push")
+        .where("channel", "=", channel)
         .where("state", "=", "pending")
         .execute();
       continue;

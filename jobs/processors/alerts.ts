@@ -12,6 +12,7 @@ function deliveryDeps(deps: DeviceServiceDeps): AlertDeliveryDeps & { offlineHou
     secret: deps.reports?.secret,
     publicUrl: deps.publicUrl,
     push: deps.alerts?.push,
+    mailOff: deps.alerts?.mailOff,
     offlineHours: deps.alerts?.offlineHours,
   };
 }
