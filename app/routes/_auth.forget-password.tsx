@@ -5,11 +5,12 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { Field, FormErrors, SubmitButton } from "~/components/forms";
 import { Honeypot, HONEYPOT_MESSAGE, isHoneypotFilled } from "~/utils/honeypot";
 import { useIsSubmitting } from "~/utils/hooks";
-import { FORGOT_SENT_MESSAGE, ForgotSchema, sendPasswordLink } from "~/utils/forgot-password.server";
+import { FORGOT_SENT_MESSAGE, ForgotSchema } from "~/rules/account-texts";
+import { sendPasswordLink } from "~/utils/forgot-password.server";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { allowIp } from "~/utils/rate-limit.server";
 
-export { ForgotSchema, FORGOT_SENT_MESSAGE } from "~/utils/forgot-password.server";
+export { ForgotSchema, FORGOT_SENT_MESSAGE } from "~/rules/account-texts";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · Kids Portal" }];
 

@@ -20,7 +20,8 @@ import {
 import { IdTokenError, appleAuthenticator, appleEnabled, clearAppleCookie, googleEnabled } from "~/utils/oauth.server";
 import { RATE_LIMIT_MESSAGE } from "#db/queries/rate-limits";
 import { allowIp } from "~/utils/rate-limit.server";
-import { INVALID_EMAIL_BANNER, checkPassword, completeSignIn, providerSignIn } from "~/utils/signin.server";
+import { INVALID_EMAIL_BANNER } from "~/rules/account-texts";
+import { checkPassword, completeSignIn, providerSignIn } from "~/utils/signin.server";
 
 export const LoginSchema = z.object({
   email: z.string({ required_error: "Email is required." }).trim().email("Please enter a valid email address."),

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { hitCounter } from "#db/queries/accounts";
 import { findParentByEmail } from "#db/queries/parents";
 import { publicOrigin } from "#core/env.server";
@@ -7,14 +6,7 @@ import type { AppServices } from "~/load-context";
 import { linkUrl, newLink } from "~/utils/links.server";
 import { sendMail } from "~/utils/mail.server";
 
-/** The forgotten-password request (the /forget-password page and POST /api/v1/users/send-forget-password-link). */
-export const ForgotSchema = z.object({
-  email: z.string({ required_error: "Email is required." }).trim().email("Please enter a valid email address.").max(254),
-});
-
-/** The one answer, whether or not the email belongs to an account (no account enumeration). */
-export const FORGOT_SENT_MESSAGE =
-  "If this email is registered with us, we've sent a link to reset your password. Please check your inbox.";
+export { ForgotSchema, FORGOT_SENT_MESSAGE } from "~/rules/account-texts";
 
 /** At most this many reset mails per address per hour, so nobody can flood a parent's inbox. */
 const MAILS_PER_ADDRESS_PER_HOUR = 5;

@@ -1,4 +1,5 @@
 import { createCookie, redirectDocument, type AppLoadContext } from "@remix-run/node";
+import { INVALID_EMAIL_BANNER } from "~/rules/account-texts";
 import type { Parent } from "#db/schema";
 import { markEmailVerified, setHideGoogle } from "#db/queries/accounts";
 import { findParentByEmail } from "#db/queries/parents";
@@ -162,9 +163,7 @@ export async function checkPassword(
   return { ok: true, parent };
 }
 
-/** Spec 1 §8, word for word; 'click here' links to the shop. */
-export const INVALID_EMAIL_BANNER =
-  "We couldn't find this email in our system. If you haven't purchased a device yet, click here to buy one from our website.";
+export { INVALID_EMAIL_BANNER };
 
 /**
  * A provider (Google, Apple) vouched for an email. A known parent signs in (two-step still applies); an
